@@ -1,0 +1,29 @@
+/**
+ * The app core as the shells see it. Host mode (main/host/) and the Electron shell (main/electron/) both build one
+ * AppCore and bridge `api` and `events` to a renderer; neither reaches past this interface.
+ */
+import type { NetworkAdapterInterface, Repo } from "@automerge/automerge-repo";
+import type { ChopinApi, ChopinEvents } from "../../shared/api.js";
+import type { TypedEmitter } from "./typed-emitter.js";
+
+export interface AppCoreOptions {
+  /** Folder for everything this installation keeps: SQLite files, mcp-config.json. */
+  dataDir: string;
+  /** Relay to sync shared documents through; overrides the stored setting for this launch when given. */
+  relayUrl?: string;
+  relayToken?: string;
+  /** Port for the MCP server on 127.0.0.1; 0 picks a free one. Default: DEFAULT_MCP_PORT. */
+  mcpPort?: number;
+}
+
+export interface AppCore {
+  readonly api: ChopinApi;
+  readonly events: TypedEmitter<ChopinEvents>;
+  /** The core's Repo: the renderer's replica syncs with it. */
+  readonly repo: Repo;
+  /** Connects a renderer replica. Renderer peers may read every document, private ones included. */
+  attachRendererAdapter(adapter: NetworkAdapterInterface): void;
+  readonly mcp: { url: string; port: number; configPath: string };
+  /** Flushes storage and stops every server and connection. Safe to call twice. */
+  close(): Promise<void>;
+}

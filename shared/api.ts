@@ -1,0 +1,181 @@
+/**
+ * The app API contract: the one way the renderer talks to the core. The Electron preload exposes exactly this
+ * (checked with `satisfies`), and host mode bridges the same interface over a WebSocket. Calls are promises that
+ * resolve with plain JSON or reject with a ChopinError; events are pushed with payloads typed by ChopinEvents.
+ */
+import type { Brief, CreatedVia, Provenance, RepositoryBinding } from "./schema/plan-document.js";
+import type { ErrorShape } from "./errors.js";
+
+/** An Automerge document id (the part after `automerge:`). */
+export type DocumentId = string;
+
+export interface DocumentSummary {
+  id: DocumentId;
+  title: string;
+  createdVia: CreatedVia;
+  archivedAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+  /** true: shared with the team of the connected relay; false: private to this device. */
+  shared: boolean;
+}
+
+export interface DocumentDetail extends DocumentSummary {
+  /** `automerge:<id>`: what the renderer's replica opens. */
+  url: string;
+  repository: RepositoryBinding | null;
+  provenance: Provenance | null;
+  brief: Brief | null;
+  /** Opaque token that changes with every change to the document (digest of its heads). */
+  revision: string;
+}
+
+export interface ListDocumentsQuery {
+  /** Case-insensitive match on the title. */
+  query?: string;
+  /** true lists ONLY archived documents; false (default) only live ones. */
+  archived?: boolean;
+}
+
+export interface CreateDocumentInput {
+  title?: string;
+  markdown?: string;
+  /** Default: shared when a relay is configured, private otherwise. */
+  shared?: boolean;
+}
+
+export interface VersionEntry {
+  /** Stable id of this version: a digest of the heads it ends at. */
+  id: string;
+  heads: string[];
+  /** Display names of who made the changes in this version. */
+  authors: string[];
+  /** Epoch ms of the last change in the version. */
+  at: number;
+  /** Human summary, e.g. "+120 −4 characters" or "Renamed to “Launch plan”". */
+  summary: string;
+  changeCount: number;
+}
+
+export interface VersionContent {
+  id: string;
+  title: string;
+  markdown: string;
+}
+
+export type SyncState = "local-only" | "connecting" | "connected" | "offline" | "reconnecting" | "unauthorized";
+
+export interface SyncStatus {
+  state: SyncState;
+  relayUrl: string | null;
+  /** Local changes to shared documents the relay has not acknowledged yet. */
+  pendingChanges: number;
+  /** Why the relay is not connected, in words a person can act on. */
+  lastError: ErrorShape | null;
+}
+
+export interface Settings {
+  displayName: string;
+  relayUrl: string | null;
+  /** Whether a relay token is stored; the token itself never returns to the renderer. */
+  relayTokenSet: boolean;
+}
+
+export interface SettingsPatch {
+  displayName?: string;
+  relayUrl?: string | null;
+  relayToken?: string | null;
+}
+
+export interface McpConnectionInfo {
+  url: string;
+  configPath: string;
+  /** Copy-paste commands that connect each coding agent. */
+  commands: { copilotCli: string; claudeCode: string; codex: string };
+}
+
+export interface Identity {
+  /** This device's peer id, bound to the user at the relay. */
+  peerId: string;
+  displayName: string;
+  /** Caret colour other people see. */
+  color: string;
+}
+
+export interface SaveReceipt {
+  documentId: DocumentId;
+  /** Epoch ms when the heads were on disk. */
+  savedAt: number;
+}
+
+export interface ChopinApi {
+  listDocuments(query?: ListDocumentsQuery): Promise<DocumentSummary[]>;
+  getDocument(id: DocumentId): Promise<DocumentDetail>;
+  createDocument(input: CreateDocumentInput): Promise<DocumentDetail>;
+  renameDocument(id: DocumentId, title: string): Promise<DocumentSummary>;
+  archiveDocument(id: DocumentId): Promise<DocumentSummary>;
+  restoreDocument(id: DocumentId): Promise<DocumentSummary>;
+  /** Only an archived document can be deleted. */
+  deleteDocument(id: DocumentId): Promise<void>;
+  /** Shares a private document with the relay's team. Never the reverse. */
+  shareDocument(id: DocumentId): Promise<DocumentSummary>;
+  /** Resolves once the core holds `heads` of the document on disk. */
+  waitSaved(id: DocumentId, heads: string[]): Promise<SaveReceipt>;
+  listVersions(id: DocumentId): Promise<VersionEntry[]>;
+  readVersion(id: DocumentId, versionId: string): Promise<VersionContent>;
+  /** Restoring is a new change that makes the document read as that version; history keeps everything. */
+  restoreVersion(id: DocumentId, versionId: string): Promise<DocumentDetail>;
+  getSettings(): Promise<Settings>;
+  updateSettings(patch: SettingsPatch): Promise<Settings>;
+  getSyncStatus(): Promise<SyncStatus>;
+  getMcpInfo(): Promise<McpConnectionInfo>;
+  getIdentity(): Promise<Identity>;
+}
+
+export interface ChopinEvents {
+  "documents-changed": { ids: DocumentId[] };
+  "sync-status": SyncStatus;
+  "settings-changed": Settings;
+}
+
+export type ApiMethod = keyof ChopinApi;
+export type EventName = keyof ChopinEvents;
+
+/** Every method name, for bridges that must route calls by name and refuse anything else. */
+export const API_METHODS = [
+  "listDocuments",
+  "getDocument",
+  "createDocument",
+  "renameDocument",
+  "archiveDocument",
+  "restoreDocument",
+  "deleteDocument",
+  "shareDocument",
+  "waitSaved",
+  "listVersions",
+  "readVersion",
+  "restoreVersion",
+  "getSettings",
+  "updateSettings",
+  "getSyncStatus",
+  "getMcpInfo",
+  "getIdentity",
+] as const satisfies readonly ApiMethod[];
+
+// Compile-time proof that API_METHODS lists every method of ChopinApi.
+type MissingMethods = Exclude<ApiMethod, (typeof API_METHODS)[number]>;
+const _allMethodsListed: MissingMethods extends never ? true : never = true;
+void _allMethodsListed;
+
+export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed"] as const satisfies readonly EventName[];
+
+/** What a renderer gets: the API, an event subscription, and the way to reach the core's document replica. */
+export interface ChopinBridge {
+  api: ChopinApi;
+  on<E extends EventName>(event: E, listener: (payload: ChopinEvents[E]) => void): () => void;
+}
+
+/** Wire frames of the host-mode bridge (JSON over WebSocket). */
+export type BridgeRequest = { id: number; method: ApiMethod; args: unknown[] };
+export type BridgeResponse = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: ErrorShape };
+export type BridgeEvent = { event: EventName; payload: unknown };

@@ -1,0 +1,62 @@
+/**
+ * Typed errors that cross process boundaries. Every refusal carries a stable code a program can branch on and a
+ * human sentence a person can read; nothing else is thrown across the API contract.
+ */
+
+export const ERROR_CODES = [
+  "invalid-input",
+  "not-found",
+  "document-archived",
+  "document-not-archived",
+  "revision-conflict",
+  "idempotency-conflict",
+  "too-large",
+  "unauthorized",
+  "forbidden",
+  "relay-unavailable",
+  "not-shared",
+  "already-shared",
+  "storage-failure",
+  "internal",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorShape {
+  code: ErrorCode;
+  message: string;
+  /** Extra machine-readable facts, e.g. the current revision on a conflict. */
+  details?: Record<string, unknown>;
+}
+
+export class ChopinError extends Error implements ErrorShape {
+  readonly code: ErrorCode;
+  readonly details?: Record<string, unknown>;
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = "ChopinError";
+    this.code = code;
+    this.details = details;
+  }
+  toJSON(): ErrorShape {
+    return { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) };
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && (ERROR_CODES as readonly string[]).includes(value);
+}
+
+/** Turns anything thrown into the wire shape; unknown failures become "internal" without leaking stack traces. */
+export function toErrorShape(error: unknown): ErrorShape {
+  if (error instanceof ChopinError) return error.toJSON();
+  if (error && typeof error === "object" && isErrorCode((error as ErrorShape).code)) {
+    const e = error as ErrorShape;
+    return { code: e.code, message: String(e.message ?? e.code), ...(e.details ? { details: e.details } : {}) };
+  }
+  return { code: "internal", message: "Something went wrong inside Chopin. The operation was not applied." };
+}
+
+export function fromErrorShape(shape: ErrorShape): ChopinError {
+  return new ChopinError(shape.code, shape.message, shape.details);
+}
