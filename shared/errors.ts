@@ -18,6 +18,10 @@ export const ERROR_CODES = [
   "already-shared",
   "storage-failure",
   "internal",
+  "invalid-document",
+  "timeout",
+  /** The renderer lost its connection to the core before an answer came; the call may or may not have applied. */
+  "core-unreachable",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

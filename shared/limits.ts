@@ -60,3 +60,93 @@ export const RELAY_RECONNECT_MAX_MS = 10_000;
 
 // ---- Display ----
 export const MAX_DISPLAY_NAME_CHARS = 80;
+
+// ---- GitHub (issue #3) ----
+/** Every request to GitHub (or the configured GitHub Enterprise / fake base) gives up after this long. */
+export const GITHUB_REQUEST_TIMEOUT_MS = 15_000;
+/** A GitHub response body larger than this is refused rather than buffered (prototype: response ≤ 5 MiB). */
+export const MAX_GITHUB_RESPONSE_BYTES = 5 * 1024 * 1024;
+/** User access tokens (8 h) are refreshed this long before they expire. */
+export const GITHUB_TOKEN_REFRESH_LEAD_MS = 5 * 60 * 1000;
+/** After a failed refresh (network, outage) the next attempt waits this long, while the token is still valid. */
+export const GITHUB_TOKEN_REFRESH_RETRY_MS = 30_000;
+/** GitHub's device flow asks for at least this poll interval; `slow_down` adds the same amount again. */
+export const GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS = 5_000;
+/** Relay admission results are cached this long, keyed by the token's SHA-256 (prototype: 30 s). */
+export const GITHUB_ADMISSION_CACHE_MS = 30_000;
+/** The admission cache holds at most this many token hashes; the oldest go first. */
+export const MAX_GITHUB_ADMISSION_CACHE_ENTRIES = 10_000;
+/** Live relay connections admitted by a GitHub token are re-verified this often. */
+export const GITHUB_ADMISSION_REVERIFY_MS = 60_000;
+/** Permission facts (admitted, push/admin, installation access) are trusted for at most this long. */
+export const GITHUB_PERMISSION_FACT_MAX_AGE_MS = 30_000;
+/** Installations and repositories listed for the binding picker, per call. */
+export const MAX_GITHUB_INSTALLATIONS_LISTED = 100;
+export const MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED = 500;
+
+// ---- Repository tools (issue #3; prototype §1.4) ----
+/** A repository path given to a tool, in characters. */
+export const MAX_REPOSITORY_PATH_CHARS = 1024;
+/** read_repository_file: largest file read, in bytes (UTF-8 only). */
+export const MAX_REPOSITORY_FILE_BYTES = 256 * 1024;
+/** read_repository_file: lines returned when the caller gives no end line. */
+export const REPOSITORY_FILE_DEFAULT_WINDOW_LINES = 400;
+/** list_repository_tree: default and largest entry count. */
+export const REPOSITORY_TREE_DEFAULT_ENTRIES = 200;
+export const MAX_REPOSITORY_TREE_ENTRIES = 500;
+/** repository_history: default and largest commit count. */
+export const REPOSITORY_HISTORY_DEFAULT_COMMITS = 10;
+export const MAX_REPOSITORY_HISTORY_COMMITS = 20;
+/** search_repository: search terms length, default and largest result count. */
+export const MAX_REPOSITORY_SEARCH_TERMS_CHARS = 200;
+export const REPOSITORY_SEARCH_DEFAULT_RESULTS = 20;
+export const MAX_REPOSITORY_SEARCH_RESULTS = 50;
+/** list_pull_requests: default and largest count. */
+export const PULL_REQUESTS_DEFAULT_LISTED = 20;
+export const MAX_PULL_REQUESTS_LISTED = 50;
+/** pull_request_read: items per list method (files, commits, comments, reviews, check runs). */
+export const MAX_PULL_REQUEST_ITEMS = 100;
+/** pull_request_read get_diff: the diff text is cut here and marked truncated. */
+export const MAX_PULL_REQUEST_DIFF_BYTES = 256 * 1024;
+/** Free text fields (bodies, messages) returned by the pull-request tools are cut to this many characters. */
+export const MAX_GITHUB_TEXT_FIELD_CHARS = 20_000;
+
+// ---- Host mode bridge ----
+/** Largest API frame the host-mode bridge accepts from a page. */
+export const MAX_BRIDGE_FRAME_BYTES = 4 * 1024 * 1024;
+/** Length in bytes of the per-launch secret that guards host mode's sockets. */
+export const HOST_SECRET_BYTES = 32;
+
+// ---- Document service (main/documents) ----
+/** waitSaved gives up after this long when the core never receives the asked-for heads. */
+export const WAIT_SAVED_TIMEOUT_MS = 30_000;
+
+// ---- MCP server (main/mcp) ----
+/** Random bytes in the per-installation MCP bearer token. */
+export const MCP_TOKEN_BYTES = 32;
+/** Sessions (initialize -> clientInfo) the MCP server remembers; the oldest is forgotten first. */
+export const MAX_MCP_SESSIONS = 256;
+
+// ---- Renderer (renderer/) ----
+/** Reconnect backoff of the renderer's API socket to the core: first retry and cap. */
+export const BRIDGE_RECONNECT_MIN_MS = 200;
+export const BRIDGE_RECONNECT_MAX_MS = 5_000;
+/** API calls the renderer keeps waiting for an answer (or for the socket to come back); more are refused at once. */
+export const MAX_BRIDGE_PENDING_CALLS = 500;
+/** Retry interval of the renderer replica's sync socket to the core (host mode). */
+export const REPLICA_RECONNECT_MS = 1_000;
+/** Ready-wait for a document the core has not handed to the replica yet, before the editor says it cannot open it. */
+export const OPEN_DOCUMENT_TIMEOUT_MS = 30_000;
+/** Presence: heartbeat interval and how long a silent peer stays shown. */
+export const PRESENCE_HEARTBEAT_MS = 5_000;
+export const PRESENCE_PEER_TTL_MS = 20_000;
+
+// ---- Relay wire (sync-relay/, main/sync/) ----
+/** Peer id length on the relay wire ("<handle>:<device>"). */
+export const MAX_PEER_ID_CHARS = 128;
+/** A relay connection that has not sent its join frame within this bound is closed. */
+export const RELAY_JOIN_TIMEOUT_MS = 10_000;
+/** Relay liveness pings; a socket silent for two intervals is terminated. */
+export const RELAY_KEEPALIVE_MS = 15_000;
+/** Relay bearer tokens: random bytes before base64url encoding. */
+export const RELAY_TOKEN_BYTES = 32;

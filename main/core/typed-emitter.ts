@@ -1,7 +1,7 @@
 /** A minimal typed event emitter for the core's event map: listeners get exactly the payload type of their event. */
 export type Listener<T> = (payload: T) => void;
 
-export class TypedEmitter<Events extends Record<string, unknown>> {
+export class TypedEmitter<Events extends object> {
   #listeners = new Map<keyof Events, Set<Listener<never>>>();
 
   on<E extends keyof Events>(event: E, listener: Listener<Events[E]>): () => void {

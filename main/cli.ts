@@ -1,0 +1,76 @@
+/**
+ * Host-mode entry: runs the app core in plain Node and serves the UI on 127.0.0.1. `npm start` lands here when no
+ * Electron binary is installed (or with --headless). Prints the address to open, and one `CHOPIN_READY {json}` line
+ * that scripts and tests wait for. Bad options end the process with a sentence and exit code 2, never a stack trace.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ChopinError } from "../shared/errors.js";
+import { createAppCore } from "./core/app-core.js";
+import { defaultDataDir } from "./core/app-data-dir.js";
+import { parseHostArgs } from "./host/cli-args.js";
+import { startHostServer, type HostServer } from "./host/host-server.js";
+import type { AppCore } from "./core/types.js";
+
+const STATIC_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "renderer", "dist");
+
+function openInBrowser(url: string): void {
+  const command = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
+  try {
+    spawn(command, [url], { detached: true, stdio: "ignore" }).on("error", () => {}).unref();
+  } catch {
+    // No desktop to open a browser on: the printed address is enough.
+  }
+}
+
+async function startHostOnPort(core: AppCore, port: number): Promise<HostServer> {
+  try {
+    return await startHostServer({ core, staticDir: STATIC_DIR, port });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE" && port !== 0) {
+      return startHostServer({ core, staticDir: STATIC_DIR, port: 0 });
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseHostArgs(process.argv.slice(2));
+  if (!existsSync(join(STATIC_DIR, "index.html"))) {
+    throw new ChopinError("not-found", `The UI is not built yet (${STATIC_DIR}). Run “npm run build:renderer” or use “npm start”.`);
+  }
+  const dataDir = args.dataDir ?? defaultDataDir();
+  const core = await createAppCore({
+    dataDir,
+    relayUrl: args.relayUrl ?? undefined,
+    relayToken: args.relayToken ?? undefined,
+    mcpPort: args.mcpPort,
+  });
+  const host = await startHostOnPort(core, args.uiPort);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await host.close().catch(() => {});
+    await core.close().catch(() => {});
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+
+  console.log(`Chopin is running in host mode (no Electron window).`);
+  console.log(`  Open:  ${host.url}`);
+  console.log(`  Data:  ${dataDir}`);
+  console.log(`  MCP:   ${core.mcp.url}  (agent config: ${core.mcp.configPath})`);
+  console.log(`CHOPIN_READY ${JSON.stringify({ url: host.url, port: host.port, secret: host.secret, mcpUrl: core.mcp.url, mcpPort: core.mcp.port, dataDir })}`);
+  if (args.open) openInBrowser(host.url);
+}
+
+main().catch((error) => {
+  const message = error instanceof ChopinError ? error.message : `Chopin could not start: ${(error as Error)?.message ?? error}`;
+  console.error(message);
+  process.exit(2);
+});

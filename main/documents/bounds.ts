@@ -1,0 +1,62 @@
+/**
+ * Input bounds of the document service, each from shared/limits.ts. Titles count UTF-16 code units (as the zod
+ * schema and the editor do); Markdown counts UTF-8 bytes (what storage and the wire carry).
+ */
+import { ChopinError } from "../../shared/errors.js";
+import {
+  DEFAULT_DOCUMENT_TITLE,
+  MAX_DOCUMENT_MARKDOWN_BYTES,
+  MAX_SEARCH_QUERY_CHARS,
+  MAX_TITLE_CHARS,
+} from "../../shared/limits.js";
+
+/** Trimmed title within 1..MAX_TITLE_CHARS. `fallback` replaces an empty title (creation); otherwise empty refuses. */
+export function normalizeTitle(title: unknown, fallback?: string): string {
+  if (title === undefined && fallback !== undefined) return fallback;
+  if (typeof title !== "string") throw new ChopinError("invalid-input", "A title must be text.");
+  const trimmed = title.trim();
+  if (trimmed.length === 0) {
+    if (fallback !== undefined) return fallback;
+    throw new ChopinError("invalid-input", "A title cannot be empty.");
+  }
+  if (trimmed.length > MAX_TITLE_CHARS) {
+    throw new ChopinError("invalid-input", `A title can be at most ${MAX_TITLE_CHARS} characters.`, {
+      limit: MAX_TITLE_CHARS,
+      length: trimmed.length,
+    });
+  }
+  return trimmed;
+}
+
+export function normalizeNewTitle(title: unknown): string {
+  return normalizeTitle(title, DEFAULT_DOCUMENT_TITLE);
+}
+
+export function utf8Bytes(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
+
+/** Markdown within MAX_DOCUMENT_MARKDOWN_BYTES; refuses with 'too-large' above. */
+export function checkMarkdown(markdown: unknown): string {
+  if (typeof markdown !== "string") throw new ChopinError("invalid-input", "Markdown must be text.");
+  const bytes = utf8Bytes(markdown);
+  if (bytes > MAX_DOCUMENT_MARKDOWN_BYTES) {
+    throw new ChopinError(
+      "too-large",
+      `A document can hold at most ${MAX_DOCUMENT_MARKDOWN_BYTES} bytes of Markdown; this one has ${bytes}.`,
+      { limit: MAX_DOCUMENT_MARKDOWN_BYTES, bytes },
+    );
+  }
+  return markdown;
+}
+
+export function checkQuery(query: unknown): string {
+  if (query === undefined) return "";
+  if (typeof query !== "string") throw new ChopinError("invalid-input", "A search query must be text.");
+  if (query.length > MAX_SEARCH_QUERY_CHARS) {
+    throw new ChopinError("invalid-input", `A search query can be at most ${MAX_SEARCH_QUERY_CHARS} characters.`, {
+      limit: MAX_SEARCH_QUERY_CHARS,
+    });
+  }
+  return query.trim().toLowerCase();
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_MCP_PORT, DEFAULT_UI_PORT } from "../../shared/defaults.js";
+import { parseHostArgs } from "./cli-args.js";
+
+describe("parseHostArgs", () => {
+  it("reads every option", () => {
+    const args = parseHostArgs(
+      ["--headless", "--data-dir", "/d", "--relay", "ws://127.0.0.1:9/", "--relay-token=t", "--ui-port", "0", "--mcp-port", "65535", "--no-open"],
+      {},
+    );
+    expect(args).toEqual({ headless: true, dataDir: "/d", relayUrl: "ws://127.0.0.1:9", relayToken: "t", uiPort: 0, mcpPort: 65535, open: false });
+  });
+
+  it("falls back to environment, then defaults", () => {
+    expect(parseHostArgs([], { CHOPIN_DATA_DIR: "/e", CI: "true" })).toMatchObject({ dataDir: "/e", uiPort: DEFAULT_UI_PORT, mcpPort: DEFAULT_MCP_PORT, open: false });
+  });
+
+  it.each([
+    [["--ui-port", "65536"], "port"],
+    [["--ui-port", "-1"], "port"],
+    [["--mcp-port", "abc"], "port"],
+    [["--relay", "http://x"], "ws://"],
+    [["--relay", "not a url"], "ws://"],
+    [["--bogus"], "Unknown option"],
+    [["--data-dir"], "needs a value"],
+  ])("refuses %j with a sentence", (argv, words) => {
+    expect(() => parseHostArgs(argv as string[], {})).toThrow(expect.objectContaining({ code: "invalid-input", message: expect.stringContaining(words) }));
+  });
+});

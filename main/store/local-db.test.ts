@@ -1,0 +1,135 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { localDbPath, openLocalDb, type LocalDb } from "./local-db.js";
+import { LOCAL_DB_MIGRATIONS } from "./migrations.js";
+import { migrate, schemaVersionOf } from "./migrate.js";
+import { getOrCreateSetting, getSetting, setSetting, deleteSetting } from "./settings.js";
+import { forgetSharing, isRecordedShared, listShared, recordShared } from "./document-sharing.js";
+import { findReplay, insertReplay } from "./mcp-replays.js";
+
+const dirs: string[] = [];
+const dbs: LocalDb[] = [];
+function freshDb(): { db: LocalDb; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), "chopin-db-"));
+  dirs.push(dir);
+  const db = openLocalDb(dir);
+  dbs.push(db);
+  return { db, dir };
+}
+
+afterEach(() => {
+  for (const db of dbs.splice(0)) if (db.open) db.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("openLocalDb", () => {
+  it("creates chopin.db in WAL mode at the latest schema", () => {
+    const { db, dir } = freshDb();
+    expect(db.name).toBe(localDbPath(dir));
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(schemaVersionOf(db)).toBe(LOCAL_DB_MIGRATIONS.length);
+  });
+
+  it("reopening runs no step twice and keeps data", () => {
+    const { db, dir } = freshDb();
+    setSetting(db, "k", "v");
+    db.close();
+    const again = openLocalDb(dir);
+    dbs.push(again);
+    expect(getSetting(again, "k")).toBe("v");
+    expect(schemaVersionOf(again)).toBe(LOCAL_DB_MIGRATIONS.length);
+  });
+
+  it("refuses a database from a newer app", () => {
+    const { db, dir } = freshDb();
+    db.pragma(`user_version = ${LOCAL_DB_MIGRATIONS.length + 1}`);
+    db.close();
+    expect(() => openLocalDb(dir)).toThrow(/newer version of Chopin/);
+  });
+
+  it("applies only pending steps, each atomically", () => {
+    const db = new BetterSqlite3(":memory:");
+    const steps = ["CREATE TABLE a (x INTEGER)", "CREATE TABLE b (y INTEGER); INSERT INTO nope VALUES (1)"];
+    expect(() => migrate(db, steps)).toThrow();
+    // Step 1 committed, step 2 rolled back entirely (table b absent).
+    expect(schemaVersionOf(db)).toBe(1);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'b'").get()).toBeUndefined();
+    expect(migrate(db, ["CREATE TABLE a (x INTEGER)", "CREATE TABLE b (y INTEGER)"])).toBe(2);
+    db.close();
+  });
+});
+
+describe("settings", () => {
+  it("upserts, deletes and creates once", () => {
+    const { db } = freshDb();
+    expect(getSetting(db, "a")).toBeNull();
+    setSetting(db, "a", "1");
+    setSetting(db, "a", "2");
+    expect(getSetting(db, "a")).toBe("2");
+    deleteSetting(db, "a");
+    expect(getSetting(db, "a")).toBeNull();
+    let calls = 0;
+    const make = () => `v${++calls}`;
+    expect(getOrCreateSetting(db, "t", make)).toBe("v1");
+    expect(getOrCreateSetting(db, "t", make)).toBe("v1");
+    expect(calls).toBe(1);
+  });
+
+  it("the PRIMARY KEY refuses a second row for a key", () => {
+    const { db } = freshDb();
+    db.prepare("INSERT INTO settings (key, value) VALUES ('x', '1')").run();
+    expect(() => db.prepare("INSERT INTO settings (key, value) VALUES ('x', '2')").run()).toThrow(/UNIQUE|PRIMARY/);
+  });
+});
+
+describe("document_sharing", () => {
+  it("records a share once and lists it", () => {
+    const { db } = freshDb();
+    expect(isRecordedShared(db, "d1")).toBe(false);
+    expect(recordShared(db, "d1", 10)).toBe(true);
+    expect(recordShared(db, "d1", 20)).toBe(false);
+    expect(isRecordedShared(db, "d1")).toBe(true);
+    expect(listShared(db)).toEqual([{ documentId: "d1", sharedAt: 10 }]);
+    forgetSharing(db, "d1");
+    expect(listShared(db)).toEqual([]);
+  });
+
+  it("constraints refuse a duplicate id and a shared value outside 0/1", () => {
+    const { db } = freshDb();
+    const insert = db.prepare("INSERT INTO document_sharing (document_id, shared, shared_at) VALUES (?, ?, ?)");
+    insert.run("d", 1, 1);
+    expect(() => insert.run("d", 1, 2)).toThrow(/UNIQUE|PRIMARY/);
+    expect(() => insert.run("e", 2, 2)).toThrow(/CHECK/);
+  });
+});
+
+describe("mcp_replays", () => {
+  const row = { idempotencyKey: "k1", tool: "create_document", fingerprint: "f", resultJson: "{}", createdAt: 1 };
+
+  it("stores and finds a replay; the constraint refuses the second insert", () => {
+    const { db } = freshDb();
+    expect(findReplay(db, "k1")).toBeNull();
+    expect(insertReplay(db, row)).toBe(true);
+    expect(insertReplay(db, { ...row, fingerprint: "other" })).toBe(false);
+    expect(findReplay(db, "k1")).toEqual(row);
+  });
+
+  it("the PRIMARY KEY itself (not code) refuses a duplicate key", () => {
+    const { db } = freshDb();
+    const sql = "INSERT INTO mcp_replays (idempotency_key, tool, fingerprint, result_json, created_at) VALUES (?,?,?,?,?)";
+    db.prepare(sql).run("k", "t", "f", "{}", 1);
+    expect(() => db.prepare(sql).run("k", "t2", "f2", "{}", 2)).toThrow(/UNIQUE constraint failed: mcp_replays/);
+  });
+
+  it("survives reopening the database", () => {
+    const { db, dir } = freshDb();
+    insertReplay(db, row);
+    db.close();
+    const again = openLocalDb(dir);
+    dbs.push(again);
+    expect(findReplay(again, "k1")).toEqual(row);
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * Opens the app core's local SQLite database `<dataDir>/chopin.db` (WAL, foreign keys on) and brings its schema up
+ * to date. One Database object per process: the core may hand the same object to the Automerge storage adapter,
+ * which keeps its own table.
+ */
+import BetterSqlite3, { type Database } from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { LOCAL_DB_MIGRATIONS } from "./migrations.js";
+import { migrate } from "./migrate.js";
+
+export const LOCAL_DB_FILE = "chopin.db";
+
+export type LocalDb = Database;
+
+export function localDbPath(dataDir: string): string {
+  return join(dataDir, LOCAL_DB_FILE);
+}
+
+/** Opens (creating if needed) and migrates the local database. */
+export function openLocalDb(dataDir: string): LocalDb {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new BetterSqlite3(localDbPath(dataDir));
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    db.pragma("foreign_keys = ON");
+    db.pragma("busy_timeout = 5000");
+    migrate(db, LOCAL_DB_MIGRATIONS);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The local database's schema, as an ordered list of forward-only steps. Step N moves `user_version` from N to N+1.
+ * Never edit or reorder a shipped step: installations already ran it. Add a new step at the end instead.
+ * Identity and idempotency live in constraints (PRIMARY KEY, CHECK), so a bug in code cannot write a duplicate.
+ * Automerge chunk storage is NOT here: the SQLite storage adapter owns its own table in the same file.
+ */
+export type Migration = string;
+
+export const LOCAL_DB_MIGRATIONS: readonly Migration[] = [
+  // 0 -> 1: settings, the device's record of shared documents, MCP replays.
+  `
+  CREATE TABLE settings (
+    key   TEXT PRIMARY KEY NOT NULL,
+    value TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE document_sharing (
+    document_id TEXT PRIMARY KEY NOT NULL,
+    shared      INTEGER NOT NULL CHECK (shared IN (0, 1)),
+    shared_at   INTEGER
+  ) STRICT;
+
+  CREATE TABLE mcp_replays (
+    idempotency_key TEXT PRIMARY KEY NOT NULL,
+    tool            TEXT NOT NULL,
+    fingerprint     TEXT NOT NULL,
+    result_json     TEXT NOT NULL,
+    created_at      INTEGER NOT NULL
+  ) STRICT;
+  `,
+];

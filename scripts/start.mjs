@@ -1,0 +1,44 @@
+/**
+ * `npm start`: the Electron app where an Electron binary is installed, otherwise host mode (the UI served on
+ * 127.0.0.1 for a browser). Arguments after `--` pass through, e.g. `npm start -- --headless --data-dir DIR`.
+ * Builds what is missing first, so a fresh `npm install && npm start` works.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(import.meta.url);
+const args = process.argv.slice(2);
+const bin = (name) => join(root, "node_modules", ".bin", process.platform === "win32" ? `${name}.cmd` : name);
+
+/** The path of a runnable Electron binary, or null (the npm package installs without one where downloads fail). */
+function electronBinary() {
+  try {
+    const path = require("electron");
+    return typeof path === "string" && existsSync(path) ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+function run(command, commandArgs) {
+  const result = spawnSync(command, commandArgs, { cwd: root, stdio: "inherit", shell: process.platform === "win32" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+const electron = args.includes("--headless") ? null : electronBinary();
+if (electron) {
+  run(bin("electron-vite"), ["build"]);
+  const child = spawn(electron, [root, ...args], { cwd: root, stdio: "inherit" });
+  child.on("exit", (code) => process.exit(code ?? 0));
+} else {
+  if (!args.includes("--headless")) console.log("No Electron binary is installed here: starting host mode (the UI in your browser).");
+  if (!existsSync(join(root, "renderer", "dist", "index.html"))) run(bin("vite"), ["build", "--config", "renderer/vite.config.ts", "--logLevel", "warn"]);
+  const hostArgs = args.includes("--headless") ? args : ["--headless", ...args];
+  const child = spawn(process.execPath, ["--import", "tsx", join(root, "main", "cli.ts"), ...hostArgs], { cwd: root, stdio: "inherit" });
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+  child.on("exit", (code) => process.exit(code ?? 0));
+}
