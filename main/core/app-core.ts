@@ -1,0 +1,156 @@
+/**
+ * Composes the app core: the local SQLite database, the automerge-repo Repo on SQLite storage, the document service,
+ * settings, the relay link, the sync status and the MCP server, behind the ChopinApi contract.
+ * What must stay true: renderer peers (same device, reached through a guarded shell) may sync every document; relay
+ * peers only shared ones; any other peer nothing. The MCP server is up whatever else fails to connect.
+ */
+import { chmodSync, mkdirSync } from "node:fs";
+import { Repo, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
+import type { ChopinApi, ChopinEvents, SyncStatus } from "../../shared/api.js";
+import { DEFAULT_MCP_PORT } from "../../shared/defaults.js";
+import { SqliteStorageAdapter } from "../../shared/node/sqlite-storage-adapter.js";
+import { DocumentService } from "../documents/document-service.js";
+import { toHexHeads } from "../documents/heads.js";
+import { loadOrCreateMcpToken, mcpConnectCommands, startMcpServer, writeMcpConfig, type RunningMcpServer } from "../mcp/index.js";
+import { openLocalDb } from "../store/local-db.js";
+import { colorForPeer, loadOrCreatePeerId } from "./identity.js";
+import { countPendingChanges } from "./pending-changes.js";
+import { RelayLink } from "./relay-link.js";
+import { SettingsService } from "./settings-service.js";
+import { TypedEmitter } from "./typed-emitter.js";
+import type { AppCore, AppCoreOptions } from "./types.js";
+
+/** Sync status is recomputed at most this often while changes stream in. */
+const SYNC_STATUS_DEBOUNCE_MS = 150;
+
+async function startMcpWithFallback(options: Omit<Parameters<typeof startMcpServer>[0], "port">, port: number): Promise<RunningMcpServer> {
+  try {
+    return await startMcpServer({ ...options, port });
+  } catch (error) {
+    // A taken default port must not keep the app from starting; the config file we publish names the real port.
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE" && port !== 0) return startMcpServer({ ...options, port: 0 });
+    throw error;
+  }
+}
+
+export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  try {
+    chmodSync(options.dataDir, 0o700);
+  } catch {
+    // Not our folder to change (e.g. a shared mount): keep going with what the OS gave us.
+  }
+  const db = openLocalDb(options.dataDir);
+  const settings = new SettingsService(db);
+  if (options.relayUrl !== undefined || options.relayToken !== undefined) {
+    settings.update({ relayUrl: options.relayUrl, relayToken: options.relayToken });
+  }
+  const peerId = loadOrCreatePeerId(db);
+  const events = new TypedEmitter<ChopinEvents>();
+  const rendererPeers = new Set<string>();
+  let relay: RelayLink | null = null;
+  let documents: DocumentService | null = null;
+
+  const mayShare = async (peer: PeerId, documentId?: string) => {
+    if (rendererPeers.has(peer)) return true;
+    if (relay?.isRelayPeer(peer) && documents && documentId) return documents.isShared(documentId);
+    return false;
+  };
+  const repo = new Repo({
+    storage: new SqliteStorageAdapter(db),
+    network: [],
+    peerId: peerId as PeerId,
+    shareConfig: { announce: mayShare, access: (peer, doc) => mayShare(peer, doc) },
+  });
+
+  documents = await DocumentService.open({ repo, db, events, displayName: () => settings.get().displayName });
+  const docs = documents;
+
+  let lastStatus = "";
+  let statusTimer: NodeJS.Timeout | null = null;
+  const syncStatus = (): SyncStatus => {
+    const link = relay!.status();
+    const pendingChanges = link.state === "local-only" ? 0 : countPendingChanges(repo, (id) => docs.isShared(id), relay!.relayStorageId(), toHexHeads);
+    return { ...link, pendingChanges };
+  };
+  const publishStatus = () => {
+    if (statusTimer) return;
+    statusTimer = setTimeout(() => {
+      statusTimer = null;
+      const status = syncStatus();
+      const key = JSON.stringify(status);
+      if (key !== lastStatus) {
+        lastStatus = key;
+        events.emit("sync-status", status);
+      }
+    }, SYNC_STATUS_DEBOUNCE_MS);
+  };
+  relay = new RelayLink(repo, db, docs, peerId, publishStatus);
+  events.on("documents-changed", publishStatus);
+  repo.on("document", ({ handle }) => handle.on("remote-heads", publishStatus));
+  // Sharing a document changes what the relay may see: let the Repo re-announce.
+  events.on("documents-changed", () => repo.shareConfigChanged());
+
+  const initial = settings.get();
+  await relay.configure(initial.relayUrl, settings.relayToken());
+
+  const token = loadOrCreateMcpToken(db);
+  const mcpServer = await startMcpWithFallback({ documents: docs, db, token }, options.mcpPort ?? DEFAULT_MCP_PORT);
+  const configPath = writeMcpConfig(options.dataDir, mcpServer.url, token);
+
+  const api: ChopinApi = {
+    listDocuments: (query) => docs.listDocuments(query),
+    getDocument: (id) => docs.getDocument(id),
+    createDocument: (input) => docs.createDocument(input),
+    renameDocument: (id, title) => docs.renameDocument(id, title),
+    archiveDocument: (id) => docs.archiveDocument(id),
+    restoreDocument: (id) => docs.restoreDocument(id),
+    deleteDocument: (id) => docs.deleteDocument(id),
+    shareDocument: async (id) => {
+      const summary = await docs.shareDocument(id);
+      repo.shareConfigChanged();
+      return summary;
+    },
+    waitSaved: (id, heads) => docs.waitSaved(id, heads),
+    listVersions: (id) => docs.listVersions(id),
+    readVersion: (id, versionId) => docs.readVersion(id, versionId),
+    restoreVersion: (id, versionId) => docs.restoreVersion(id, versionId),
+    getSettings: async () => settings.get(),
+    updateSettings: async (patch) => {
+      const before = { ...settings.get(), token: settings.relayToken() };
+      const after = settings.update(patch);
+      if (after.relayUrl !== before.relayUrl || settings.relayToken() !== before.token) {
+        await relay!.configure(after.relayUrl, settings.relayToken());
+      }
+      events.emit("settings-changed", after);
+      return after;
+    },
+    getSyncStatus: async () => syncStatus(),
+    getMcpInfo: async () => ({ url: mcpServer.url, configPath, commands: mcpConnectCommands(mcpServer.url, token) }),
+    getIdentity: async () => ({ peerId, displayName: settings.get().displayName, color: colorForPeer(peerId) }),
+  };
+
+  let closing: Promise<void> | null = null;
+  return {
+    api,
+    events,
+    repo,
+    mcp: { url: mcpServer.url, port: mcpServer.port, configPath },
+    attachRendererAdapter(adapter: NetworkAdapterInterface) {
+      // Registered before the Repo's own listener, so the policy knows the peer before the Repo asks about it.
+      adapter.on("peer-candidate", ({ peerId: peer }) => rendererPeers.add(peer));
+      adapter.on("peer-disconnected", ({ peerId: peer }) => rendererPeers.delete(peer));
+      repo.networkSubsystem.addNetworkAdapter(adapter);
+    },
+    close: () =>
+      (closing ??= (async () => {
+        if (statusTimer) clearTimeout(statusTimer);
+        await mcpServer.close().catch(() => {});
+        relay!.close();
+        docs.close();
+        await repo.flush().catch(() => {});
+        await repo.shutdown().catch(() => {});
+        db.close();
+      })()),
+  };
+}

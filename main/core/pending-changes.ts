@@ -1,0 +1,35 @@
+/**
+ * Counts local changes the relay has not acknowledged, for the sync indicator's "N changes waiting". The relay's
+ * acknowledged heads per document come from automerge-repo's sync info for the relay's storage id (persisted by the
+ * Repo, so the count survives a restart while offline). A document the relay never acknowledged counts whole.
+ */
+import * as A from "@automerge/automerge";
+import type { DocHandle, Repo, StorageId } from "@automerge/automerge-repo";
+
+function changesNotIn(doc: A.Doc<unknown>, ackedHeads: readonly string[]): number {
+  const known = ackedHeads.filter((hash) => A.hasHeads(doc, [hash]));
+  return A.getChangesMetaSince(doc, known).length;
+}
+
+/** `hexHeadsOf` turns automerge-repo's UrlHeads into Automerge's hex heads. */
+export function countPendingChanges(
+  repo: Repo,
+  isShared: (documentId: string) => boolean,
+  relayStorageId: StorageId | null,
+  hexHeadsOf: (heads: unknown) => string[],
+): number {
+  let pending = 0;
+  for (const handle of Object.values(repo.handles) as DocHandle<unknown>[]) {
+    if (!handle.isReady() || !isShared(handle.documentId)) continue;
+    const doc = handle.doc();
+    if (!doc) continue;
+    const info = relayStorageId ? handle.getSyncInfo(relayStorageId) : undefined;
+    const acked = info ? hexHeadsOf(info.lastHeads) : [];
+    try {
+      pending += changesNotIn(doc, acked);
+    } catch {
+      // Heads we cannot view (a concurrent history we lack) say nothing about our own changes; skip them.
+    }
+  }
+  return pending;
+}

@@ -1,0 +1,121 @@
+/**
+ * Keeps the core's Repo connected to the configured relay: one RelayConnection at a time (replaced when the URL or
+ * token changes), the team index learned from GET /v1/team (cached per relay, so an offline start still lists the
+ * team's documents), and the relay's storage id (cached, so "N changes waiting" is right while offline).
+ * What must stay true: the adapter of a replaced connection is removed from the Repo before the new one joins.
+ */
+import type { PeerId, Repo, StorageId } from "@automerge/automerge-repo";
+import type { Database } from "better-sqlite3";
+import type { SyncState } from "../../shared/api.js";
+import type { ErrorShape } from "../../shared/errors.js";
+import type { DocumentService } from "../documents/document-service.js";
+import { getSetting, setSetting } from "../store/settings.js";
+import { RelayConnection } from "../sync/relay-connection.js";
+import { fetchTeamInfo } from "../sync/team-info.js";
+
+export interface RelayLinkStatus {
+  state: SyncState;
+  relayUrl: string | null;
+  lastError: ErrorShape | null;
+}
+
+const teamIndexKey = (url: string) => `relay.teamIndexId:${url}`;
+const storageIdKey = (url: string) => `relay.storageId:${url}`;
+
+export class RelayLink {
+  #connection: RelayConnection | null = null;
+  #teamError: ErrorShape | null = null;
+  #generation = 0;
+
+  constructor(
+    private readonly repo: Repo,
+    private readonly db: Database,
+    private readonly documents: DocumentService,
+    private readonly peerId: string,
+    private readonly onChange: () => void,
+  ) {}
+
+  /** (Re)connects to `url` with `token`; null for either disconnects and returns to local-only. */
+  async configure(url: string | null, token: string | null): Promise<void> {
+    const generation = ++this.#generation;
+    this.#disconnect();
+    this.#teamError = null;
+    this.documents.setDefaultShared(url !== null);
+    if (!url || !token) {
+      await this.documents.setTeamIndex(null);
+      this.onChange();
+      return;
+    }
+    const cachedTeamIndex = getSetting(this.db, teamIndexKey(url));
+    if (cachedTeamIndex) await this.documents.setTeamIndex(cachedTeamIndex);
+    if (generation !== this.#generation) return;
+
+    const connection = new RelayConnection({ url, token, peerId: this.peerId });
+    this.#connection = connection;
+    let teamKnown = false;
+    connection.onStatus((event) => {
+      if (this.#connection !== connection) return;
+      if (event.state === "connected") {
+        this.#rememberStorageId(url);
+        if (!teamKnown) void this.#learnTeam(connection, url, token).then((ok) => (teamKnown ||= ok));
+      }
+      this.onChange();
+    });
+    this.repo.networkSubsystem.addNetworkAdapter(connection.adapter);
+    this.onChange();
+  }
+
+  async #learnTeam(connection: RelayConnection, url: string, token: string): Promise<boolean> {
+    try {
+      const info = await fetchTeamInfo(url, token);
+      if (this.#connection !== connection) return false;
+      setSetting(this.db, teamIndexKey(url), info.teamIndexDocumentId);
+      await this.documents.setTeamIndex(info.teamIndexDocumentId);
+      this.#teamError = null;
+      this.onChange();
+      return true;
+    } catch (error) {
+      this.#teamError = { code: "relay-unavailable", message: (error as Error).message ?? "The relay did not answer." };
+      this.onChange();
+      return false;
+    }
+  }
+
+  #rememberStorageId(url: string): void {
+    const relayPeer = this.repo.peers.find((peer) => this.isRelayPeer(peer));
+    const storageId = relayPeer ? this.repo.getStorageIdOfPeer(relayPeer) : undefined;
+    if (storageId) setSetting(this.db, storageIdKey(url), storageId);
+  }
+
+  isRelayPeer(peerId: PeerId | string): boolean {
+    return this.#connection?.isRelayPeer(peerId) ?? false;
+  }
+
+  relayStorageId(): StorageId | null {
+    const url = this.#connection?.url;
+    return url ? ((getSetting(this.db, storageIdKey(url)) as StorageId | null) ?? null) : null;
+  }
+
+  status(): RelayLinkStatus {
+    const connection = this.#connection;
+    if (!connection) return { state: "local-only", relayUrl: null, lastError: null };
+    return { state: connection.status, relayUrl: connection.url, lastError: connection.lastError ?? this.#teamError };
+  }
+
+  #disconnect(): void {
+    const connection = this.#connection;
+    if (!connection) return;
+    this.#connection = null;
+    void connection.close();
+    try {
+      this.repo.networkSubsystem.removeNetworkAdapter(connection.adapter);
+    } catch {
+      // Already gone from the Repo: nothing to remove.
+    }
+  }
+
+  close(): void {
+    this.#generation++;
+    this.#disconnect();
+  }
+}

@@ -1,0 +1,43 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { MAX_DISPLAY_NAME_CHARS } from "../../shared/limits.js";
+import { openLocalDb } from "../store/local-db.js";
+import { MAX_RELAY_TOKEN_CHARS, SettingsService } from "./settings-service.js";
+
+function service() {
+  return new SettingsService(openLocalDb(mkdtempSync(join(tmpdir(), "chopin-settings-"))));
+}
+
+describe("SettingsService", () => {
+  it("stores display name, relay URL and a write-only token", () => {
+    const s = service();
+    const out = s.update({ displayName: "  Ada   Lovelace ", relayUrl: "ws://127.0.0.1:9000/", relayToken: "tok_123" });
+    expect(out).toEqual({ displayName: "Ada Lovelace", relayUrl: "ws://127.0.0.1:9000", relayTokenSet: true });
+    expect(JSON.stringify(out)).not.toContain("tok_123");
+    expect(s.relayToken()).toBe("tok_123");
+    expect(s.update({ relayUrl: null, relayToken: null })).toMatchObject({ relayUrl: null, relayTokenSet: false });
+  });
+
+  it("bounds the display name at its edge", () => {
+    const s = service();
+    expect(s.update({ displayName: "a".repeat(MAX_DISPLAY_NAME_CHARS) }).displayName).toHaveLength(MAX_DISPLAY_NAME_CHARS);
+    expect(() => s.update({ displayName: "a".repeat(MAX_DISPLAY_NAME_CHARS + 1) })).toThrow(expect.objectContaining({ code: "invalid-input" }));
+    expect(() => s.update({ displayName: "   " })).toThrow(expect.objectContaining({ code: "invalid-input" }));
+  });
+
+  it("bounds the relay token at its edge", () => {
+    const s = service();
+    expect(s.update({ relayToken: "t".repeat(MAX_RELAY_TOKEN_CHARS) }).relayTokenSet).toBe(true);
+    expect(() => s.update({ relayToken: "t".repeat(MAX_RELAY_TOKEN_CHARS + 1) })).toThrow(expect.objectContaining({ code: "invalid-input" }));
+  });
+
+  it("refuses a bad patch whole, changing nothing", () => {
+    const s = service();
+    s.update({ displayName: "Ada" });
+    expect(() => s.update({ displayName: "Grace", relayUrl: "http://not-a-relay" })).toThrow(expect.objectContaining({ code: "invalid-input" }));
+    expect(s.get().displayName).toBe("Ada");
+    expect(() => s.update({ relayToken: "has space" })).toThrow(expect.objectContaining({ code: "invalid-input" }));
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Settings a person changes in the UI: display name, relay URL and relay token. The token is write-only across the
+ * API (the renderer learns only whether one is set). Validation happens here so a bad value is refused with a
+ * sentence and the stored settings stay as they were.
+ */
+import { userInfo } from "node:os";
+import type { Database } from "better-sqlite3";
+import type { Settings, SettingsPatch } from "../../shared/api.js";
+import { ChopinError } from "../../shared/errors.js";
+import { MAX_DISPLAY_NAME_CHARS } from "../../shared/limits.js";
+import { deleteSetting, getSetting, setSetting } from "../store/settings.js";
+
+const KEYS = { displayName: "settings.displayName", relayUrl: "settings.relayUrl", relayToken: "settings.relayToken" } as const;
+/** Relay tokens are opaque printable strings; this bounds what we store and send. */
+export const MAX_RELAY_TOKEN_CHARS = 512;
+
+function osUserName(): string {
+  try {
+    return userInfo().username || "Me";
+  } catch {
+    return "Me";
+  }
+}
+
+export function normalizeDisplayName(raw: unknown): string {
+  if (typeof raw !== "string") throw new ChopinError("invalid-input", "A display name must be text.");
+  const name = raw.trim().replace(/\s+/g, " ");
+  if (name.length === 0) throw new ChopinError("invalid-input", "A display name needs at least one character.");
+  if ([...name].length > MAX_DISPLAY_NAME_CHARS) {
+    throw new ChopinError("invalid-input", `A display name can be at most ${MAX_DISPLAY_NAME_CHARS} characters.`);
+  }
+  return name;
+}
+
+export function normalizeRelayUrl(raw: unknown): string | null {
+  if (raw === null || raw === "") return null;
+  if (typeof raw !== "string") throw new ChopinError("invalid-input", "A relay address must be text.");
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ChopinError("invalid-input", `“${raw.slice(0, 80)}” is not an address. A relay address looks like wss://relay.example.com.`);
+  }
+  if (url.protocol !== "ws:" && url.protocol !== "wss:") {
+    throw new ChopinError("invalid-input", "A relay address starts with ws:// or wss://.");
+  }
+  return url.toString().replace(/\/$/, "");
+}
+
+export function normalizeRelayToken(raw: unknown): string | null {
+  if (raw === null || raw === "") return null;
+  if (typeof raw !== "string" || !/^[\x21-\x7e]+$/.test(raw.trim())) {
+    throw new ChopinError("invalid-input", "A relay token is a single word of printable characters, as the relay printed it.");
+  }
+  if (raw.trim().length > MAX_RELAY_TOKEN_CHARS) throw new ChopinError("invalid-input", `A relay token can be at most ${MAX_RELAY_TOKEN_CHARS} characters.`);
+  return raw.trim();
+}
+
+export class SettingsService {
+  constructor(private readonly db: Database) {}
+
+  get(): Settings {
+    return {
+      displayName: getSetting(this.db, KEYS.displayName) ?? osUserName(),
+      relayUrl: getSetting(this.db, KEYS.relayUrl),
+      relayTokenSet: getSetting(this.db, KEYS.relayToken) !== null,
+    };
+  }
+
+  relayToken(): string | null {
+    return getSetting(this.db, KEYS.relayToken);
+  }
+
+  /** Validates the whole patch before writing any of it, so a refused patch changes nothing. */
+  update(patch: SettingsPatch): Settings {
+    if (!patch || typeof patch !== "object") throw new ChopinError("invalid-input", "Settings must be sent as an object.");
+    const writes: Array<[string, string | null]> = [];
+    if (patch.displayName !== undefined) writes.push([KEYS.displayName, normalizeDisplayName(patch.displayName)]);
+    if (patch.relayUrl !== undefined) writes.push([KEYS.relayUrl, normalizeRelayUrl(patch.relayUrl)]);
+    if (patch.relayToken !== undefined) writes.push([KEYS.relayToken, normalizeRelayToken(patch.relayToken)]);
+    this.db.transaction(() => {
+      for (const [key, value] of writes) value === null ? deleteSetting(this.db, key) : setSetting(this.db, key, value);
+    })();
+    return this.get();
+  }
+}
