@@ -37,6 +37,8 @@ describe("layering rule", () => {
       ["preload/index.ts", `import { contextBridge } from "electron";\nimport type { ChopinApi } from "../shared/api.js";`],
       ["sync-relay/server.ts", `import { SqliteStorageAdapter } from "../shared/node/sqlite-storage-adapter.js";`],
       ["renderer/app.tsx", `import type { ChopinApi } from "../shared/api.js";`],
+      ["renderer/vite.config.ts", `import { fileURLToPath } from "node:url";`],
+      ["renderer/src/bridge/socket.test.ts", `import { WebSocketServer } from "ws";`],
     ]);
     expect(findLayeringViolations(files)).toEqual([]);
   });

@@ -63,7 +63,9 @@ export function findLayeringViolations(files: Map<string, string>): Violation[] 
         if (targetLayer && ["main", "main/electron", "sync-relay", "preload", "shared/node"].includes(targetLayer)) {
           flag("renderer/ imports only renderer/ and shared/");
         }
-        if (isNodeBuiltin(spec) || NODE_ONLY_PACKAGES.has(spec)) flag("renderer/ runs in a browser");
+        // Build configs and tests run under Node; only code that ships in the page must stay browser-only.
+        const runsInNode = /\.config\.[cm]?ts$/.test(file) || /\.test\.tsx?$/.test(file);
+        if (!runsInNode && (isNodeBuiltin(spec) || NODE_ONLY_PACKAGES.has(spec))) flag("renderer/ runs in a browser");
       }
       if (layer === "preload" && targetLayer && ["main", "main/electron", "sync-relay", "renderer", "shared/node"].includes(targetLayer)) {
         flag("preload/ imports only shared/");

@@ -76,6 +76,8 @@ export const GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS = 5_000;
 export const GITHUB_ADMISSION_CACHE_MS = 30_000;
 /** The admission cache holds at most this many token hashes; the oldest go first. */
 export const MAX_GITHUB_ADMISSION_CACHE_ENTRIES = 10_000;
+/** A presented GitHub token longer than this is refused without asking GitHub. */
+export const MAX_GITHUB_TOKEN_CHARS = 1024;
 /** Live relay connections admitted by a GitHub token are re-verified this often. */
 export const GITHUB_ADMISSION_REVERIFY_MS = 60_000;
 /** Permission facts (admitted, push/admin, installation access) are trusted for at most this long. */
@@ -137,9 +139,13 @@ export const MAX_BRIDGE_PENDING_CALLS = 500;
 export const REPLICA_RECONNECT_MS = 1_000;
 /** Ready-wait for a document the core has not handed to the replica yet, before the editor says it cannot open it. */
 export const OPEN_DOCUMENT_TIMEOUT_MS = 30_000;
+/** While the core does not have a document yet, the replica asks it again this often. */
+export const OPEN_DOCUMENT_RETRY_MS = 500;
 /** Presence: heartbeat interval and how long a silent peer stays shown. */
 export const PRESENCE_HEARTBEAT_MS = 5_000;
 export const PRESENCE_PEER_TTL_MS = 20_000;
+/** After the core failed to confirm a save, the save indicator asks again after this long. */
+export const SAVE_CONFIRM_RETRY_MS = 2_000;
 
 // ---- Relay wire (sync-relay/, main/sync/) ----
 /** Peer id length on the relay wire ("<handle>:<device>"). */
@@ -150,3 +156,5 @@ export const RELAY_JOIN_TIMEOUT_MS = 10_000;
 export const RELAY_KEEPALIVE_MS = 15_000;
 /** Relay bearer tokens: random bytes before base64url encoding. */
 export const RELAY_TOKEN_BYTES = 32;
+/** HTTP requests from the app core to the relay (GET /v1/team) give up after this long. */
+export const RELAY_HTTP_TIMEOUT_MS = 10_000;

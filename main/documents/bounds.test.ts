@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import {
+  DEFAULT_DOCUMENT_TITLE,
+  MAX_DOCUMENT_MARKDOWN_BYTES,
+  MAX_SEARCH_QUERY_CHARS,
+  MAX_TITLE_CHARS,
+} from "../../shared/limits.js";
+import { checkMarkdown, checkQuery, normalizeNewTitle, normalizeTitle } from "./bounds.js";
+import { revisionOf, toHexHeads, toUrlHeads, versionIdOf } from "./heads.js";
+
+describe("titles", () => {
+  it("trims and accepts exactly MAX_TITLE_CHARS, refuses one more", () => {
+    expect(normalizeTitle(`  ${"a".repeat(MAX_TITLE_CHARS)}  `)).toBe("a".repeat(MAX_TITLE_CHARS));
+    expect(() => normalizeTitle("a".repeat(MAX_TITLE_CHARS + 1))).toThrow(expect.objectContaining({ code: "invalid-input" }));
+  });
+  it("refuses empty on rename, defaults on create", () => {
+    expect(() => normalizeTitle("   ")).toThrow(expect.objectContaining({ code: "invalid-input" }));
+    expect(normalizeTitle("x")).toBe("x");
+    expect(normalizeNewTitle("  ")).toBe(DEFAULT_DOCUMENT_TITLE);
+    expect(normalizeNewTitle(undefined)).toBe(DEFAULT_DOCUMENT_TITLE);
+    expect(() => normalizeNewTitle(42)).toThrow(expect.objectContaining({ code: "invalid-input" }));
+  });
+});
+
+describe("markdown", () => {
+  it("accepts exactly MAX_DOCUMENT_MARKDOWN_BYTES UTF-8 bytes, refuses one more", () => {
+    expect(checkMarkdown("a".repeat(MAX_DOCUMENT_MARKDOWN_BYTES)).length).toBe(MAX_DOCUMENT_MARKDOWN_BYTES);
+    expect(() => checkMarkdown("a".repeat(MAX_DOCUMENT_MARKDOWN_BYTES + 1))).toThrow(
+      expect.objectContaining({ code: "too-large" }),
+    );
+  });
+  it("counts bytes, not characters", () => {
+    // "é" is 2 bytes: half the limit in characters is exactly the limit in bytes.
+    expect(() => checkMarkdown("é".repeat(MAX_DOCUMENT_MARKDOWN_BYTES / 2))).not.toThrow();
+    expect(() => checkMarkdown(`${"é".repeat(MAX_DOCUMENT_MARKDOWN_BYTES / 2)}a`)).toThrow(
+      expect.objectContaining({ code: "too-large" }),
+    );
+  });
+});
+
+describe("query", () => {
+  it("accepts MAX_SEARCH_QUERY_CHARS, refuses one more", () => {
+    expect(checkQuery("A".repeat(MAX_SEARCH_QUERY_CHARS))).toBe("a".repeat(MAX_SEARCH_QUERY_CHARS));
+    expect(() => checkQuery("a".repeat(MAX_SEARCH_QUERY_CHARS + 1))).toThrow(
+      expect.objectContaining({ code: "invalid-input" }),
+    );
+  });
+});
+
+describe("heads", () => {
+  const hex = ["a".repeat(64), "b".repeat(64)];
+  it("revision and version ids are order-independent digests", () => {
+    expect(revisionOf(hex)).toBe(revisionOf([...hex].reverse()));
+    expect(revisionOf(hex)).not.toBe(revisionOf([hex[0]]));
+    expect(versionIdOf(hex)).not.toBe(revisionOf(hex));
+  });
+  it("accepts hex and UrlHeads, refuses junk", () => {
+    expect(toHexHeads(toUrlHeads(hex))).toEqual(hex);
+    expect(toHexHeads(hex)).toEqual(hex);
+    expect(() => toHexHeads(["nope"])).toThrow(expect.objectContaining({ code: "invalid-input" }));
+    expect(() => toHexHeads("x")).toThrow(expect.objectContaining({ code: "invalid-input" }));
+  });
+});

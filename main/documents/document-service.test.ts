@@ -1,0 +1,179 @@
+import { afterEach, describe, expect, it } from "vitest";
+import * as A from "@automerge/automerge";
+import { DEFAULT_DOCUMENT_TITLE, MAX_LIST_DOCUMENTS, MAX_TITLE_CHARS, MAX_DOCUMENT_MARKDOWN_BYTES } from "../../shared/limits.js";
+import type { PlanDocument } from "../../shared/schema/plan-document.js";
+import { makeFixture, waitFor, type Fixture } from "./test-fixture.js";
+
+let fx: Fixture;
+afterEach(async () => {
+  await fx?.close();
+});
+
+async function textOf(f: Fixture, id: string): Promise<string> {
+  return (await f.service.getContent(id)).markdown;
+}
+
+describe("create / get / list", () => {
+  it("creates with defaults and reads back a validated detail", async () => {
+    fx = await makeFixture();
+    const created = await fx.service.createDocument({});
+    expect(created).toMatchObject({
+      title: DEFAULT_DOCUMENT_TITLE,
+      createdVia: "app",
+      archivedAt: null,
+      shared: false,
+      repository: null,
+      provenance: null,
+      brief: null,
+    });
+    expect(created.url).toBe(`automerge:${created.id}`);
+    expect(await fx.service.getDocument(created.id)).toEqual(created);
+    expect(await fx.service.getDocument(created.url)).toEqual(created);
+    expect(await textOf(fx, created.id)).toBe("");
+  });
+
+  it("records the local author's name on the change", async () => {
+    fx = await makeFixture();
+    const { id } = await fx.service.createDocument({ title: "T", markdown: "hi" });
+    const handle = await fx.repo.find<PlanDocument>(id as never);
+    expect(Object.values(handle.doc().authors)).toEqual(["Ada"]);
+  });
+
+  it("lists live or archived documents, filters by title, newest first", async () => {
+    fx = await makeFixture();
+    const a = await fx.service.createDocument({ title: "Alpha plan" });
+    fx.clock.now += 1000;
+    const b = await fx.service.createDocument({ title: "Beta plan" });
+    fx.clock.now += 1000;
+    const c = await fx.service.createDocument({ title: "Gamma" });
+    await fx.service.archiveDocument(c.id);
+    expect((await fx.service.listDocuments()).map((d) => d.id)).toEqual([b.id, a.id]);
+    expect((await fx.service.listDocuments({ query: "ALPHA" })).map((d) => d.id)).toEqual([a.id]);
+    expect((await fx.service.listDocuments({ archived: true })).map((d) => d.id)).toEqual([c.id]);
+    expect(fx.service.isShared(fx.service.localIndexId)).toBe(false);
+  });
+
+  it("lists at most MAX_LIST_DOCUMENTS", async () => {
+    fx = await makeFixture();
+    for (let i = 0; i < MAX_LIST_DOCUMENTS + 1; i += 1) await fx.service.createDocument({ title: `d${i}` });
+    expect(await fx.service.listDocuments()).toHaveLength(MAX_LIST_DOCUMENTS);
+  }, 120_000);
+
+  it("refuses bad ids, unknown ids and index documents", async () => {
+    fx = await makeFixture();
+    await expect(fx.service.getDocument("not an id")).rejects.toMatchObject({ code: "invalid-input" });
+    await expect(fx.service.getDocument(fx.service.localIndexId)).rejects.toMatchObject({ code: "not-found" });
+    const other = fx.repo.create({ kind: "transcript", entries: [] });
+    await expect(fx.service.getDocument(other.documentId)).rejects.toMatchObject({ code: "not-found" });
+  });
+
+  it("title and markdown bounds on create", async () => {
+    fx = await makeFixture();
+    await expect(fx.service.createDocument({ title: "a".repeat(MAX_TITLE_CHARS) })).resolves.toBeTruthy();
+    await expect(fx.service.createDocument({ title: "a".repeat(MAX_TITLE_CHARS + 1) })).rejects.toMatchObject({
+      code: "invalid-input",
+    });
+    await expect(fx.service.createDocument({ markdown: "a".repeat(MAX_DOCUMENT_MARKDOWN_BYTES) })).resolves.toBeTruthy();
+    await expect(fx.service.createDocument({ markdown: "a".repeat(MAX_DOCUMENT_MARKDOWN_BYTES + 1) })).rejects.toMatchObject(
+      { code: "too-large" },
+    );
+    await expect(fx.service.createDocument({ shared: "yes" as never })).rejects.toMatchObject({ code: "invalid-input" });
+  });
+
+  it("emits documents-changed for local and remote changes", async () => {
+    fx = await makeFixture();
+    const { id } = await fx.service.createDocument({ title: "T" });
+    await waitFor(() => fx.changed.some((ids) => ids.includes(id)));
+    fx.changed.length = 0;
+    // A change that did not come through the service (e.g. the renderer's replica syncing in).
+    const handle = await fx.repo.find<PlanDocument>(id as never);
+    const remote = A.change(A.clone(handle.doc()), (d) => A.splice(d, ["text"], 0, 0, "x"));
+    handle.update((doc) => A.merge(doc, remote));
+    await waitFor(() => fx.changed.some((ids) => ids.includes(id)));
+  });
+});
+
+describe("rename / archive / restore / delete", () => {
+  it("renames (trimmed) with a bounded title; refuses empty", async () => {
+    fx = await makeFixture();
+    const { id } = await fx.service.createDocument({ title: "Old" });
+    expect((await fx.service.renameDocument(id, "  New  ")).title).toBe("New");
+    expect((await fx.service.listDocuments())[0].title).toBe("New");
+    await expect(fx.service.renameDocument(id, " ")).rejects.toMatchObject({ code: "invalid-input" });
+    expect((await fx.service.renameDocument(id, "b".repeat(MAX_TITLE_CHARS))).title).toHaveLength(MAX_TITLE_CHARS);
+    await expect(fx.service.renameDocument(id, "b".repeat(MAX_TITLE_CHARS + 1))).rejects.toMatchObject({
+      code: "invalid-input",
+    });
+  });
+
+  it("archive and restore are idempotent; archived documents refuse edits", async () => {
+    fx = await makeFixture();
+    const { id } = await fx.service.createDocument({ title: "T" });
+    const archived = await fx.service.archiveDocument(id);
+    expect(archived.archivedAt).toBe(fx.clock.now);
+    fx.clock.now += 5000;
+    expect((await fx.service.archiveDocument(id)).archivedAt).toBe(archived.archivedAt);
+    await expect(fx.service.renameDocument(id, "X")).rejects.toMatchObject({ code: "document-archived" });
+    const detail = await fx.service.getDocument(id);
+    await expect(fx.service.updateMarkdown(id, detail.revision, "x")).rejects.toMatchObject({ code: "document-archived" });
+    const versions = await fx.service.listVersions(id);
+    await expect(fx.service.restoreVersion(id, versions[0].id)).rejects.toMatchObject({ code: "document-archived" });
+    expect((await fx.service.restoreDocument(id)).archivedAt).toBeNull();
+    expect((await fx.service.restoreDocument(id)).archivedAt).toBeNull();
+    expect((await fx.service.renameDocument(id, "X")).title).toBe("X");
+  });
+
+  it("deletes only archived documents", async () => {
+    fx = await makeFixture();
+    const { id } = await fx.service.createDocument({ title: "T", shared: true });
+    await expect(fx.service.deleteDocument(id)).rejects.toMatchObject({ code: "document-not-archived" });
+    await fx.service.archiveDocument(id);
+    await fx.service.deleteDocument(id);
+    expect(await fx.service.listDocuments({ archived: true })).toEqual([]);
+    expect(fx.service.isShared(id)).toBe(false);
+    await expect(fx.service.getDocument(id)).rejects.toMatchObject({ code: "not-found" });
+  });
+});
+
+describe("updateMarkdown (MCP)", () => {
+  it("applies a minimal diff at the current revision and refuses a stale one", async () => {
+    fx = await makeFixture();
+    const created = await fx.service.createDocument({ title: "T", markdown: "hello world" });
+    const updated = await fx.service.updateMarkdown(created.id, created.revision, "hello brave world");
+    expect(updated.revision).not.toBe(created.revision);
+    expect(await textOf(fx, created.id)).toBe("hello brave world");
+    await expect(fx.service.updateMarkdown(created.id, created.revision, "x")).rejects.toMatchObject({
+      code: "revision-conflict",
+      details: { revision: updated.revision },
+    });
+  });
+
+  it("merges a concurrent human edit made from the same base", async () => {
+    fx = await makeFixture();
+    const created = await fx.service.createDocument({ title: "T", markdown: "line one\nline two\n" });
+    const handle = await fx.repo.find<PlanDocument>(created.id as never);
+    const human = A.change(A.clone(handle.doc()), (d) => A.splice(d, ["text"], 0, 0, "# "));
+    await fx.service.updateMarkdown(created.id, created.revision, "line one\nline two\nline three\n");
+    handle.update((doc) => A.merge(doc, human));
+    expect(await textOf(fx, created.id)).toBe("# line one\nline two\nline three\n");
+  });
+});
+
+describe("schema migration on read", () => {
+  it("lifts a v0 draft (body, no kind) and validates it", async () => {
+    fx = await makeFixture();
+    const handle = fx.repo.create({ title: "Old draft", body: "old body" });
+    const detail = await fx.service.getDocument(handle.documentId);
+    expect(detail.title).toBe("Old draft");
+    expect(await textOf(fx, handle.documentId)).toBe("old body");
+    expect((handle.doc() as unknown as PlanDocument).schemaVersion).toBe(1);
+  });
+
+  it("refuses a document from a newer schema and a damaged one", async () => {
+    fx = await makeFixture();
+    const newer = fx.repo.create({ kind: "plan", schemaVersion: 99, title: "x", text: "" });
+    await expect(fx.service.getDocument(newer.documentId)).rejects.toMatchObject({ code: "invalid-document" });
+    const damaged = fx.repo.create({ kind: "plan", schemaVersion: 1, title: 5, text: "" });
+    await expect(fx.service.getDocument(damaged.documentId)).rejects.toMatchObject({ code: "invalid-document" });
+  });
+});

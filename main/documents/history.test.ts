@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it } from "vitest";
+import * as A from "@automerge/automerge";
+import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS } from "../../shared/limits.js";
+import type { PlanDocument } from "../../shared/schema/plan-document.js";
+import { makeFixture, type Fixture } from "./test-fixture.js";
+import { groupVersions } from "./history.js";
+
+let fx: Fixture;
+afterEach(async () => {
+  await fx?.close();
+});
+
+async function text(id: string) {
+  return (await fx.service.getContent(id)).markdown;
+}
+
+/** A second author editing on their own replica (their own actor), merged in as sync would. */
+function editAs(handle: { doc(): A.Doc<PlanDocument>; update(fn: (d: A.Doc<PlanDocument>) => A.Doc<PlanDocument>): void }, name: string, timeMs: number, fn: (d: PlanDocument) => void) {
+  const replica = A.clone(handle.doc());
+  const changed = A.change(replica, { time: Math.floor(timeMs / 1000) }, (d) => {
+    fn(d);
+    d.authors[A.getActorId(d)] = name;
+  });
+  handle.update((doc) => A.merge(doc, changed));
+}
+
+describe("version history", () => {
+  it("three edits by two authors become versions with names, times and summaries; restore brings text back", async () => {
+    fx = await makeFixture();
+    const created = await fx.service.createDocument({ title: "Plan", markdown: "Hello" });
+    const handle = await fx.repo.find<PlanDocument>(created.id as never);
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    await fx.service.updateMarkdown(created.id, (await fx.service.getDocument(created.id)).revision, "Hello world");
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    editAs(handle, "Grace", fx.clock.now, (d) => A.updateText(d, ["text"], "Hello"));
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    await fx.service.renameDocument(created.id, "Launch plan");
+
+    const versions = await fx.service.listVersions(created.id);
+    expect(versions.map((v) => v.authors)).toEqual([["Ada"], ["Grace"], ["Ada"], ["Ada"]]);
+    expect(versions.map((v) => v.summary)).toEqual([
+      "Renamed to “Launch plan”",
+      "−6 characters",
+      "+6 characters",
+      "Created, +5 characters",
+    ]);
+    expect(versions[0].at).toBe(Math.floor(fx.clock.now / 1000) * 1000);
+    const older = versions[2];
+    expect(await fx.service.readVersion(created.id, older.id)).toEqual({ id: older.id, title: "Plan", markdown: "Hello world" });
+
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    const before = A.getAllChanges(handle.doc()).length;
+    const restored = await fx.service.restoreVersion(created.id, older.id);
+    expect(A.getAllChanges(handle.doc()).length).toBe(before + 1);
+    expect(restored.title).toBe("Plan");
+    expect(await text(created.id)).toBe("Hello world");
+    // Nothing lost: the newer versions are still there to read.
+    const after = await fx.service.listVersions(created.id);
+    expect(after).toHaveLength(versions.length + 1);
+    expect((await fx.service.readVersion(created.id, versions[0].id)).title).toBe("Launch plan");
+  });
+
+  it("groups changes by one author closer than VERSION_GROUP_GAP_MS; splits at the gap", async () => {
+    fx = await makeFixture();
+    const { id } = await fx.service.createDocument({ title: "T", markdown: "a" });
+    fx.clock.now += VERSION_GROUP_GAP_MS - 1000;
+    await fx.service.updateMarkdown(id, (await fx.service.getDocument(id)).revision, "ab");
+    expect(await fx.service.listVersions(id)).toHaveLength(1);
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    await fx.service.updateMarkdown(id, (await fx.service.getDocument(id)).revision, "abc");
+    const versions = await fx.service.listVersions(id);
+    expect(versions).toHaveLength(2);
+    expect(versions[1].changeCount).toBe(2);
+    expect(versions[0].summary).toBe("+1 characters");
+  });
+
+  it("a concurrent edit made after a restore is not lost", async () => {
+    fx = await makeFixture();
+    const { id } = await fx.service.createDocument({ title: "T", markdown: "one\n" });
+    const handle = await fx.repo.find<PlanDocument>(id as never);
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    await fx.service.updateMarkdown(id, (await fx.service.getDocument(id)).revision, "one\ntwo\n");
+    const first = (await fx.service.listVersions(id)).at(-1)!;
+    // A teammate's replica forks before the restore and appends a line.
+    const theirs = A.change(A.clone(handle.doc()), (d) => A.splice(d, ["text"], 0, 0, "zero\n"));
+    await fx.service.restoreVersion(id, first.id);
+    expect(await text(id)).toBe("one\n");
+    handle.update((doc) => A.merge(doc, theirs));
+    expect(await text(id)).toBe("zero\none\n");
+  });
+
+  it("lists at most MAX_VERSIONS_LISTED, newest first", async () => {
+    fx = await makeFixture();
+    const created = await fx.service.createDocument({ title: "T", markdown: "" });
+    const handle = await fx.repo.find<PlanDocument>(created.id as never);
+    // Two replicas taking turns, so every change is its own version (MAX_VERSIONS_LISTED + 1 in all).
+    let ada = A.clone(handle.doc());
+    let grace = A.clone(handle.doc());
+    for (let i = 0; i < MAX_VERSIONS_LISTED; i += 1) {
+      const edit = (d: PlanDocument, name: string) => {
+        A.splice(d, ["text"], 0, 0, "x");
+        d.authors[A.getActorId(d)] = name;
+      };
+      if (i % 2) {
+        ada = A.change(ada, (d) => edit(d, "Ada"));
+        grace = A.merge(grace, ada);
+      } else {
+        grace = A.change(grace, (d) => edit(d, "Grace"));
+        ada = A.merge(ada, grace);
+      }
+    }
+    handle.update((doc) => A.merge(doc, ada));
+    expect(groupVersions(handle.doc())).toHaveLength(MAX_VERSIONS_LISTED + 1);
+    const listed = await fx.service.listVersions(created.id);
+    expect(listed).toHaveLength(MAX_VERSIONS_LISTED);
+    expect(listed[0].at).toBeGreaterThanOrEqual(listed.at(-1)!.at);
+    expect(listed.at(-1)!.summary).not.toMatch(/^Created/);
+  }, 60_000);
+
+  it("refuses an unknown version id", async () => {
+    fx = await makeFixture();
+    const { id } = await fx.service.createDocument({});
+    await expect(fx.service.readVersion(id, "v1-nope")).rejects.toMatchObject({ code: "not-found" });
+    await expect(fx.service.restoreVersion(id, 5 as never)).rejects.toMatchObject({ code: "invalid-input" });
+  });
+});

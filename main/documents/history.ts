@@ -1,0 +1,127 @@
+/**
+ * Version history derived from Automerge's change graph, so nothing extra is stored and every replica derives the
+ * same versions. Changes (in causal order) are grouped into a version while the author stays the same and each
+ * change follows the previous within VERSION_GROUP_GAP_MS. A version ends at the heads of the prefix it closes;
+ * that prefix is causally closed, so `A.view(doc, heads)` shows exactly the document after that version.
+ */
+import * as A from "@automerge/automerge";
+import { ChopinError } from "../../shared/errors.js";
+import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS } from "../../shared/limits.js";
+import type { VersionEntry } from "../../shared/api.js";
+import type { PlanDocument } from "../../shared/schema/plan-document.js";
+import { UNKNOWN_AUTHOR } from "./authors.js";
+import { toUrlHeads, versionIdOf } from "./heads.js";
+
+export interface VersionSpan {
+  id: string;
+  /** Hex heads at the end of this version. */
+  heads: string[];
+  /** Hex heads at the end of the previous version ([] for the first). */
+  before: string[];
+  authors: string[];
+  /** Epoch ms of the last change in the version. */
+  at: number;
+  changeCount: number;
+}
+
+/** Groups the document's changes into versions, oldest first. */
+export function groupVersions(doc: A.Doc<PlanDocument>): VersionSpan[] {
+  const names = (doc.authors ?? {}) as Record<string, string>;
+  const spans: VersionSpan[] = [];
+  const heads = new Set<string>();
+  let open: (VersionSpan & { key: string; lastMs: number }) | null = null;
+  let before: string[] = [];
+
+  const close = () => {
+    if (!open) return;
+    const { key: _key, lastMs: _lastMs, ...span } = open;
+    spans.push(span);
+    before = span.heads;
+    open = null;
+  };
+
+  for (const meta of A.getChangesMetaSince(doc, [])) {
+    for (const dep of meta.deps) heads.delete(dep);
+    heads.add(meta.hash);
+    // An empty change (a repo's creation marker) carries no edit: it extends the heads but is no one's version.
+    const empty = meta.maxOp < meta.startOp;
+    const name = names[meta.actor];
+    const key = name ?? `actor:${meta.actor}`;
+    const ms = meta.time * 1000;
+    if (!empty && (!open || open.key !== key || ms - open.lastMs >= VERSION_GROUP_GAP_MS)) {
+      close();
+      open = { id: "", heads: [], before, authors: [name ?? UNKNOWN_AUTHOR], at: ms, changeCount: 0, key, lastMs: ms };
+    }
+    if (open) {
+      open.heads = [...heads].sort();
+      open.id = versionIdOf(open.heads);
+      if (!empty) {
+        open.changeCount += 1;
+        open.at = Math.max(open.at, ms);
+        open.lastMs = ms;
+      }
+    }
+  }
+  close();
+  return spans;
+}
+
+function charCounts(patches: readonly A.Patch[]): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const patch of patches) {
+    if (patch.path[0] !== "text") continue;
+    if (patch.action === "splice") added += [...patch.value].length;
+    else if (patch.action === "del") removed += patch.length ?? 1;
+    else if (patch.action === "put" && patch.path.length === 1 && typeof patch.value === "string") {
+      added += [...patch.value].length;
+    }
+  }
+  return { added, removed };
+}
+
+/** "+120 −4 characters", "Renamed to “Launch plan”", "Created", "Archived"... joined with ", ". */
+export function summarize(doc: A.Doc<PlanDocument>, span: VersionSpan): string {
+  const after = A.view(doc, span.heads);
+  const prior = span.before.length > 0 ? A.view(doc, span.before) : null;
+  const parts: string[] = [];
+  if (!prior) parts.push("Created");
+  else if (prior.title !== after.title) parts.push(`Renamed to “${after.title}”`);
+  if (prior && (prior.archivedAt ?? null) !== (after.archivedAt ?? null)) {
+    parts.push(after.archivedAt === null ? "Restored from archive" : "Archived");
+  }
+  const { added, removed } = charCounts(A.diff(doc, span.before, span.heads));
+  if (added > 0 || removed > 0) {
+    const counts = [added > 0 ? `+${added}` : "", removed > 0 ? `−${removed}` : ""].filter(Boolean).join(" ");
+    parts.push(`${counts} characters`);
+  }
+  if (parts.length === 0) parts.push("No text changes");
+  return parts.join(", ");
+}
+
+/** Newest first, at most MAX_VERSIONS_LISTED. */
+export function listVersionEntries(doc: A.Doc<PlanDocument>): VersionEntry[] {
+  const spans = groupVersions(doc).slice(-MAX_VERSIONS_LISTED).reverse();
+  return spans.map((span) => ({
+    id: span.id,
+    heads: toUrlHeads(span.heads),
+    authors: span.authors,
+    at: span.at,
+    summary: summarize(doc, span),
+    changeCount: span.changeCount,
+  }));
+}
+
+export function findVersion(doc: A.Doc<PlanDocument>, versionId: unknown): VersionSpan {
+  if (typeof versionId !== "string") throw new ChopinError("invalid-input", "A version id must be text.");
+  const span = groupVersions(doc).find((candidate) => candidate.id === versionId);
+  if (!span) throw new ChopinError("not-found", "That version does not exist in this document's history.");
+  return span;
+}
+
+/** The title and Markdown the document had at the end of a version. */
+export function contentAt(doc: A.Doc<PlanDocument>, span: VersionSpan): { title: string; markdown: string } {
+  const view = A.view(doc, span.heads) as Partial<PlanDocument> & { body?: unknown };
+  const markdown = typeof view.text === "string" ? view.text : typeof view.body === "string" ? view.body : "";
+  return { title: typeof view.title === "string" ? view.title : "", markdown };
+}

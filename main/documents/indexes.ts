@@ -1,0 +1,135 @@
+/**
+ * The two workspace indexes a device keeps and the share state derived from them.
+ * - Local index: every document this device has; its id lives in settings; it is NEVER shared.
+ * - Team index: shared documents of the relay's team; its id comes from the relay (`setTeam`); it IS shared.
+ * A share is recorded in SQLite first (document_sharing), then entered into the team index; `setTeam` reconciles
+ * every recorded share, so a share made before the first connection reaches the team once the index is known.
+ */
+import type { DocumentId, Repo } from "@automerge/automerge-repo";
+import type { Database } from "better-sqlite3";
+import type { IndexEntry, WorkspaceIndex } from "../../shared/schema/workspace-index.js";
+import { isRecordedShared, listShared, recordShared, forgetSharing } from "../store/document-sharing.js";
+import { getSetting, setSetting } from "../store/settings.js";
+import {
+  ensureIndexShape,
+  hasEntry,
+  newIndex,
+  readEntries,
+  removeEntry,
+  upsertEntry,
+  type IndexHandle,
+} from "./workspace-index.js";
+
+export const LOCAL_INDEX_SETTING = "documents.localIndexId";
+
+export interface ListedEntry {
+  entry: IndexEntry;
+  shared: boolean;
+}
+
+export class Indexes {
+  readonly local: IndexHandle;
+  #team: IndexHandle | null = null;
+  readonly #db: Database;
+
+  private constructor(local: IndexHandle, db: Database) {
+    this.local = local;
+    this.#db = db;
+  }
+
+  /** Opens the local index named in settings, creating (and recording) it on first run or if storage lost it. */
+  static async open(repo: Repo, db: Database): Promise<Indexes> {
+    const storedId = getSetting(db, LOCAL_INDEX_SETTING);
+    let local: IndexHandle | null = null;
+    if (storedId) {
+      try {
+        local = await repo.find<WorkspaceIndex>(storedId as DocumentId);
+      } catch {
+        local = null;
+      }
+    }
+    if (!local) {
+      local = repo.create<WorkspaceIndex>(newIndex("local"));
+      setSetting(db, LOCAL_INDEX_SETTING, local.documentId);
+    }
+    ensureIndexShape(local);
+    return new Indexes(local, db);
+  }
+
+  get team(): IndexHandle | null {
+    return this.#team;
+  }
+
+  isIndex(id: string): boolean {
+    return id === this.local.documentId || id === this.#team?.documentId;
+  }
+
+  /** Whether either index lists the document (cheap: no validation of other entries). */
+  knows(id: string): boolean {
+    return hasEntry(this.local, id) || (!!this.#team && hasEntry(this.#team, id));
+  }
+
+  /** What the core's share policy asks. The team index is shared; the local index never. */
+  isShared(id: string): boolean {
+    if (id === this.local.documentId) return false;
+    if (this.#team && id === this.#team.documentId) return true;
+    if (isRecordedShared(this.#db, id)) return true;
+    return !!this.#team && hasEntry(this.#team, id);
+  }
+
+  setTeamHandle(handle: IndexHandle | null): void {
+    if (handle) ensureIndexShape(handle);
+    this.#team = handle;
+  }
+
+  /** Enters every recorded share missing from the team index; `load` gives the entry, null when the doc is gone. */
+  async reconcile(load: (id: DocumentId) => Promise<IndexEntry | null>): Promise<string[]> {
+    const team = this.#team;
+    if (!team) return [];
+    const entered: string[] = [];
+    for (const { documentId } of listShared(this.#db)) {
+      if (hasEntry(team, documentId)) continue;
+      const entry = await load(documentId as DocumentId);
+      if (entry && this.#team === team && upsertEntry(team, documentId, entry)) entered.push(documentId);
+    }
+    return entered;
+  }
+
+  /** Union of both indexes; a document in both reports the fresher entry. */
+  list(): Map<string, ListedEntry> {
+    const out = new Map<string, ListedEntry>();
+    for (const [id, entry] of readEntries(this.local)) out.set(id, { entry, shared: this.isShared(id) });
+    if (this.#team) {
+      for (const [id, entry] of readEntries(this.#team)) {
+        const seen = out.get(id);
+        if (!seen || entry.updatedAt > seen.entry.updatedAt) out.set(id, { entry, shared: true });
+        else seen.shared = true;
+      }
+    }
+    return out;
+  }
+
+  /** Enters a new document: always in the local index, in the team index too when shared. */
+  add(id: string, entry: IndexEntry, shared: boolean, now: number): void {
+    upsertEntry(this.local, id, entry);
+    if (shared) this.share(id, entry, now);
+  }
+
+  /** Records the share durably, then enters it into the team index when one is known. */
+  share(id: string, entry: IndexEntry, now: number): void {
+    recordShared(this.#db, id, now);
+    if (this.#team) upsertEntry(this.#team, id, entry);
+  }
+
+  /** Refreshes cached entries wherever the document is listed (and in the team index when shared). */
+  refresh(id: string, entry: IndexEntry): void {
+    if (hasEntry(this.local, id)) upsertEntry(this.local, id, entry);
+    if (this.#team && (hasEntry(this.#team, id) || isRecordedShared(this.#db, id))) upsertEntry(this.#team, id, entry);
+  }
+
+  remove(id: string): void {
+    removeEntry(this.local, id);
+    if (this.#team) removeEntry(this.#team, id);
+    forgetSharing(this.#db, id);
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Test support for the document service (imported only by *.test.ts): a real Repo with no network, an in-memory
+ * storage adapter that counts saves, a real SQLite database in a temp folder, and a poll-with-deadline helper.
+ */
+import { Repo, type Chunk, type StorageAdapterInterface, type StorageKey } from "@automerge/automerge-repo";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ChopinEvents } from "../../shared/api.js";
+import { TypedEmitter } from "../core/typed-emitter.js";
+import { openLocalDb, type LocalDb } from "../store/local-db.js";
+import { DocumentService } from "./document-service.js";
+
+export class MemoryStorage implements StorageAdapterInterface {
+  readonly data = new Map<string, Uint8Array>();
+  saves = 0;
+  async load(key: StorageKey) {
+    return this.data.get(key.join("/"));
+  }
+  async save(key: StorageKey, value: Uint8Array) {
+    this.saves += 1;
+    this.data.set(key.join("/"), value);
+  }
+  async remove(key: StorageKey) {
+    this.data.delete(key.join("/"));
+  }
+  async loadRange(prefix: StorageKey): Promise<Chunk[]> {
+    const start = prefix.join("/");
+    return [...this.data.entries()]
+      .filter(([k]) => k === start || k.startsWith(`${start}/`))
+      .map(([k, data]) => ({ key: k.split("/"), data }));
+  }
+  async removeRange(prefix: StorageKey) {
+    for (const chunk of await this.loadRange(prefix)) this.data.delete(chunk.key.join("/"));
+  }
+}
+
+export interface Fixture {
+  repo: Repo;
+  db: LocalDb;
+  dir: string;
+  storage: MemoryStorage;
+  events: TypedEmitter<ChopinEvents>;
+  service: DocumentService;
+  clock: { now: number };
+  name: { value: string };
+  changed: string[][];
+  close(): Promise<void>;
+}
+
+export async function makeFixture(
+  options: { storage?: MemoryStorage; dir?: string; waitSavedTimeoutMs?: number } = {},
+): Promise<Fixture> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), "chopin-docs-"));
+  const storage = options.storage ?? new MemoryStorage();
+  const repo = new Repo({ storage, network: [] });
+  const db = openLocalDb(dir);
+  const events = new TypedEmitter<ChopinEvents>();
+  const clock = { now: Date.UTC(2026, 0, 1) };
+  const name = { value: "Ada" };
+  const changed: string[][] = [];
+  events.on("documents-changed", ({ ids }) => changed.push(ids));
+  const service = await DocumentService.open({
+    repo,
+    db,
+    events,
+    displayName: () => name.value,
+    now: () => clock.now,
+    waitSavedTimeoutMs: options.waitSavedTimeoutMs,
+  });
+  return {
+    repo,
+    db,
+    dir,
+    storage,
+    events,
+    service,
+    clock,
+    name,
+    changed,
+    async close() {
+      service.close();
+      await repo.shutdown();
+      db.close();
+      if (!options.dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `check` until it returns truthy or the deadline passes (no fixed sleeps). */
+export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error("condition not met before the deadline");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

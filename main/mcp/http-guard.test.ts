@@ -1,0 +1,144 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { request } from "node:http";
+import { MAX_MCP_REQUEST_BYTES, MAX_MCP_SESSIONS } from "../../shared/limits.js";
+import { authorized, hostAllowed, originAllowed } from "./http-guard.js";
+import { startMcpFixture, type McpFixture } from "./mcp-test-support.js";
+import { ClientSessions } from "./sessions.js";
+import { bearerTokenOf, tokensEqual } from "./token.js";
+
+let mf: McpFixture;
+afterEach(async () => {
+  await mf?.close();
+});
+
+/** A raw HTTP request so every header (Host included) is exactly what a hostile client would send. */
+function send(
+  port: number,
+  options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: "127.0.0.1", port, method: options.method ?? "POST", path: options.path ?? "/mcp", headers: options.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+      },
+    );
+    req.on("error", reject);
+    if (options.body !== undefined) req.end(options.body);
+    else req.end();
+  });
+}
+
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+});
+
+function headers(mf: McpFixture, extra: Record<string, string> = {}) {
+  return {
+    host: `127.0.0.1:${mf.server.port}`,
+    authorization: `Bearer ${mf.token}`,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    ...extra,
+  };
+}
+
+describe("guard functions", () => {
+  it("Host must name this loopback port", () => {
+    expect(hostAllowed("127.0.0.1:4000", 4000)).toBe(true);
+    expect(hostAllowed("localhost:4000", 4000)).toBe(true);
+    expect(hostAllowed("127.0.0.1:4001", 4000)).toBe(false);
+    expect(hostAllowed("evil.example:4000", 4000)).toBe(false);
+    expect(hostAllowed(undefined, 4000)).toBe(false);
+  });
+  it("Origin is optional but must be loopback when present", () => {
+    expect(originAllowed(undefined)).toBe(true);
+    expect(originAllowed("http://localhost:5173")).toBe(true);
+    expect(originAllowed("http://127.0.0.1")).toBe(true);
+    expect(originAllowed("http://[::1]:3000")).toBe(true);
+    expect(originAllowed("https://evil.example")).toBe(false);
+    expect(originAllowed("http://127.0.0.1.evil.example")).toBe(false);
+    expect(originAllowed("null")).toBe(false);
+  });
+  it("bearer tokens compare exactly", () => {
+    expect(bearerTokenOf("Bearer abc")).toBe("abc");
+    expect(bearerTokenOf("bearer abc")).toBe("abc");
+    expect(bearerTokenOf("Basic abc")).toBeNull();
+    expect(tokensEqual("abc", "abc")).toBe(true);
+    expect(tokensEqual("abc", "abd")).toBe(false);
+    expect(tokensEqual("abc", "abcd")).toBe(false);
+    expect(authorized(undefined, "abc")).toBe(false);
+    expect(authorized("Bearer abc", "abc")).toBe(true);
+  });
+  it("remembers at most MAX_MCP_SESSIONS client names, oldest forgotten first", () => {
+    const sessions = new ClientSessions();
+    const first = sessions.open("first");
+    for (let i = 0; i < MAX_MCP_SESSIONS - 1; i += 1) sessions.open(`c${i}`);
+    expect(sessions.size).toBe(MAX_MCP_SESSIONS);
+    expect(sessions.nameOf(first)).toBe("first");
+    sessions.open("one more");
+    expect(sessions.size).toBe(MAX_MCP_SESSIONS);
+    expect(sessions.nameOf(first)).toBe("unknown");
+  });
+});
+
+describe("HTTP refusals on a live server", () => {
+  it("401 with WWW-Authenticate without a token or with a wrong one", async () => {
+    mf = await startMcpFixture();
+    const none = await send(mf.server.port, { headers: headers(mf, { authorization: "" }), body: INIT });
+    expect(none.status).toBe(401);
+    expect(none.headers["www-authenticate"]).toMatch(/^Bearer /);
+    const wrong = await send(mf.server.port, { headers: headers(mf, { authorization: "Bearer nope" }), body: INIT });
+    expect(wrong.status).toBe(401);
+    await expect(mf.connect("x", "wrong-token")).rejects.toThrow();
+  });
+
+  it("403 for a foreign Origin; loopback Origin accepted", async () => {
+    mf = await startMcpFixture();
+    const bad = await send(mf.server.port, { headers: headers(mf, { origin: "https://evil.example" }), body: INIT });
+    expect(bad.status).toBe(403);
+    const good = await send(mf.server.port, { headers: headers(mf, { origin: "http://localhost:5173" }), body: INIT });
+    expect(good.status).toBe(200);
+    expect(good.headers["mcp-session-id"]).toBeTruthy();
+  });
+
+  it("refuses a rebinding Host even with the right token", async () => {
+    mf = await startMcpFixture();
+    const bad = await send(mf.server.port, { headers: headers(mf, { host: `evil.example:${mf.server.port}` }), body: INIT });
+    expect(bad.status).toBe(403);
+    const otherPort = await send(mf.server.port, { headers: headers(mf, { host: `127.0.0.1:${mf.server.port + 1}` }), body: INIT });
+    expect(otherPort.status).toBe(403);
+    const localhost = await send(mf.server.port, { headers: headers(mf, { host: `localhost:${mf.server.port}` }), body: INIT });
+    expect(localhost.status).toBe(200);
+  });
+
+  it("body cap: MAX_MCP_REQUEST_BYTES is accepted (reaches JSON parsing), one more byte is 413", async () => {
+    mf = await startMcpFixture();
+    // A JSON-RPC request padded with whitespace to exactly the cap: valid JSON, processed normally.
+    const padded = (size: number) => {
+      const base = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list", params: {} });
+      return base + " ".repeat(size - Buffer.byteLength(base));
+    };
+    const init = await send(mf.server.port, { headers: headers(mf), body: INIT });
+    const session = { "mcp-session-id": String(init.headers["mcp-session-id"]), "mcp-protocol-version": "2025-03-26" };
+    const atCap = await send(mf.server.port, { headers: headers(mf, session), body: padded(MAX_MCP_REQUEST_BYTES) });
+    expect(atCap.status).toBe(200);
+    expect(JSON.parse(atCap.body).result.tools.length).toBe(7);
+    const over = await send(mf.server.port, { headers: headers(mf, session), body: padded(MAX_MCP_REQUEST_BYTES + 1) });
+    expect(over.status).toBe(413);
+  });
+
+  it("GET is 405, other paths 404, bad JSON is a parse error", async () => {
+    mf = await startMcpFixture();
+    expect((await send(mf.server.port, { method: "GET", headers: headers(mf, { accept: "text/event-stream" }) })).status).toBe(405);
+    expect((await send(mf.server.port, { path: "/other", headers: headers(mf), body: INIT })).status).toBe(404);
+    const junk = await send(mf.server.port, { headers: headers(mf), body: "{not json" });
+    expect(junk.status).toBe(400);
+    expect(JSON.parse(junk.body).error.code).toBe(-32700);
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * The localhost MCP endpoint coding agents connect to (Streamable HTTP at MCP_PATH on 127.0.0.1).
+ * Stateless with JSON responses: every POST gets a fresh protocol Server and transport that are closed when the
+ * response ends, so nothing accumulates per request (SDK 1.32's stateful + JSON mode leaks one stream entry per
+ * request; see reference/toolchain.md). GET (standalone SSE stream) is answered 405, which the protocol allows.
+ * Every request passes http-guard first: Host, Origin, bearer token, body cap.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Database } from "better-sqlite3";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { MCP_PATH } from "../../shared/limits.js";
+import type { DocumentService } from "../documents/document-service.js";
+import { authorized, BodyTooLarge, hostAllowed, originAllowed, readBody, refuse } from "./http-guard.js";
+import { ReplayLog } from "./replay.js";
+import { ClientSessions } from "./sessions.js";
+import { TOOL_DESCRIPTIONS, TOOL_INPUTS, toolJsonSchema, type ToolName } from "./tool-schemas.js";
+import { callTool } from "./tools.js";
+
+export const MCP_SERVER_INFO = { name: "chopin", version: "0.1.0" };
+
+export const MCP_INSTRUCTIONS =
+  "Chopin holds plan documents written in Markdown. Read a document before changing it and pass its revision to " +
+  "update_document; on 'revision-conflict' read again and reapply your edit. Give every create/update a unique " +
+  "idempotencyKey and reuse it only to retry the same request. Archived documents are read-only.";
+
+export interface McpServerOptions {
+  documents: DocumentService;
+  db: Database;
+  /** 0 picks a free port. */
+  port: number;
+  host?: "127.0.0.1";
+  token: string;
+}
+
+export interface RunningMcpServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+function isInitialize(message: unknown): message is { method: "initialize"; params?: { clientInfo?: { name?: unknown } } } {
+  return !!message && typeof message === "object" && (message as { method?: unknown }).method === "initialize";
+}
+
+export async function startMcpServer(options: McpServerOptions): Promise<RunningMcpServer> {
+  const host = options.host ?? "127.0.0.1";
+  const replays = new ReplayLog(options.db);
+  const sessions = new ClientSessions();
+  let port = 0;
+
+  const toolList = (Object.keys(TOOL_INPUTS) as ToolName[]).map((name) => ({
+    name,
+    description: TOOL_DESCRIPTIONS[name],
+    inputSchema: toolJsonSchema(name) as { type: "object"; [key: string]: unknown },
+  }));
+
+  const protocolServer = (clientName: string) => {
+    const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) =>
+      callTool(request.params.name, request.params.arguments, { documents: options.documents, replays, clientName }),
+    );
+    return server;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? "").split("?")[0];
+    if (!hostAllowed(req.headers.host, port)) return refuse(res, 403, "Forbidden: unexpected Host header.");
+    if (!originAllowed(req.headers.origin)) return refuse(res, 403, "Forbidden: cross-origin requests are refused.");
+    if (path !== MCP_PATH) return refuse(res, 404, "Not found.");
+    if (!authorized(req.headers.authorization, options.token)) {
+      return refuse(res, 401, "Unauthorized: a valid bearer token is required.", {
+        "www-authenticate": 'Bearer realm="chopin", error="invalid_token"',
+      });
+    }
+    const sessionId = typeof req.headers["mcp-session-id"] === "string" ? req.headers["mcp-session-id"] : undefined;
+    if (req.method === "DELETE") {
+      sessions.close(sessionId);
+      res.writeHead(200).end();
+      return;
+    }
+    if (req.method !== "POST") return refuse(res, 405, "Method not allowed.", { allow: "POST, DELETE" });
+
+    let body: unknown;
+    try {
+      body = JSON.parse((await readBody(req)).toString("utf8"));
+    } catch (error) {
+      if (error instanceof BodyTooLarge) return refuse(res, 413, "Request body too large.", { connection: "close" });
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null }));
+      return;
+    }
+
+    const initialize = (Array.isArray(body) ? body : [body]).find(isInitialize);
+    let clientName = sessions.nameOf(sessionId);
+    if (initialize) {
+      const opened = sessions.open(initialize.params?.clientInfo?.name);
+      clientName = sessions.nameOf(opened);
+      res.setHeader("mcp-session-id", opened);
+    }
+
+    const server = protocolServer(clientName);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch(() => refuse(res, 500, "Internal error."));
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port, host, () => {
+      http.off("error", reject);
+      resolve();
+    });
+  });
+  port = (http.address() as AddressInfo).port;
+
+  return {
+    url: `http://${host}:${port}${MCP_PATH}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
+  };
+}

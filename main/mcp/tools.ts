@@ -1,0 +1,113 @@
+/**
+ * The MCP tools over the document service. Each call is validated against its zod schema; every failure becomes a
+ * structured tool error (isError, content = {"error":{code,message,details}}), never a thrown protocol error, so an
+ * agent can read and act on it. No tool deletes anything.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ChopinError, toErrorShape } from "../../shared/errors.js";
+import type { DocumentDetail, DocumentSummary } from "../../shared/api.js";
+import type { DocumentService } from "../documents/document-service.js";
+import type { ReplayLog } from "./replay.js";
+import { repositoryBindingOf, TOOL_INPUTS, type ToolInput, type ToolName } from "./tool-schemas.js";
+
+export interface ToolContext {
+  documents: DocumentService;
+  replays: ReplayLog;
+  /** Name from the client's initialize (clientInfo.name), or "unknown". */
+  clientName: string;
+}
+
+function listed(summary: DocumentSummary) {
+  const { id, title, archivedAt, shared, createdVia, updatedAt } = summary;
+  return { id, title, archivedAt, shared, createdVia, updatedAt };
+}
+
+function described(detail: DocumentDetail) {
+  const { id, title, url, revision, archivedAt, shared, createdVia, repository, provenance, brief } = detail;
+  return { id, title, url, revision, archivedAt, shared, createdVia, repository, provenance, brief };
+}
+
+type Handler<T extends ToolName> = (input: ToolInput<T>, context: ToolContext) => Promise<Record<string, unknown>>;
+
+const HANDLERS: { [T in ToolName]: Handler<T> } = {
+  async list_documents(input, { documents }) {
+    const live = await documents.listDocuments({ archived: false });
+    const archived = input.includeArchived ? await documents.listDocuments({ archived: true }) : [];
+    const all = [...live, ...archived].sort((a, b) => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id));
+    return { documents: all.map(listed) };
+  },
+
+  async read_document(input, { documents }) {
+    const { detail, markdown } = await documents.getContent(input.id);
+    const { id, title, revision, provenance, brief, archivedAt, shared, repository } = detail;
+    return { id, title, markdown, revision, provenance, brief, archivedAt, shared, repository };
+  },
+
+  async create_document(input, { documents, replays, clientName }) {
+    let repository: { owner: string; name: string } | null = null;
+    try {
+      repository = input.repository === undefined ? null : repositoryBindingOf(input.repository);
+    } catch {
+      throw new ChopinError("invalid-input", 'repository must be {owner, name} or "owner/name" naming a GitHub repository.');
+    }
+    return replays.run("create_document", input, "created", async () => {
+      const detail = await documents.createDocumentWith({
+        title: input.title,
+        markdown: input.markdown,
+        shared: input.shared,
+        createdVia: "mcp",
+        repository,
+        brief: input.brief ?? null,
+        provenance: {
+          ...(input.baseBranch !== undefined ? { baseBranch: input.baseBranch } : {}),
+          ...(input.baseCommit !== undefined ? { baseCommit: input.baseCommit } : {}),
+          clientName,
+        },
+      });
+      return { document: described(detail) };
+    });
+  },
+
+  async update_document(input, { documents, replays }) {
+    return replays.run("update_document", input, "updated", async () => {
+      const detail = await documents.updateMarkdown(input.id, input.revision, input.markdown);
+      return { id: detail.id, revision: detail.revision };
+    });
+  },
+
+  async rename_document(input, { documents }) {
+    return { document: listed(await documents.renameDocument(input.id, input.title)) };
+  },
+
+  async archive_document(input, { documents }) {
+    return { document: listed(await documents.archiveDocument(input.id)) };
+  },
+
+  async restore_document(input, { documents }) {
+    return { document: listed(await documents.restoreDocument(input.id)) };
+  },
+};
+
+export function toolError(error: unknown): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: toErrorShape(error) }) }] };
+}
+
+export function isToolName(name: string): name is ToolName {
+  return Object.prototype.hasOwnProperty.call(TOOL_INPUTS, name);
+}
+
+export async function callTool(name: string, args: unknown, context: ToolContext): Promise<CallToolResult> {
+  try {
+    if (!isToolName(name)) throw new ChopinError("not-found", `There is no tool named ${JSON.stringify(name).slice(0, 80)}.`);
+    const parsed = TOOL_INPUTS[name].safeParse(args ?? {});
+    if (!parsed.success) {
+      throw new ChopinError("invalid-input", `The arguments to ${name} are not valid.`, {
+        issues: parsed.error.issues.slice(0, 10).map((issue) => ({ path: issue.path.join("."), message: issue.message })),
+      });
+    }
+    const result = await (HANDLERS[name] as Handler<ToolName>)(parsed.data as never, context);
+    return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
+  } catch (error) {
+    return toolError(error);
+  }
+}
