@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["{main,preload,renderer,sync-relay,shared,scripts}/**/*.test.{ts,tsx}"],
+    include: ["{main,preload,renderer,sync-relay,shared,scripts,test-support}/**/*.test.{ts,tsx}"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -78,7 +78,7 @@ export function findLayeringViolations(files: Map<string, string>): Violation[] 
   return out;
 }
 
-const LAYERED_ROOTS = ["main", "preload", "renderer", "sync-relay", "shared", "e2e", "bench"];
+const LAYERED_ROOTS = ["main", "preload", "renderer", "sync-relay", "shared", "e2e", "bench", "test-support"];
 
 export function collectSources(root: string): Map<string, string> {
   const files = new Map<string, string>();

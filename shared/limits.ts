@@ -146,6 +146,8 @@ export const PRESENCE_HEARTBEAT_MS = 5_000;
 export const PRESENCE_PEER_TTL_MS = 20_000;
 /** After the core failed to confirm a save, the save indicator asks again after this long. */
 export const SAVE_CONFIRM_RETRY_MS = 2_000;
+/** Local typing moves a document's `updatedAt` at most this often (each move is one more Automerge change). */
+export const UPDATED_AT_GRANULARITY_MS = 10_000;
 
 // ---- Relay wire (sync-relay/, main/sync/) ----
 /** Peer id length on the relay wire ("<handle>:<device>"). */

@@ -1,0 +1,179 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ChopinError } from "../../shared/errors.js";
+import { GITHUB_TOKEN_REFRESH_LEAD_MS, GITHUB_TOKEN_REFRESH_RETRY_MS } from "../../shared/limits.js";
+import { startFakeGitHub, type FakeGitHub } from "../../test-support/fake-github/server.js";
+import { waitFor } from "../../test-support/fake-github/wait-for.js";
+import { ManualClock } from "./clock.js";
+import { CredentialStore, type CredentialEvents } from "./credentials.js";
+import { createPermissionFacts } from "./permission-facts.js";
+import { createGitHubRest } from "./rest-client.js";
+
+let fake: FakeGitHub;
+let clock: ManualClock;
+let store: CredentialStore;
+
+beforeEach(async () => {
+  fake = await startFakeGitHub();
+  clock = new ManualClock();
+  store = new CredentialStore({ clientId: fake.state.fixtures.clientId, webBaseUrl: fake.url, apiBaseUrl: fake.url, clock });
+});
+afterEach(async () => {
+  store.dispose();
+  await fake.close();
+});
+
+const tokenPolls = () => fake.state.countRequests("/login/oauth/access_token");
+
+/** Waits until `polls` token requests were answered "pending" and the next poll is armed. */
+async function pendingAfter(polls: number) {
+  await waitFor(() => tokenPolls() === polls && clock.pendingTimers() === 1, { what: `poll ${polls} settled` });
+}
+
+async function signIn(login = "alice") {
+  const flow = await store.startDeviceFlow();
+  const done = flow.wait();
+  fake.state.approveDevice(flow.userCode, login);
+  clock.advance(flow.interval * 1000);
+  return done;
+}
+
+describe("device-flow sign-in", () => {
+  it("shows the code and the verification address, waits while pending, and signs in on approval", async () => {
+    const flow = await store.startDeviceFlow();
+    expect(flow.userCode).toMatch(/^FAKE-\d{4}$/);
+    expect(flow.verificationUri).toBe(`${fake.url}/login/device`);
+    expect(flow.interval).toBe(5);
+    const done = flow.wait();
+    clock.advance(5000);
+    await pendingAfter(1); // the first poll found the authorization pending
+    expect(store.current()).toBeNull();
+    fake.state.approveDevice(flow.userCode, "alice");
+    clock.advance(5000);
+    const identity = await done;
+    expect(tokenPolls()).toBe(2);
+    expect(identity).toEqual({ login: "alice", id: 1, name: "Alice Example" });
+    expect(store.revision).toBe(1);
+    const cred = store.current()!;
+    expect(cred.expiresAt).toBe(clock.now() + 8 * 3600 * 1000);
+    const rest = createGitHubRest({ apiBaseUrl: fake.url, token: store.token });
+    expect(await rest.getJson<{ login: string }>("/user")).toMatchObject({ login: "alice" });
+  });
+
+  it("slows down when GitHub says slow_down", async () => {
+    const flow = await store.startDeviceFlow();
+    const done = flow.wait();
+    fake.state.slowDownDevice(flow.userCode);
+    clock.advance(5000);
+    await waitFor(() => tokenPolls() === 1 && clock.pendingTimers() === 1);
+    expect(clock.nextTimerAt()! - clock.now()).toBe(10_000);
+    fake.state.approveDevice(flow.userCode, "bob");
+    clock.advance(10_000);
+    expect((await done).login).toBe("bob");
+  });
+
+  it("rejects with a typed reason when declined, expired or cancelled", async () => {
+    const denied = await store.startDeviceFlow();
+    fake.state.denyDevice(denied.userCode);
+    const d = denied.wait();
+    clock.advance(5000);
+    await expect(d).rejects.toMatchObject({ code: "unauthorized", details: { reason: "denied" } });
+
+    const expired = await store.startDeviceFlow();
+    const e = expired.wait();
+    clock.advance(5000);
+    await pendingAfter(2); // pending at its first poll
+    clock.advance(expired.expiresIn * 1000); // the next poll falls after the code's deadline
+    await expect(e).rejects.toMatchObject({ code: "unauthorized", details: { reason: "expired" } });
+    expect(clock.pendingTimers()).toBe(0); // nothing keeps polling after expiry
+
+    const cancelled = await store.startDeviceFlow();
+    const c = cancelled.wait();
+    cancelled.cancel();
+    await expect(c).rejects.toBeInstanceOf(ChopinError);
+    expect(store.current()).toBeNull();
+  });
+
+  it("refuses an unknown client id", async () => {
+    const other = new CredentialStore({ clientId: "Iv1.nope", webBaseUrl: fake.url, apiBaseUrl: fake.url, clock });
+    await expect(other.startDeviceFlow()).rejects.toMatchObject({ kind: "not-found" });
+  });
+});
+
+describe("refresh and revisions", () => {
+  it("refreshes exactly REFRESH_LEAD before expiry and bumps the credential revision", async () => {
+    await signIn();
+    const first = store.current()!;
+    const refreshed: CredentialEvents["refreshed"][] = [];
+    store.on("refreshed", (e) => refreshed.push(e));
+    const dueIn = first.expiresAt! - GITHUB_TOKEN_REFRESH_LEAD_MS - clock.now();
+    clock.advance(dueIn - 1);
+    expect(tokenPolls()).toBe(1); // only the sign-in poll so far
+    clock.advance(1);
+    await waitFor(() => store.revision === 2, { what: "refresh" });
+    const second = store.current()!;
+    expect(second.accessToken).not.toBe(first.accessToken);
+    expect(second.revision).toBe(2);
+    expect(refreshed).toEqual([{ revision: 2, expiresAt: second.expiresAt }]);
+    // The next refresh is armed for the new token's lead time.
+    expect(clock.nextTimerAt()).toBe(second.expiresAt! - GITHUB_TOKEN_REFRESH_LEAD_MS);
+  });
+
+  it("retries after a GitHub outage during refresh, then succeeds", async () => {
+    await signIn();
+    const failures: CredentialEvents["refresh-failed"][] = [];
+    store.on("refresh-failed", (e) => failures.push(e));
+    const remove = fake.inject({ kind: "status", status: 502 }, { pathPrefix: "/login/oauth/access_token" });
+    clock.advance(store.current()!.expiresAt! - GITHUB_TOKEN_REFRESH_LEAD_MS - clock.now());
+    await waitFor(() => failures.length === 1, { what: "refresh failure" });
+    expect(store.revision).toBe(1);
+    expect(failures[0].retryAt).toBe(clock.now() + GITHUB_TOKEN_REFRESH_RETRY_MS);
+    remove();
+    clock.advance(GITHUB_TOKEN_REFRESH_RETRY_MS);
+    await waitFor(() => store.revision === 2, { what: "retried refresh" });
+  });
+
+  it("signs out when GitHub rejects the refresh token", async () => {
+    await signIn();
+    const signedOut: CredentialEvents["signed-out"][] = [];
+    store.on("signed-out", (e) => signedOut.push(e));
+    for (const r of fake.state.refreshTokens.values()) r.used = true;
+    await expect(store.refresh()).rejects.toMatchObject({ code: "unauthorized" });
+    expect(store.current()).toBeNull();
+    expect(signedOut).toEqual([{ reason: "refresh-rejected", login: "alice" }]);
+  });
+
+  it("sign-out clears everything, announces it, and a refresh answer arriving later is ignored", async () => {
+    await signIn();
+    const signedOut: CredentialEvents["signed-out"][] = [];
+    store.on("signed-out", (e) => signedOut.push(e));
+    const remove = fake.inject({ kind: "slow", delayMs: 300 }, { pathPrefix: "/login/oauth/access_token", times: 1 });
+    const late = store.refresh();
+    await waitFor(() => fake.state.countRequests("/login/oauth/access_token") === 2);
+    await store.signOut();
+    await late;
+    remove();
+    expect(store.current()).toBeNull();
+    expect(store.token()).toBeNull();
+    expect(store.revision).toBe(1);
+    expect(signedOut).toEqual([{ reason: "user", login: "alice" }]);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("a second sign-in is a new revision", async () => {
+    await signIn("alice");
+    await signIn("bob");
+    expect(store.revision).toBe(2);
+    expect(store.current()!.identity.login).toBe("bob");
+  });
+
+  it("a session bound to the pre-refresh revision is stale after the refresh", async () => {
+    await signIn();
+    const rest = createGitHubRest({ apiBaseUrl: fake.url, token: store.token });
+    const facts = createPermissionFacts({ credentials: store, rest, policy: { allowedUsers: [], allowedOrganizations: [] }, clock });
+    const bound = store.revision;
+    expect(facts.isCredentialCurrent(bound).ok).toBe(true);
+    await store.refresh();
+    expect(facts.isCredentialCurrent(bound)).toMatchObject({ ok: false, reason: "credential-stale" });
+    expect(facts.isCredentialCurrent(store.revision).ok).toBe(true);
+  });
+});

@@ -1,0 +1,319 @@
+/**
+ * The signed-in GitHub user's credential: OAuth device-flow sign-in (GitHub App user-to-server tokens), tokens held in
+ * memory, an optional vault for "stay signed in", and a scheduled refresh GITHUB_TOKEN_REFRESH_LEAD_MS before the
+ * 8-hour token expires. What must stay true:
+ *  - credentialRevision increments on every sign-in (device flow or restore) and every refresh, never otherwise;
+ *    a Planner session bound to revision N is stale the moment N is not current;
+ *  - sign-out forgets the tokens in memory and in the vault, then announces 'signed-out' to whoever holds them;
+ *  - a late answer (refresh or device flow finishing after sign-out or another sign-in) never resurrects a credential.
+ */
+import { ChopinError } from "../../shared/errors.js";
+import { GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS, GITHUB_TOKEN_REFRESH_LEAD_MS, GITHUB_TOKEN_REFRESH_RETRY_MS } from "../../shared/limits.js";
+import { TypedEmitter } from "../core/typed-emitter.js";
+import { systemClock, type Clock, type TimerHandle } from "./clock.js";
+import { GitHubRequestError } from "./github-errors.js";
+import { pollDeviceToken, refreshTokens, requestDeviceCode, type OAuthWebOptions, type TokenSet } from "./oauth-web.js";
+import { createGitHubRest } from "./rest-client.js";
+import type { SecretVault, StoredCredential } from "./secret-vault.js";
+
+export interface Identity {
+  login: string;
+  id: number;
+  name: string | null;
+}
+
+export interface Credential {
+  accessToken: string;
+  revision: number;
+  /** Epoch ms, null for non-expiring tokens. */
+  expiresAt: number | null;
+  identity: Identity;
+}
+
+export type SignOutReason = "user" | "refresh-rejected" | "refresh-token-expired";
+
+export interface CredentialEvents extends Record<string, unknown> {
+  "signed-in": { identity: Identity; revision: number };
+  refreshed: { revision: number; expiresAt: number | null };
+  "refresh-failed": { message: string; retryAt: number };
+  "signed-out": { reason: SignOutReason; login: string };
+}
+
+export interface DeviceFlow {
+  userCode: string;
+  verificationUri: string;
+  /** Seconds until the code expires. */
+  expiresIn: number;
+  /** Seconds between polls GitHub asked for. */
+  interval: number;
+  /** Resolves with the identity once the person approved; rejects with a ChopinError when denied, expired or cancelled. */
+  wait(): Promise<Identity>;
+  cancel(): void;
+}
+
+export interface CredentialStoreOptions {
+  clientId: string;
+  /** OAuth endpoints, e.g. https://github.com (the fake serves both bases). */
+  webBaseUrl: string;
+  /** REST API, e.g. https://api.github.com or https://ghe.example/api/v3. */
+  apiBaseUrl: string;
+  clientSecret?: string;
+  clock?: Clock;
+  fetch?: typeof fetch;
+  /** Where "stay signed in" keeps tokens; null or absent means memory only. */
+  vault?: SecretVault | null;
+  staySignedIn?: boolean;
+}
+
+interface Held {
+  tokens: TokenSet;
+  identity: Identity;
+  revision: number;
+}
+
+export class CredentialStore {
+  readonly #options: CredentialStoreOptions;
+  readonly #clock: Clock;
+  readonly #events = new TypedEmitter<CredentialEvents>();
+  #held: Held | null = null;
+  #revision = 0;
+  #timer: TimerHandle | null = null;
+  #refreshing: Promise<void> | null = null;
+  #staySignedIn: boolean;
+  #flows = new Set<{ cancel(): void }>();
+  /** Vault writes and erases run one after another, so an erase on sign-out can never be overtaken by a save. */
+  #vaultQueue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: CredentialStoreOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#staySignedIn = options.staySignedIn ?? false;
+  }
+
+  get #web(): OAuthWebOptions {
+    const o = this.#options;
+    return { webBaseUrl: o.webBaseUrl, clientId: o.clientId, clientSecret: o.clientSecret, fetch: o.fetch };
+  }
+
+  /** The credential revision: increments on every sign-in and every refresh. */
+  get revision(): number {
+    return this.#revision;
+  }
+
+  current(): Credential | null {
+    const h = this.#held;
+    return h ? { accessToken: h.tokens.accessToken, revision: h.revision, expiresAt: h.tokens.expiresAt, identity: h.identity } : null;
+  }
+
+  /** The access token for REST calls, or null when signed out. */
+  readonly token = (): string | null => this.#held?.tokens.accessToken ?? null;
+
+  now(): number {
+    return this.#clock.now();
+  }
+
+  on<E extends keyof CredentialEvents>(event: E, listener: (payload: CredentialEvents[E]) => void): () => void {
+    return this.#events.on(event, listener);
+  }
+
+  async startDeviceFlow(): Promise<DeviceFlow> {
+    const code = await requestDeviceCode(this.#web);
+    const clock = this.#clock;
+    const deadline = clock.now() + code.expiresInSeconds * 1000;
+    let intervalMs = Math.max(code.intervalSeconds * 1000, GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS);
+    let timer: TimerHandle | null = null;
+    let settle: { resolve(i: Identity): void; reject(e: Error): void } | null = null;
+    let done = false;
+    const finish = (outcome: { identity?: Identity; error?: Error }) => {
+      if (done) return;
+      done = true;
+      if (timer) clock.clearTimer(timer);
+      this.#flows.delete(flow);
+      if (outcome.error) settle?.reject(outcome.error);
+      else settle?.resolve(outcome.identity!);
+    };
+    const flow = { cancel: () => finish({ error: new ChopinError("unauthorized", "Sign-in was cancelled.", { reason: "cancelled" }) }) };
+    this.#flows.add(flow);
+
+    const poll = async () => {
+      timer = null;
+      if (done) return;
+      if (clock.now() >= deadline) {
+        return finish({ error: new ChopinError("unauthorized", "The sign-in code expired before it was approved. Start again.", { reason: "expired" }) });
+      }
+      try {
+        const outcome = await pollDeviceToken(this.#web, code.deviceCode, clock.now());
+        if (done) return;
+        if (outcome.ok) return finish({ identity: await this.#adopt(outcome.tokens) });
+        switch (outcome.error) {
+          case "authorization_pending":
+            break;
+          case "slow_down":
+            intervalMs = outcome.intervalSeconds ? outcome.intervalSeconds * 1000 : intervalMs + GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS;
+            break;
+          case "access_denied":
+            return finish({ error: new ChopinError("unauthorized", "The sign-in was declined on GitHub.", { reason: "denied" }) });
+          case "expired_token":
+            return finish({ error: new ChopinError("unauthorized", "The sign-in code expired before it was approved. Start again.", { reason: "expired" }) });
+          default:
+            return finish({ error: new ChopinError("unauthorized", `GitHub refused the sign-in: ${outcome.description}`, { reason: outcome.error }) });
+        }
+      } catch (e) {
+        // A transport blip mid-flow is retried at the next interval; the code's own expiry bounds the wait.
+        if (!(e instanceof GitHubRequestError)) return finish({ error: e as Error });
+        if (e.kind === "unauthorized" || e.kind === "forbidden") {
+          return finish({ error: new ChopinError("unauthorized", "GitHub refused the new sign-in token.", { reason: e.kind }) });
+        }
+      }
+      if (done) return;
+      if (clock.now() >= deadline) {
+        return finish({ error: new ChopinError("unauthorized", "The sign-in code expired before it was approved. Start again.", { reason: "expired" }) });
+      }
+      timer = clock.setTimer(() => void poll(), intervalMs);
+    };
+
+    const waiting = new Promise<Identity>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    waiting.catch(() => {}); // the caller observes rejection through wait()
+    timer = clock.setTimer(() => void poll(), intervalMs);
+    return {
+      userCode: code.userCode,
+      verificationUri: code.verificationUri,
+      expiresIn: code.expiresInSeconds,
+      interval: intervalMs / 1000,
+      wait: () => waiting,
+      cancel: flow.cancel,
+    };
+  }
+
+  /** Loads a saved sign-in from the vault (when "stay signed in" is on); refreshes it first if it is due. */
+  async restore(): Promise<Identity | null> {
+    const vault = this.#options.vault;
+    if (!vault || !this.#staySignedIn) return null;
+    const stored = await vault.load();
+    if (!stored) return null;
+    const now = this.#clock.now();
+    if (stored.refreshTokenExpiresAt !== null && stored.refreshTokenExpiresAt <= now && (stored.expiresAt ?? Infinity) <= now) {
+      await this.#vaultOp(() => vault.clear());
+      return null;
+    }
+    const identity: Identity = { login: stored.login, id: stored.userId, name: null };
+    this.#install({ accessToken: stored.accessToken, refreshToken: stored.refreshToken, expiresAt: stored.expiresAt, refreshTokenExpiresAt: stored.refreshTokenExpiresAt }, identity);
+    this.#events.emit("signed-in", { identity, revision: this.#revision });
+    if (stored.expiresAt !== null && stored.expiresAt - GITHUB_TOKEN_REFRESH_LEAD_MS <= now) await this.refresh().catch(() => {});
+    return this.#held?.identity ?? null;
+  }
+
+  /** Turns "stay signed in" on (saves the current sign-in to the vault) or off (erases the saved copy). */
+  async setStaySignedIn(enabled: boolean): Promise<void> {
+    const vault = this.#options.vault;
+    if (enabled && !vault) throw new ChopinError("invalid-input", "No safe place to keep the sign-in is configured on this system.");
+    this.#staySignedIn = enabled;
+    if (!vault) return;
+    const held = this.#held;
+    if (enabled && held) await this.#vaultOp(() => vault.save(this.#stored(held)));
+    if (!enabled) await this.#vaultOp(() => vault.clear());
+  }
+
+  /** Exchanges the refresh token for a new pair; one refresh at a time. */
+  refresh(): Promise<void> {
+    this.#refreshing ??= this.#doRefresh().finally(() => {
+      this.#refreshing = null;
+    });
+    return this.#refreshing;
+  }
+
+  async signOut(reason: SignOutReason = "user"): Promise<void> {
+    for (const f of [...this.#flows]) f.cancel();
+    const held = this.#held;
+    this.#held = null;
+    if (this.#timer) this.#clock.clearTimer(this.#timer);
+    this.#timer = null;
+    const vault = this.#options.vault;
+    if (vault) await this.#vaultOp(() => vault.clear()).catch(() => {});
+    if (held) this.#events.emit("signed-out", { reason, login: held.identity.login });
+  }
+
+  /** Stops timers; the store forgets nothing on disk. */
+  dispose(): void {
+    for (const f of [...this.#flows]) f.cancel();
+    if (this.#timer) this.#clock.clearTimer(this.#timer);
+    this.#timer = null;
+  }
+
+  async #doRefresh(): Promise<void> {
+    const held = this.#held;
+    if (!held?.tokens.refreshToken) throw new ChopinError("unauthorized", "There is no refresh token; sign in again.");
+    const now = this.#clock.now();
+    if (held.tokens.refreshTokenExpiresAt !== null && held.tokens.refreshTokenExpiresAt <= now) {
+      await this.signOut("refresh-token-expired");
+      throw new ChopinError("unauthorized", "The GitHub sign-in has ended; sign in again.", { reason: "refresh-token-expired" });
+    }
+    let outcome;
+    try {
+      outcome = await refreshTokens(this.#web, held.tokens.refreshToken, now);
+    } catch (e) {
+      if (this.#held !== held) return;
+      const retryAt = this.#clock.now() + GITHUB_TOKEN_REFRESH_RETRY_MS;
+      this.#arm(GITHUB_TOKEN_REFRESH_RETRY_MS);
+      this.#events.emit("refresh-failed", { message: (e as Error).message, retryAt });
+      throw new ChopinError("internal", `Refreshing the GitHub sign-in failed; retrying shortly. ${(e as Error).message}`, { reason: "github-unavailable" });
+    }
+    // Signed out or signed in again while the refresh was in flight: its answer belongs to nobody.
+    if (this.#held !== held) return;
+    if (!outcome.ok) {
+      await this.signOut("refresh-rejected");
+      throw new ChopinError("unauthorized", `GitHub refused to refresh the sign-in (${outcome.error}); sign in again.`, { reason: outcome.error });
+    }
+    this.#install(outcome.tokens, held.identity);
+    this.#events.emit("refreshed", { revision: this.#revision, expiresAt: outcome.tokens.expiresAt });
+  }
+
+  async #adopt(tokens: TokenSet): Promise<Identity> {
+    const rest = createGitHubRest({ apiBaseUrl: this.#options.apiBaseUrl, token: () => tokens.accessToken, fetch: this.#options.fetch });
+    const user = await rest.getJson<{ login: string; id: number; name?: string | null }>("/user");
+    const identity: Identity = { login: user.login, id: user.id, name: user.name ?? null };
+    this.#install(tokens, identity);
+    this.#events.emit("signed-in", { identity, revision: this.#revision });
+    return identity;
+  }
+
+  /** Holds new tokens: one revision step, refresh re-armed, vault updated (best effort, memory stays authoritative). */
+  #install(tokens: TokenSet, identity: Identity): void {
+    this.#revision += 1;
+    this.#held = { tokens, identity, revision: this.#revision };
+    if (tokens.expiresAt !== null && tokens.refreshToken) {
+      this.#arm(tokens.expiresAt - GITHUB_TOKEN_REFRESH_LEAD_MS - this.#clock.now());
+    } else if (this.#timer) {
+      this.#clock.clearTimer(this.#timer);
+      this.#timer = null;
+    }
+    const vault = this.#options.vault;
+    const held = this.#held;
+    if (vault && this.#staySignedIn) void this.#vaultOp(() => vault.save(this.#stored(held))).catch(() => {});
+  }
+
+  #vaultOp<T>(op: () => Promise<T>): Promise<T> {
+    const next = this.#vaultQueue.then(op, op);
+    this.#vaultQueue = next.catch(() => {});
+    return next;
+  }
+
+  /** Resolves once every vault write or erase queued so far has finished. */
+  async flushVault(): Promise<void> {
+    await this.#vaultQueue;
+  }
+
+  #arm(delayMs: number): void {
+    if (this.#timer) this.#clock.clearTimer(this.#timer);
+    this.#timer = this.#clock.setTimer(() => {
+      this.#timer = null;
+      void this.refresh().catch(() => {});
+    }, Math.max(0, delayMs));
+  }
+
+  #stored(h: Held): StoredCredential {
+    return { ...h.tokens, login: h.identity.login, userId: h.identity.id };
+  }
+}

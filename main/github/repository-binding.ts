@@ -1,0 +1,111 @@
+/**
+ * Binding a document to one GitHub repository chosen from the signed-in user's App installations. The repository's
+ * node ID is authoritative; owner/name and the default branch are a cache refreshed by following the numeric id
+ * (GET /repositories/{id}), which survives renames and transfers. A repository whose id now answers with a different
+ * node ID is not ours: following refuses rather than silently rebinding.
+ */
+import { ChopinError } from "../../shared/errors.js";
+import { MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED, MAX_GITHUB_INSTALLATIONS_LISTED, MAX_REPOSITORY_NAME_CHARS, MAX_REPOSITORY_OWNER_CHARS } from "../../shared/limits.js";
+import type { GitHubRest } from "./rest-client.js";
+
+export interface RepositoryBinding {
+  /** GitHub's global node ID: the identity of the binding. */
+  nodeId: string;
+  /** Numeric id, used to follow renames and transfers. */
+  id: number;
+  owner: string;
+  name: string;
+  defaultBranch: string;
+  /** The App installation the repository was chosen through. */
+  installationId: number;
+}
+
+export interface InstallationSummary {
+  id: number;
+  account: string;
+  accountType: string;
+}
+
+export interface RepositorySummary {
+  id: number;
+  nodeId: string;
+  owner: string;
+  name: string;
+  defaultBranch: string;
+  private: boolean;
+}
+
+/** The commit the default branch pointed at when a session began; every repository read goes through it. */
+export interface SessionPin {
+  commitSha: string;
+}
+
+interface RepoJson {
+  id: number;
+  node_id: string;
+  name: string;
+  owner: { login: string };
+  default_branch: string;
+  private: boolean;
+}
+
+const PAGE = 100;
+
+function summary(r: RepoJson): RepositorySummary {
+  return { id: r.id, nodeId: r.node_id, owner: r.owner.login, name: r.name, defaultBranch: r.default_branch, private: r.private };
+}
+
+export async function listInstallations(rest: GitHubRest): Promise<InstallationSummary[]> {
+  const out: InstallationSummary[] = [];
+  for (let page = 1; out.length < MAX_GITHUB_INSTALLATIONS_LISTED; page++) {
+    const body = await rest.getJson<{ installations: { id: number; account: { login: string; type: string } }[] }>("/user/installations", {
+      query: { per_page: PAGE, page },
+    });
+    out.push(...body.installations.map((i) => ({ id: i.id, account: i.account.login, accountType: i.account.type })));
+    if (body.installations.length < PAGE) break;
+  }
+  return out.slice(0, MAX_GITHUB_INSTALLATIONS_LISTED);
+}
+
+export async function listInstallationRepositories(rest: GitHubRest, installationId: number): Promise<RepositorySummary[]> {
+  const out: RepositorySummary[] = [];
+  for (let page = 1; out.length < MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED; page++) {
+    const body = await rest.getJson<{ repositories: RepoJson[] }>(`/user/installations/${installationId}/repositories`, {
+      query: { per_page: PAGE, page },
+    });
+    out.push(...body.repositories.map(summary));
+    if (body.repositories.length < PAGE) break;
+  }
+  return out.slice(0, MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED);
+}
+
+/** Makes a binding from a listed repository; shape checks guard what later becomes part of request paths. */
+export function bindRepository(installationId: number, repo: RepositorySummary): RepositoryBinding {
+  const ownerOk = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/.test(repo.owner) && repo.owner.length <= MAX_REPOSITORY_OWNER_CHARS;
+  const nameOk = /^[A-Za-z0-9._-]+$/.test(repo.name) && repo.name !== "." && repo.name !== ".." && repo.name.length <= MAX_REPOSITORY_NAME_CHARS;
+  if (!ownerOk || !nameOk || !repo.nodeId || !Number.isSafeInteger(repo.id) || !repo.defaultBranch) {
+    throw new ChopinError("invalid-input", "That repository cannot be bound: GitHub described it in an unexpected shape.");
+  }
+  return { nodeId: repo.nodeId, id: repo.id, owner: repo.owner, name: repo.name, defaultBranch: repo.defaultBranch, installationId };
+}
+
+/** Refreshes owner/name/default branch by id; refuses when the id now names a different repository. */
+export async function followBinding(rest: GitHubRest, binding: RepositoryBinding): Promise<RepositoryBinding> {
+  const r = summary(await rest.getJson<RepoJson>(`/repositories/${binding.id}`));
+  if (r.nodeId !== binding.nodeId) {
+    throw new ChopinError("not-found", "The bound repository no longer exists under its recorded identity.", { nodeId: binding.nodeId });
+  }
+  return bindRepository(binding.installationId, r);
+}
+
+/** Captures the session pin: the default branch's head commit right now. */
+export async function captureSessionPin(rest: GitHubRest, binding: RepositoryBinding): Promise<SessionPin> {
+  const b = await rest.getJson<{ commit: { sha: string } }>(repoPath(binding, `/branches/${encodeURIComponent(binding.defaultBranch)}`));
+  if (!/^[0-9a-f]{40}$/.test(b.commit?.sha ?? "")) throw new ChopinError("internal", "GitHub returned no commit for the default branch.");
+  return { commitSha: b.commit.sha };
+}
+
+/** `/repos/{owner}/{name}{suffix}` with both parts encoded; owner and name only ever come from a binding. */
+export function repoPath(binding: RepositoryBinding, suffix = ""): string {
+  return `/repos/${encodeURIComponent(binding.owner)}/${encodeURIComponent(binding.name)}${suffix}`;
+}

@@ -1,0 +1,51 @@
+/**
+ * repository_history: commits reachable from the session pin, optionally only those touching a path. Bounds: limit
+ * defaults to REPOSITORY_HISTORY_DEFAULT_COMMITS and may not exceed MAX_REPOSITORY_HISTORY_COMMITS.
+ */
+import { z } from "zod";
+import { MAX_GITHUB_TEXT_FIELD_CHARS, MAX_REPOSITORY_HISTORY_COMMITS, REPOSITORY_HISTORY_DEFAULT_COMMITS } from "../../../shared/limits.js";
+import { repoPath } from "../repository-binding.js";
+import { checkRepositoryPrefix } from "./path-policy.js";
+import { clip, runTool, ToolFailure, type ToolContext, type ToolResult } from "./tool-result.js";
+
+export const repositoryHistoryInput = z.strictObject({
+  path: z.string().optional(),
+  limit: z.number().int().min(1).max(MAX_REPOSITORY_HISTORY_COMMITS).optional(),
+});
+
+export interface HistoryEntry {
+  sha: string;
+  message: string;
+  author: string;
+  date: string;
+}
+
+interface CommitJson {
+  sha: string;
+  commit: { message: string; author?: { name?: string; date?: string } | null };
+  author?: { login?: string } | null;
+}
+
+export function repositoryHistory(ctx: ToolContext, input: unknown): Promise<ToolResult<{ commitSha: string; commits: HistoryEntry[] }>> {
+  return runTool(repositoryHistoryInput, input, async ({ path, limit }) => {
+    let checkedPath: string | undefined;
+    if (path !== undefined && path !== "") {
+      const checked = checkRepositoryPrefix(path);
+      if (!checked.ok) throw new ToolFailure("invalid-path", `Refused path: ${checked.reason}.`);
+      checkedPath = checked.path;
+    }
+    const n = limit ?? REPOSITORY_HISTORY_DEFAULT_COMMITS;
+    const body = await ctx.rest.getJson<CommitJson[]>(repoPath(ctx.binding, "/commits"), {
+      query: { sha: ctx.pin.commitSha, path: checkedPath, per_page: n },
+    });
+    return {
+      commitSha: ctx.pin.commitSha,
+      commits: body.slice(0, n).map((c) => ({
+        sha: c.sha,
+        message: clip(c.commit.message, MAX_GITHUB_TEXT_FIELD_CHARS),
+        author: c.author?.login ?? c.commit.author?.name ?? "unknown",
+        date: c.commit.author?.date ?? "",
+      })),
+    };
+  });
+}

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GITHUB_REQUEST_TIMEOUT_MS } from "../../shared/limits.js";
+import { startFakeGitHub, type FakeGitHub } from "../../test-support/fake-github/server.js";
+import { GitHubRequestError } from "./github-errors.js";
+import { createGitHubRest } from "./rest-client.js";
+
+let fake: FakeGitHub;
+beforeAll(async () => {
+  fake = await startFakeGitHub();
+});
+afterAll(() => fake.close());
+
+const rest = (opts: { token?: string | null; timeoutMs?: number; maxResponseBytes?: number } = {}) =>
+  createGitHubRest({ apiBaseUrl: fake.url, token: () => (opts.token === undefined ? "ghu_alice" : opts.token), timeoutMs: opts.timeoutMs, maxResponseBytes: opts.maxResponseBytes });
+
+async function failureOf(p: Promise<unknown>): Promise<GitHubRequestError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof GitHubRequestError) return e;
+    throw e;
+  }
+  throw new Error("expected a GitHubRequestError");
+}
+
+describe("GitHub REST client against the fake", () => {
+  it("reads JSON with the bearer token", async () => {
+    expect(await rest().getJson<{ login: string }>("/user")).toMatchObject({ login: "alice" });
+  });
+
+  it("refuses to call GitHub when signed out", async () => {
+    expect((await failureOf(rest({ token: null }).getJson("/user"))).kind).toBe("signed-out");
+  });
+
+  it("maps 500, 401 and 404 to typed failures", async () => {
+    fake.inject({ kind: "status", status: 500 }, { pathPrefix: "/user", times: 1 });
+    expect((await failureOf(rest().getJson("/user"))).kind).toBe("unavailable");
+    fake.inject({ kind: "unauthorized" }, { pathPrefix: "/user", times: 1 });
+    expect((await failureOf(rest().getJson("/user"))).kind).toBe("unauthorized");
+    expect((await failureOf(rest().getJson("/repos/nobody/nothing"))).kind).toBe("not-found");
+    expect((await failureOf(rest({ token: "ghu_unknown" }).getJson("/user"))).kind).toBe("unauthorized");
+  });
+
+  it("reads rate limits with their reset time (403 and 429)", async () => {
+    const reset = Math.floor(Date.now() / 1000) + 120;
+    fake.inject({ kind: "rate-limit", resetEpochSeconds: reset }, { pathPrefix: "/user", times: 1 });
+    const e = await failureOf(rest().getJson("/user"));
+    expect(e.kind).toBe("rate-limited");
+    expect(e.resetAt).toBe(reset * 1000);
+    fake.inject({ kind: "rate-limit", status: 429, resetEpochSeconds: reset }, { pathPrefix: "/user", times: 1 });
+    expect((await failureOf(rest().getJson("/user"))).kind).toBe("rate-limited");
+  });
+
+  it("gives up on a slow answer after the timeout (15 s by default; shortened here)", async () => {
+    const remove = fake.inject({ kind: "slow", delayMs: 2000 }, { pathPrefix: "/user", times: 1 });
+    const e = await failureOf(rest({ timeoutMs: 100 }).getJson("/user"));
+    remove();
+    expect(e.kind).toBe("timeout");
+    expect(GITHUB_REQUEST_TIMEOUT_MS).toBe(15_000);
+  });
+
+  it("accepts a response exactly at the byte cap and refuses one byte over", async () => {
+    const size = Buffer.byteLength(JSON.stringify(await rest().getJson("/user")));
+    expect(await rest({ maxResponseBytes: size }).getJson("/user")).toMatchObject({ login: "alice" });
+    expect((await failureOf(rest({ maxResponseBytes: size - 1 }).getJson("/user"))).kind).toBe("too-large");
+  });
+
+  it("cuts text at truncateAt and says so", async () => {
+    const path = "/repos/octo-org/planets/pulls/1";
+    const full = await rest().getText(path, { accept: "application/vnd.github.diff" });
+    expect(full.truncated).toBe(false);
+    const cut = await rest().getText(path, { accept: "application/vnd.github.diff", truncateAt: 10 });
+    expect(cut).toEqual({ text: full.text.slice(0, 10), truncated: true });
+    const exact = await rest().getText(path, { accept: "application/vnd.github.diff", truncateAt: Buffer.byteLength(full.text) });
+    expect(exact.truncated).toBe(false);
+  });
+
+  it("maps an unreachable base URL to 'unavailable'", async () => {
+    const dead = createGitHubRest({ apiBaseUrl: "http://127.0.0.1:1", token: () => "x" });
+    expect((await failureOf(dead.getJson("/user"))).kind).toBe("unavailable");
+  });
+});
