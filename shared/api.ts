@@ -179,3 +179,9 @@ export interface ChopinBridge {
 export type BridgeRequest = { id: number; method: ApiMethod; args: unknown[] };
 export type BridgeResponse = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: ErrorShape };
 export type BridgeEvent = { event: EventName; payload: unknown };
+
+/**
+ * What the Electron preload installs as `window.chopin`: the bridge plus the MessagePort the renderer's replica
+ * syncs over. Each replicaPort() call gets a fresh port; the core drops the previous one.
+ */
+export type ChopinPreloadApi = ChopinBridge & { replicaPort(): Promise<MessagePort> };

@@ -1,0 +1,146 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+/** A recording stand-in for the parts of Electron main.ts wires together; the order of calls is the point. */
+const h = vi.hoisted(() => {
+  const state = {
+    log: [] as string[],
+    paths: new Map<string, string>(),
+    lock: true,
+    appListeners: new Map<string, ((...a: unknown[]) => void)[]>(),
+    windows: [] as { url: string; prefs: Record<string, unknown>; listeners: Map<string, (() => void)[]> }[],
+    coreOptions: [] as unknown[],
+    closes: 0,
+    quits: 0,
+    readyResolve: null as null | (() => void),
+  };
+  return state;
+});
+
+vi.mock("electron", async () => {
+  const { EventEmitter } = await import("node:events");
+  const app = {
+    setPath: (name: string, path: string) => (h.log.push(`setPath:${name}`), h.paths.set(name, path)),
+    getPath: (name: string) => h.paths.get(name) ?? `/default/${name}`,
+    enableSandbox: () => h.log.push("enableSandbox"),
+    requestSingleInstanceLock: () => (h.log.push("lock"), h.lock),
+    whenReady: () => new Promise<void>((r) => (h.readyResolve = () => (h.log.push("ready"), r()))),
+    isPackaged: true,
+    quit: () => {
+      h.quits++;
+      let prevented = false;
+      for (const fn of h.appListeners.get("will-quit") ?? []) fn({ preventDefault: () => (prevented = true) });
+      if (!prevented) h.log.push("quit");
+    },
+    exit: () => h.log.push("exit"),
+    on: (event: string, fn: (...a: unknown[]) => void) => h.appListeners.set(event, [...(h.appListeners.get(event) ?? []), fn]),
+  };
+  class BrowserWindow extends EventEmitter {
+    webContents = { on: () => {}, setWindowOpenHandler: () => {}, send: () => {}, isDestroyed: () => false };
+    constructor(options: { webPreferences: Record<string, unknown> }) {
+      super();
+      h.windows.push({ url: "", prefs: options.webPreferences, listeners: new Map() });
+    }
+    loadURL(url: string) {
+      h.windows[h.windows.length - 1].url = url;
+      return Promise.resolve();
+    }
+    isDestroyed() {
+      return false;
+    }
+  }
+  const session = {
+    defaultSession: {
+      setPermissionRequestHandler: () => h.log.push("permissions"),
+      setPermissionCheckHandler: () => {},
+      webRequest: { onHeadersReceived: () => h.log.push("csp") },
+    },
+  };
+  return {
+    app,
+    BrowserWindow,
+    session,
+    dialog: { showErrorBox: (title: string) => h.log.push(`error:${title}`) },
+    ipcMain: { handle: (channel: string) => h.log.push(`handle:${channel}`), removeHandler: () => {} },
+    MessageChannelMain: class {},
+    protocol: {
+      registerSchemesAsPrivileged: () => h.log.push("registerScheme"),
+      handle: () => h.log.push("serveScheme"),
+    },
+    shell: { openExternal: async () => {} },
+  };
+});
+
+vi.mock("../core/app-core.js", () => ({
+  createAppCore: async (options: unknown) => {
+    h.log.push("createAppCore");
+    h.coreOptions.push(options);
+    return {
+      api: {},
+      events: { on: () => () => {} },
+      attachRendererAdapter: () => {},
+      close: async () => {
+        h.closes++;
+        h.log.push("core.close");
+      },
+    };
+  },
+}));
+
+async function until(probe: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const argv = process.argv;
+beforeEach(() => {
+  vi.resetModules();
+  Object.assign(h, { log: [], lock: true, windows: [], coreOptions: [], closes: 0, quits: 0, readyResolve: null });
+  h.paths.clear();
+  h.appListeners.clear();
+});
+afterEach(() => {
+  process.argv = argv;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.removeAllListeners(signal);
+});
+
+describe("main.ts", () => {
+  it("sets paths, the sandbox and the scheme before ready, then creates the core before the window", async () => {
+    process.argv = ["electron", ".", "--data-dir", "/tmp/chopin-e2e"];
+    await import("./main.js");
+    expect(h.log).toEqual(["setPath:userData", "setPath:sessionData", "enableSandbox", "registerScheme", "lock"]);
+    expect(h.paths.get("userData")).toBe("/tmp/chopin-e2e");
+    expect(h.paths.get("sessionData")).toBe("/tmp/chopin-e2e/chromium");
+    h.readyResolve!();
+    await until(() => h.windows.length === 1, "the window");
+    expect(h.log.indexOf("csp")).toBeLessThan(h.log.indexOf("createAppCore"));
+    expect(h.log.indexOf("serveScheme")).toBeLessThan(h.log.indexOf("createAppCore"));
+    expect(h.coreOptions).toEqual([{ dataDir: "/tmp/chopin-e2e" }]);
+    expect(h.windows[0].url).toBe("app://chopin/index.html");
+    expect(h.windows[0].prefs).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false });
+    expect(String(h.windows[0].prefs.preload)).toMatch(/preload[\\/]index\.cjs$/);
+  });
+
+  it("waits for core.close() before letting the app quit", async () => {
+    process.argv = ["electron", "."];
+    await import("./main.js");
+    h.readyResolve!();
+    await until(() => h.windows.length === 1, "the window");
+    (await import("electron")).app.quit();
+    expect(h.log).not.toContain("quit");
+    await until(() => h.log.includes("quit"), "the replayed quit");
+    expect(h.log.indexOf("core.close")).toBeLessThan(h.log.indexOf("quit"));
+    expect(h.closes).toBe(1);
+  });
+
+  it("quits at once, without a core or window, when another instance holds the lock", async () => {
+    h.lock = false;
+    process.argv = ["electron", "."];
+    await import("./main.js");
+    expect(h.log).toContain("quit");
+    expect(h.readyResolve).toBeNull();
+    expect(h.coreOptions).toEqual([]);
+  });
+});
