@@ -13,11 +13,17 @@ import { REPLICA_RECONNECT_MS } from "../../../shared/limits.js";
 import { takeHostSecret } from "./secret.js";
 import { createSocketBridge, type BridgeConnectionState } from "./socket-bridge.js";
 
+/** The state of this window's link to the core, now and as it changes. */
+export interface CoreLink {
+  state(): BridgeConnectionState;
+  on(listener: (state: BridgeConnectionState) => void): () => void;
+}
+
 export interface Connection {
   bridge: ChopinBridge;
   replicaAdapter: NetworkAdapterInterface;
   /** Host mode only: the API socket's state, so the UI can say when the core is unreachable. */
-  onConnection?: (listener: (state: BridgeConnectionState) => void) => () => void;
+  coreLink?: CoreLink;
 }
 
 /** URLs of the host-mode sockets for a page served from `origin` (http or https). */
@@ -45,6 +51,6 @@ export async function connectBridge(): Promise<Connection> {
   return {
     bridge: socketBridge,
     replicaAdapter: new BrowserWebSocketClientAdapter(urls.sync, REPLICA_RECONNECT_MS),
-    onConnection: (listener) => socketBridge.onConnection(listener),
+    coreLink: { state: () => socketBridge.connectionState, on: (listener) => socketBridge.onConnection(listener) },
   };
 }

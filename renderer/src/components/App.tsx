@@ -1,0 +1,82 @@
+/**
+ * The window: sidebar (navigation), the open document (main), the status bar, and at most one dialog. Owns the
+ * window-wide shortcuts.
+ */
+import { useEffect } from "react";
+import { useStore } from "zustand";
+import { useServices } from "../state/app-services.js";
+import { CommandPalette } from "./CommandPalette.js";
+import { ConfirmDialog } from "./ConfirmDialog.js";
+import { DocumentView } from "./DocumentView.js";
+import { Icon } from "./Icons.js";
+import { SettingsDialog } from "./SettingsDialog.js";
+import { Sidebar } from "./Sidebar.js";
+import { StatusBar } from "./StatusBar.js";
+import { matchShortcut } from "./shortcuts.js";
+
+export function App() {
+  const services = useServices();
+  const { documents, ui } = services;
+  const selected = useStore(documents, (s) => s.selected);
+  const notice = useStore(documents, (s) => s.notice);
+  const dialog = useStore(ui, (s) => s.dialog);
+
+  useEffect(() => services.start(), [services]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const action = matchShortcut(e);
+      if (!action) return;
+      if (action === "escape") {
+        if (ui.getState().escape()) e.preventDefault();
+        return;
+      }
+      e.preventDefault();
+      if (action === "new-document") void documents.getState().create();
+      else if (action === "palette") ui.getState().openDialog("palette");
+      else if (action === "history" && documents.getState().selected) ui.getState().toggleHistory();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [documents, ui]);
+
+  return (
+    <div className="app">
+      <Sidebar />
+      <main className="main" aria-label={selected ? selected.title || "Untitled" : "No document open"}>
+        {notice && (
+          <div className="notice" role="alert">
+            <span>{notice}</span>
+            <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => documents.getState().dismissNotice()}>
+              <Icon name="close" />
+            </button>
+          </div>
+        )}
+        {selected ? (
+          <DocumentView key={selected.id} doc={selected} />
+        ) : (
+          <div className="empty-state">
+            <div className="empty-card">
+              <Icon name="doc" size={28} />
+              <h1>Plan together, offline first</h1>
+              <p>Open a document from the list, or start a new one. Everything you write is saved on this device as you type.</p>
+              <div className="empty-actions">
+                <button type="button" className="button button-primary" onClick={() => void documents.getState().create()}>
+                  Start a new plan
+                </button>
+                <button type="button" className="button" onClick={() => ui.getState().openDialog("palette")}>
+                  Search <kbd>Ctrl</kbd>
+                  <kbd>K</kbd>
+                </button>
+              </div>
+            </div>
+          </div>
+        )}
+      </main>
+      <StatusBar />
+      {dialog === "settings" && <SettingsDialog />}
+      {dialog === "palette" && <CommandPalette />}
+      <ConfirmDialog />
+    </div>
+  );
+}

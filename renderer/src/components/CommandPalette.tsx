@@ -1,0 +1,129 @@
+/**
+ * The command palette (Mod+K / Mod+P): one filterable list of commands and documents. Arrow keys move, Enter runs,
+ * Escape closes. Documents are the live list from the core, searched by title.
+ */
+import { useEffect, useMemo, useState } from "react";
+import { useStore } from "zustand";
+import type { DocumentSummary } from "../../../shared/api.js";
+import type { AppServices } from "../state/app-services.js";
+import { useServices } from "../state/app-services.js";
+import { Dialog } from "./Dialog.js";
+
+interface PaletteItem {
+  id: string;
+  label: string;
+  hint?: string;
+  kind: "command" | "document";
+  run(): void;
+}
+
+export function paletteCommands(services: AppServices): PaletteItem[] {
+  const { documents, ui } = services;
+  const hasDoc = documents.getState().selected !== null;
+  const items: PaletteItem[] = [
+    { id: "new", label: "New document", hint: "Ctrl+N", kind: "command", run: () => void documents.getState().create() },
+    { id: "settings", label: "Open settings", kind: "command", run: () => ui.getState().openDialog("settings") },
+    {
+      id: "archived",
+      label: documents.getState().showArchived ? "Show live documents" : "Show archived documents",
+      kind: "command",
+      run: () => documents.getState().setShowArchived(!documents.getState().showArchived),
+    },
+  ];
+  if (hasDoc) {
+    items.push(
+      { id: "history", label: "Show version history", hint: "Ctrl+Shift+H", kind: "command", run: () => ui.getState().toggleHistory(true) },
+      { id: "outline", label: "Toggle outline", kind: "command", run: () => ui.getState().toggleOutline() },
+    );
+  }
+  return items;
+}
+
+export function filterPalette(items: PaletteItem[], query: string): PaletteItem[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return items;
+  return items.filter((item) => item.label.toLowerCase().includes(q));
+}
+
+export function CommandPalette() {
+  const services = useServices();
+  const { ui, documents, bridge } = services;
+  const [query, setQuery] = useState("");
+  const [active, setActive] = useState(0);
+  const [docs, setDocs] = useState<DocumentSummary[]>([]);
+  const selectedId = useStore(documents, (s) => s.selected?.id);
+
+  useEffect(() => {
+    bridge.api.listDocuments({}).then(setDocs, () => setDocs(documents.getState().documents));
+  }, [bridge, documents]);
+
+  const items = useMemo(() => {
+    const docItems: PaletteItem[] = docs.map((d) => ({
+      id: `doc:${d.id}`,
+      label: d.title || "Untitled",
+      hint: d.id === selectedId ? "Open" : d.shared ? "Shared" : "Private",
+      kind: "document",
+      run: () => void documents.getState().open(d.id),
+    }));
+    return filterPalette([...paletteCommands(services), ...docItems], query);
+  }, [docs, query, services, documents, selectedId]);
+
+  useEffect(() => setActive(0), [query]);
+  const close = () => ui.getState().closeDialog();
+  const run = (item: PaletteItem | undefined) => {
+    if (!item) return;
+    close();
+    item.run();
+  };
+  const listId = "palette-list";
+
+  return (
+    <Dialog title="Command palette" onClose={close} className="dialog-palette" hideTitle>
+      <input
+        className="palette-input"
+        role="combobox"
+        aria-label="Search commands and documents"
+        aria-expanded="true"
+        aria-controls={listId}
+        aria-activedescendant={items[active] ? `palette-${items[active].id}` : undefined}
+        placeholder="Type a command or a document title…"
+        value={query}
+        data-autofocus
+        onChange={(e) => setQuery(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === "ArrowDown") {
+            e.preventDefault();
+            setActive((i) => Math.min(items.length - 1, i + 1));
+          } else if (e.key === "ArrowUp") {
+            e.preventDefault();
+            setActive((i) => Math.max(0, i - 1));
+          } else if (e.key === "Enter") {
+            e.preventDefault();
+            run(items[active]);
+          }
+        }}
+      />
+      <ul className="palette-list" id={listId} role="listbox" aria-label="Commands and documents">
+        {items.length === 0 && <li className="palette-empty">Nothing matches.</li>}
+        {items.map((item, i) => (
+          <li
+            key={item.id}
+            id={`palette-${item.id}`}
+            role="option"
+            aria-selected={i === active}
+            className={`palette-item${i === active ? " is-active" : ""}`}
+            onMouseEnter={() => setActive(i)}
+            onMouseDown={(e) => {
+              e.preventDefault();
+              run(item);
+            }}
+          >
+            <span className="palette-kind">{item.kind === "command" ? "Command" : "Document"}</span>
+            <span className="palette-label">{item.label}</span>
+            {item.hint && <span className="palette-hint">{item.hint}</span>}
+          </li>
+        ))}
+      </ul>
+    </Dialog>
+  );
+}

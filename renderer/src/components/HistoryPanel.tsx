@@ -1,0 +1,102 @@
+/**
+ * The open document's versions (who, when, what), newest first. Picking one shows it read-only in place of the
+ * editor; the list is re-read when the core says the document changed.
+ */
+import { useCallback, useEffect, useState } from "react";
+import { useStore } from "zustand";
+import type { VersionEntry } from "../../../shared/api.js";
+import { useServices } from "../state/app-services.js";
+import { describeError } from "../state/describe-error.js";
+import { formatWhen } from "../format-time.js";
+import { Icon } from "./Icons.js";
+
+const REFRESH_DEBOUNCE_MS = 1000;
+
+export function HistoryPanel({ documentId }: { documentId: string }) {
+  const { bridge, ui } = useServices();
+  const viewing = useStore(ui, (s) => s.viewingVersion);
+  const [versions, setVersions] = useState<VersionEntry[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setVersions(await bridge.api.listVersions(documentId));
+      setError(null);
+    } catch (e) {
+      setError(describeError(e));
+    }
+  }, [bridge, documentId]);
+
+  useEffect(() => {
+    setVersions(null);
+    void load();
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const off = bridge.on("documents-changed", ({ ids }) => {
+      if (!ids.includes(documentId) || timer) return;
+      timer = setTimeout(() => {
+        timer = null;
+        void load();
+      }, REFRESH_DEBOUNCE_MS);
+    });
+    return () => {
+      off();
+      if (timer) clearTimeout(timer);
+    };
+  }, [bridge, documentId, load]);
+
+  const view = async (version: VersionEntry) => {
+    try {
+      const content = await bridge.api.readVersion(documentId, version.id);
+      ui.getState().viewVersion({ documentId, content, at: version.at });
+    } catch (e) {
+      setError(describeError(e));
+    }
+  };
+
+  return (
+    <section className="side-panel history" aria-label="Version history">
+      <div className="panel-heading-row">
+        <h2 className="panel-heading">Version history</h2>
+        <button type="button" className="icon-button" aria-label="Close version history" onClick={() => ui.getState().toggleHistory(false)}>
+          <Icon name="close" />
+        </button>
+      </div>
+      {error && (
+        <p className="panel-error" role="alert">
+          {error}
+        </p>
+      )}
+      {versions === null && !error && <p className="panel-empty">Loading…</p>}
+      {versions?.length === 0 && <p className="panel-empty">No versions yet.</p>}
+      {versions && versions.length > 0 && (
+        <ol className="version-list">
+          {versions.map((version, index) => {
+            const who = version.authors.length ? version.authors.join(", ") : "Unknown";
+            const current = viewing?.content.id === version.id;
+            return (
+              <li key={version.id}>
+                <button
+                  type="button"
+                  className={`version-item${current ? " is-current" : ""}`}
+                  aria-current={current ? "true" : undefined}
+                  onClick={() => void view(version)}
+                >
+                  <span className="version-top">
+                    <span className="version-who">{who}</span>
+                    <time className="version-when" dateTime={new Date(version.at).toISOString()}>
+                      {formatWhen(version.at)}
+                    </time>
+                  </span>
+                  <span className="version-summary">
+                    {index === 0 ? "Latest · " : ""}
+                    {version.summary}
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </section>
+  );
+}

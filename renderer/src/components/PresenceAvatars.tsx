@@ -1,0 +1,26 @@
+/** Who else has this document open: one coloured initial per person, with the name on hover and for screen readers. */
+import { useStore } from "zustand";
+import { useServices } from "../state/app-services.js";
+
+export function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return "?";
+  return (parts[0][0] + (parts.length > 1 ? parts[parts.length - 1][0] : "")).toUpperCase();
+}
+
+export function PresenceAvatars() {
+  const { editor } = useServices();
+  const peers = useStore(editor, (s) => s.peers);
+  if (peers.length === 0) return null;
+  const names = peers.map((p) => p.name).join(", ");
+  return (
+    <ul className="presence" aria-label={`Also here: ${names}`}>
+      {peers.map((peer) => (
+        <li key={peer.peerId} className="avatar" style={{ backgroundColor: peer.color }} title={peer.name}>
+          <span aria-hidden="true">{initials(peer.name)}</span>
+          <span className="visually-hidden">{peer.name}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,47 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { Repo } from "@automerge/automerge-repo";
+import { createMemoryBridge } from "../test/memory-bridge.js";
+import { AppServicesContext, createAppServices } from "../state/app-services.js";
+import { SettingsDialog } from "./SettingsDialog.js";
+
+afterEach(cleanup);
+
+async function renderDialog() {
+  const bridge = createMemoryBridge();
+  const services = createAppServices(bridge, new Repo({}));
+  await services.session.getState().load();
+  render(
+    <AppServicesContext.Provider value={services}>
+      <SettingsDialog />
+    </AppServicesContext.Provider>,
+  );
+  return { bridge, dialog: screen.getByRole("dialog", { name: "Settings" }) };
+}
+
+describe("SettingsDialog", () => {
+  it("sends the token once, never shows it, and says a token is stored", async () => {
+    const { bridge, dialog } = await renderDialog();
+    const token = within(dialog).getByLabelText("Relay token") as HTMLInputElement;
+    expect(token.type).toBe("password");
+    fireEvent.change(within(dialog).getByLabelText("Relay URL"), { target: { value: "ws://127.0.0.1:47620" } });
+    fireEvent.change(token, { target: { value: "s3cret" } });
+    fireEvent.change(within(dialog).getByLabelText("Display name"), { target: { value: "Ada L." } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save settings" }));
+    await waitFor(() => expect(within(dialog).getByRole("status").textContent).toBe("Settings saved."));
+    const update = bridge.calls.find((c) => c.method === "updateSettings");
+    expect(update?.args).toEqual([{ displayName: "Ada L.", relayUrl: "ws://127.0.0.1:47620", relayToken: "s3cret" }]);
+    expect(token.value).toBe("");
+    expect(token.placeholder).toMatch(/A token is stored/);
+    expect(dialog.innerHTML).not.toContain("s3cret");
+  });
+
+  it("shows the MCP commands with copy buttons", async () => {
+    const { dialog } = await renderDialog();
+    await waitFor(() => within(dialog).getByText("claude mcp add chopin"));
+    for (const agent of ["Copilot CLI", "Claude Code", "Codex"]) {
+      expect(within(dialog).getByRole("button", { name: `Copy ${agent} command` })).toBeTruthy();
+    }
+  });
+});

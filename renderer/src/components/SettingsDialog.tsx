@@ -1,0 +1,184 @@
+/**
+ * Settings: display name, relay URL and token, and how to connect a coding agent over MCP. The token field is
+ * write-only: it starts empty, shows only whether a token is stored, and is cleared after saving.
+ */
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
+import { useStore } from "zustand";
+import type { McpConnectionInfo, SettingsPatch } from "../../../shared/api.js";
+import { MAX_DISPLAY_NAME_CHARS } from "../../../shared/limits.js";
+import { useServices } from "../state/app-services.js";
+import { describeError } from "../state/describe-error.js";
+import { Dialog } from "./Dialog.js";
+import { Icon } from "./Icons.js";
+
+export function SettingsDialog() {
+  const { ui, session, bridge } = useServices();
+  const settings = useStore(session, (s) => s.settings);
+  const [displayName, setDisplayName] = useState(settings?.displayName ?? "");
+  const [relayUrl, setRelayUrl] = useState(settings?.relayUrl ?? "");
+  const [token, setToken] = useState("");
+  const [removeToken, setRemoveToken] = useState(false);
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [mcp, setMcp] = useState<McpConnectionInfo | null>(null);
+  const [mcpError, setMcpError] = useState<string | null>(null);
+
+  useEffect(() => {
+    bridge.api.getMcpInfo().then(setMcp, (e) => setMcpError(describeError(e)));
+  }, [bridge]);
+  useEffect(() => {
+    if (!settings) return;
+    setDisplayName(settings.displayName);
+    setRelayUrl(settings.relayUrl ?? "");
+  }, [settings]);
+
+  const close = () => ui.getState().closeDialog();
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    const patch: SettingsPatch = {};
+    if (displayName.trim() !== settings?.displayName) patch.displayName = displayName.trim();
+    const url = relayUrl.trim() || null;
+    if (url !== (settings?.relayUrl ?? null)) patch.relayUrl = url;
+    if (token) patch.relayToken = token;
+    else if (removeToken) patch.relayToken = null;
+    if (Object.keys(patch).length === 0) {
+      setMessage({ kind: "ok", text: "Nothing to change." });
+      return;
+    }
+    setBusy(true);
+    const failure = await session.getState().updateSettings(patch);
+    setBusy(false);
+    if (failure) setMessage({ kind: "error", text: failure });
+    else {
+      setToken("");
+      setRemoveToken(false);
+      setMessage({ kind: "ok", text: "Settings saved." });
+    }
+  };
+
+  return (
+    <Dialog title="Settings" onClose={close} className="dialog-settings">
+      <form className="settings-form" onSubmit={(e) => void save(e)}>
+        <section className="settings-section">
+          <h3 className="settings-heading">You</h3>
+          <Field label="Display name" hint="Shown to people you work with, next to your caret.">
+            {(ids) => (
+              <input {...ids} value={displayName} maxLength={MAX_DISPLAY_NAME_CHARS} onChange={(e) => setDisplayName(e.target.value)} required />
+            )}
+          </Field>
+        </section>
+        <section className="settings-section">
+          <h3 className="settings-heading">Team relay</h3>
+          <Field label="Relay URL" hint="Leave empty to keep everything on this device.">
+            {(ids) => (
+              <input
+                {...ids}
+                type="url"
+                value={relayUrl}
+                placeholder="wss://relay.example.com"
+                onChange={(e) => setRelayUrl(e.target.value)}
+                spellCheck={false}
+              />
+            )}
+          </Field>
+          <Field label="Relay token" hint="Stored on this device only; it is never shown again.">
+            {(ids) => (
+              <input
+                {...ids}
+                type="password"
+                value={token}
+                autoComplete="off"
+                placeholder={settings?.relayTokenSet ? "A token is stored — type to replace it" : "Paste the token from your relay admin"}
+                onChange={(e) => {
+                  setToken(e.target.value);
+                  setRemoveToken(false);
+                }}
+              />
+            )}
+          </Field>
+          {settings?.relayTokenSet && (
+            <label className="toggle">
+              <input type="checkbox" checked={removeToken} onChange={(e) => setRemoveToken(e.target.checked)} disabled={token !== ""} />
+              <span>Remove the stored token</span>
+            </label>
+          )}
+        </section>
+        <div className="dialog-actions">
+          {message && (
+            <span className={`form-message is-${message.kind}`} role={message.kind === "error" ? "alert" : "status"}>
+              {message.text}
+            </span>
+          )}
+          <button type="button" className="button" onClick={close}>
+            Close
+          </button>
+          <button type="submit" className="button button-primary" disabled={busy}>
+            Save settings
+          </button>
+        </div>
+      </form>
+      <section className="settings-section mcp" aria-labelledby="mcp-heading">
+        <h3 className="settings-heading" id="mcp-heading">
+          Connect a coding agent
+        </h3>
+        {mcpError && <p className="panel-error">{mcpError}</p>}
+        {!mcp && !mcpError && <p className="panel-empty">Loading…</p>}
+        {mcp && (
+          <>
+            <p className="field-hint">
+              Agents reach your plans over MCP at <code>{mcp.url}</code>. The config file is <code>{mcp.configPath}</code>.
+            </p>
+            <CopyRow label="Copilot CLI" command={mcp.commands.copilotCli} />
+            <CopyRow label="Claude Code" command={mcp.commands.claudeCode} />
+            <CopyRow label="Codex" command={mcp.commands.codex} />
+          </>
+        )}
+      </section>
+    </Dialog>
+  );
+}
+
+function Field(props: {
+  label: string;
+  hint?: string;
+  children: (ids: { id: string; "aria-describedby"?: string }) => ReactNode;
+}) {
+  const id = useId();
+  const hintId = useId();
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        {props.label}
+      </label>
+      {props.children({ id, ...(props.hint ? { "aria-describedby": hintId } : {}) })}
+      {props.hint && (
+        <span className="field-hint" id={hintId}>
+          {props.hint}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function CopyRow({ label, command }: { label: string; command: string }) {
+  const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(command);
+      setCopied("yes");
+    } catch {
+      setCopied("failed");
+    }
+  };
+  return (
+    <div className="copy-row">
+      <span className="copy-label">{label}</span>
+      <code className="copy-command">{command}</code>
+      <button type="button" className="button button-small" aria-label={`Copy ${label} command`} onClick={() => void copy()}>
+        <Icon name="copy" size={14} />
+        {copied === "yes" ? "Copied" : copied === "failed" ? "Select and copy" : "Copy"}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * The bottom bar: sync status and save status, each a polite live region so screen readers hear changes without
+ * being interrupted. Both only repeat what the core reported.
+ */
+import { useStore } from "zustand";
+import { useServices } from "../state/app-services.js";
+import { describeSync, syncTone } from "../state/sync-words.js";
+import type { SaveState } from "../state/save-tracker.js";
+import { formatWhen } from "../format-time.js";
+
+export function describeSave(save: SaveState, hasDocument: boolean): string {
+  if (!hasDocument) return "";
+  switch (save.kind) {
+    case "unknown":
+      return "";
+    case "saving":
+      return "Saving…";
+    case "saved":
+      return "Saved";
+    case "failed":
+      return `Not saved yet — ${save.message}`;
+  }
+}
+
+export function StatusBar() {
+  const { connection, editor, documents, session } = useServices();
+  const sync = useStore(connection, (s) => s.sync);
+  const core = useStore(connection, (s) => s.core);
+  const save = useStore(editor, (s) => s.save);
+  const hasDocument = useStore(documents, (s) => s.selected !== null);
+  const identity = useStore(session, (s) => s.identity);
+  const syncText = describeSync(sync);
+  const saveText = describeSave(save, hasDocument);
+  const syncDetail = sync?.lastError?.message ?? (sync?.relayUrl ? `Relay: ${sync.relayUrl}` : undefined);
+
+  return (
+    <footer className="statusbar">
+      <div className="status-item" role="status" aria-live="polite" aria-label="Sync status" title={syncDetail}>
+        <span className={`status-dot tone-${syncTone(sync)}`} aria-hidden="true" />
+        <span>{syncText}</span>
+        {sync?.lastError && sync.state !== "connected" && <span className="status-detail">{sync.lastError.message}</span>}
+      </div>
+      {core !== "open" && (
+        <div className="status-item status-warning" role="alert">
+          {core === "connecting" ? "Connecting to Chopin…" : "Lost the connection to Chopin — reconnecting…"}
+        </div>
+      )}
+      <div className="status-spacer" />
+      <div
+        className={`status-item save-${save.kind}`}
+        role="status"
+        aria-live="polite"
+        aria-label="Save status"
+        title={save.kind === "saved" ? `Saved ${formatWhen(save.at)}` : undefined}
+      >
+        {saveText}
+      </div>
+      {identity && (
+        <div className="status-item status-identity" title="Your name as others see it">
+          <span className="identity-dot" style={{ backgroundColor: identity.color }} aria-hidden="true" />
+          {identity.displayName}
+        </div>
+      )}
+    </footer>
+  );
+}

@@ -1,0 +1,17 @@
+/**
+ * Window-wide keyboard shortcuts. "Mod" is Ctrl, or Cmd on macOS; either is accepted so a person never has to think
+ * about which. In a browser tab, Ctrl+N may be taken by the browser itself; the palette and the button still work.
+ */
+export type ShortcutAction = "new-document" | "palette" | "history" | "escape";
+
+export function matchShortcut(e: Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "shiftKey" | "altKey">): ShortcutAction | null {
+  if (e.key === "Escape") return "escape";
+  const mod = e.ctrlKey || e.metaKey;
+  if (!mod || e.altKey) return null;
+  const key = e.key.toLowerCase();
+  if (e.shiftKey && key === "h") return "history";
+  if (e.shiftKey) return null;
+  if (key === "n") return "new-document";
+  if (key === "k" || key === "p") return "palette";
+  return null;
+}

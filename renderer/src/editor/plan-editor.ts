@@ -1,0 +1,51 @@
+/**
+ * Creates the editor for one plan document: CodeMirror bound to the Automerge text at ["text"] of a ready DocHandle.
+ * What must stay true: the editor starts from the handle's current text (the binding does not fill it), the handle
+ * is ready before the binding is created, and remote edits never enter this window's undo history.
+ */
+import type { DocHandle } from "@automerge/automerge-repo";
+import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { EditorState, type Extension } from "@codemirror/state";
+import { EditorView, keymap, placeholder } from "@codemirror/view";
+import type { PlanDocument } from "../../../shared/schema/plan-document.js";
+import { markdownPresentation } from "./markdown-editing.js";
+import { remoteEditsOutsideHistory } from "./remote-edits-outside-history.js";
+import { textSync } from "./text-sync.js";
+
+export const DOCUMENT_BODY_LABEL = "Document body";
+
+export function createPlanEditor(options: {
+  parent: HTMLElement;
+  handle: DocHandle<PlanDocument>;
+  extensions?: Extension[];
+}): EditorView {
+  const { handle } = options;
+  if (!handle.isReady()) throw new Error("The document must be ready before the editor binds to it.");
+  const text = handle.doc().text;
+  return new EditorView({
+    parent: options.parent,
+    state: EditorState.create({
+      doc: typeof text === "string" ? text : "",
+      extensions: [
+        history(),
+        keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+        markdownPresentation(DOCUMENT_BODY_LABEL),
+        placeholder("Start writing your plan…"),
+        textSync(handle as DocHandle<unknown>),
+        remoteEditsOutsideHistory,
+        ...(options.extensions ?? []),
+      ],
+    }),
+  });
+}
+
+/** A read-only view of Markdown (an older version), styled like the editor. */
+export function createMarkdownViewer(parent: HTMLElement, markdown: string, label: string): EditorView {
+  return new EditorView({
+    parent,
+    state: EditorState.create({
+      doc: markdown,
+      extensions: [markdownPresentation(label), EditorState.readOnly.of(true), EditorView.editable.of(false)],
+    }),
+  });
+}

@@ -1,0 +1,72 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from "vitest";
+import * as A from "@automerge/automerge";
+import { EditorSelection, EditorState } from "@codemirror/state";
+import { EditorView } from "@codemirror/view";
+import type { DocHandle } from "@automerge/automerge-repo";
+import "../test/jsdom-layout.js";
+import { textSync } from "./text-sync.js";
+import { linkedRepos } from "../test/linked-repos.js";
+import { waitFor } from "../test/wait-for.js";
+import { bindPresence, decodePosition, encodePosition, type Peer } from "./presence.js";
+import { remoteCaretsField } from "./remote-carets.js";
+
+type Doc = { text: string };
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+function editorFor(handle: DocHandle<Doc>, name: string, color: string, peers: { list: Peer[] }) {
+  const binding = bindPresence({ handle: handle as DocHandle<unknown>, user: { name, color }, onPeers: (p) => (peers.list = p) });
+  const view = new EditorView({
+    state: EditorState.create({
+      doc: handle.doc().text,
+      extensions: [textSync(handle as DocHandle<unknown>), binding.extension],
+    }),
+    parent: document.body,
+  });
+  cleanups.push(() => view.destroy());
+  cleanups.push(() => binding.stop());
+  return { view, binding };
+}
+
+describe("presence", () => {
+  it("shows who is here and where their selection is, and follows it through edits", async () => {
+    const { core, replica, close } = linkedRepos();
+    cleanups.push(close);
+    const handleA = core.create<Doc>({ text: "hello world" });
+    const handleB = await replica.find<Doc>(handleA.url);
+    const peersA = { list: [] as Peer[] };
+    const peersB = { list: [] as Peer[] };
+    const a = editorFor(handleA, "Ada", "#d9480f", peersA);
+    const b = editorFor(handleB, "Bo", "#1c7ed6", peersB);
+
+    a.view.dispatch({ selection: EditorSelection.range(6, 11) });
+    await waitFor(() => b.view.state.field(remoteCaretsField).some((c) => c.name === "Ada" && c.head === 11), 10_000, "Ada's selection at B");
+    expect(peersB.list.map((p) => p.name)).toEqual(["Ada"]);
+    await waitFor(() => peersA.list.some((p) => p.name === "Bo"), 10_000, "Bo at A");
+    const caret = b.view.state.field(remoteCaretsField).find((c) => c.name === "Ada")!;
+    expect([caret.anchor, caret.head, caret.color]).toEqual([6, 11, "#d9480f"]);
+    expect(b.view.dom.querySelector(".cm-remote-caret-label")?.textContent).toBe("Ada");
+
+    // Text inserted before Ada's selection (by Bo) moves her caret with the words it marks.
+    b.view.dispatch({ changes: { from: 0, insert: ">> " }, userEvent: "input.type" });
+    await waitFor(() => handleA.doc().text === ">> hello world");
+    await waitFor(() => b.view.state.field(remoteCaretsField).some((c) => c.name === "Ada" && c.anchor === 9 && c.head === 14));
+
+    a.binding.stop();
+    await waitFor(() => peersB.list.length === 0, 10_000, "Ada to leave");
+    expect(b.view.state.field(remoteCaretsField)).toEqual([]);
+  });
+
+  it("falls back to the index for a cursor the receiver cannot resolve", () => {
+    const other = A.from({ text: "abcdef" });
+    const doc = A.from({ text: "xyz" });
+    const foreign = encodePosition(other, 4);
+    expect(foreign.cursor).not.toBeNull();
+    expect(decodePosition(doc, foreign, 3)).toBe(3);
+    expect(decodePosition(doc, { cursor: null, index: 2 }, 3)).toBe(2);
+    expect(decodePosition(doc, encodePosition(doc, 3), 3)).toBe(3);
+  });
+});

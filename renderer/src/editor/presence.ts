@@ -1,0 +1,163 @@
+/**
+ * Presence for one open document: who is here and where their caret is. Built on automerge-repo's Presence
+ * (ephemeral messages on the DocHandle, heartbeats, peers forgotten after a TTL). Selections travel as Automerge
+ * cursors, which stay attached to the same characters while text moves, with the plain index as a fallback for a
+ * cursor the receiver cannot resolve yet. What must stay true: nothing here writes to the document.
+ */
+import * as A from "@automerge/automerge";
+import { Presence, type DocHandle } from "@automerge/automerge-repo";
+import type { Extension } from "@codemirror/state";
+import { EditorView, ViewPlugin } from "@codemirror/view";
+import { PRESENCE_HEARTBEAT_MS, PRESENCE_PEER_TTL_MS } from "../../../shared/limits.js";
+import { remoteCaretsField, setRemoteCarets, type RemoteCaret } from "./remote-carets.js";
+
+const TEXT_PATH = ["text"];
+
+/** A position as an Automerge cursor plus the index it had when sent. */
+export interface SharedPosition {
+  cursor: string | null;
+  index: number;
+}
+
+export interface PresenceUser {
+  name: string;
+  color: string;
+}
+
+export type PresenceState = {
+  user: PresenceUser;
+  selection: { anchor: SharedPosition; head: SharedPosition } | null;
+};
+
+export interface Peer extends PresenceUser {
+  peerId: string;
+}
+
+export function encodePosition(doc: A.Doc<unknown>, index: number): SharedPosition {
+  try {
+    return { cursor: A.getCursor(doc, TEXT_PATH, index), index };
+  } catch {
+    return { cursor: null, index };
+  }
+}
+
+export function decodePosition(doc: A.Doc<unknown>, position: SharedPosition, length: number): number {
+  if (position.cursor) {
+    try {
+      return Math.min(length, A.getCursorPosition(doc, TEXT_PATH, position.cursor));
+    } catch {
+      // The cursor names a change this replica has not received yet.
+    }
+  }
+  return Math.max(0, Math.min(length, Number(position.index) || 0));
+}
+
+export interface PresenceBinding {
+  /** CodeMirror extension: remote carets plus broadcasting this editor's selection. */
+  extension: Extension;
+  setUser(user: PresenceUser): void;
+  stop(): void;
+}
+
+export function bindPresence(options: {
+  handle: DocHandle<unknown>;
+  user: PresenceUser;
+  onPeers: (peers: Peer[]) => void;
+  heartbeatMs?: number;
+  peerTtlMs?: number;
+}): PresenceBinding {
+  const { handle, onPeers } = options;
+  const presence = new Presence<PresenceState>({ handle });
+  let view: EditorView | null = null;
+  let refreshQueued = false;
+  let stopped = false;
+
+  const selectionOf = (v: EditorView): PresenceState["selection"] => {
+    const doc = handle.doc() as A.Doc<unknown>;
+    const { anchor, head } = v.state.selection.main;
+    return { anchor: encodePosition(doc, anchor), head: encodePosition(doc, head) };
+  };
+
+  const refresh = () => {
+    refreshQueued = false;
+    if (stopped) return;
+    const states = presence.getPeerStates().value;
+    const peers: Peer[] = [];
+    const carets: RemoteCaret[] = [];
+    const doc = handle.isReady() ? (handle.doc() as A.Doc<unknown>) : null;
+    for (const [peerId, state] of Object.entries(states)) {
+      const user = state.value?.user;
+      if (!user || typeof user.name !== "string") continue;
+      const color = typeof user.color === "string" ? user.color : "#888888";
+      peers.push({ peerId, name: user.name, color });
+      const selection = state.value.selection;
+      if (view && doc && selection) {
+        const length = view.state.doc.length;
+        carets.push({
+          peerId,
+          name: user.name,
+          color,
+          anchor: decodePosition(doc, selection.anchor, length),
+          head: decodePosition(doc, selection.head, length),
+        });
+      }
+    }
+    onPeers(peers);
+    view?.dispatch({ effects: setRemoteCarets.of(carets) });
+  };
+  // Handle "change" fires inside CodeMirror updates (local typing); a dispatch there would throw, so defer.
+  const scheduleRefresh = () => {
+    if (refreshQueued || stopped) return;
+    refreshQueued = true;
+    queueMicrotask(refresh);
+  };
+
+  for (const event of ["update", "snapshot", "goodbye", "pruning", "heartbeat"] as const) presence.on(event, scheduleRefresh);
+  handle.on("change", scheduleRefresh);
+
+  presence.start({
+    initialState: { user: options.user, selection: null },
+    heartbeatMs: options.heartbeatMs ?? PRESENCE_HEARTBEAT_MS,
+    peerTtlMs: options.peerTtlMs ?? PRESENCE_PEER_TTL_MS,
+  });
+
+  // Deferred so the sync plugin has written this update's text into Automerge before positions are encoded.
+  let broadcastQueued = false;
+  const scheduleBroadcast = () => {
+    if (broadcastQueued || stopped) return;
+    broadcastQueued = true;
+    queueMicrotask(() => {
+      broadcastQueued = false;
+      if (!stopped && view) presence.broadcast("selection", selectionOf(view));
+    });
+  };
+
+  const broadcaster = ViewPlugin.define((v) => {
+    view = v;
+    scheduleBroadcast();
+    scheduleRefresh();
+    return {
+      update(update) {
+        if (update.selectionSet || update.docChanged) scheduleBroadcast();
+      },
+      destroy() {
+        if (view === v) view = null;
+      },
+    };
+  });
+
+  return {
+    extension: [remoteCaretsField, broadcaster],
+    setUser(user) {
+      if (!stopped) presence.broadcast("user", user);
+    },
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      handle.off("change", scheduleRefresh);
+      presence.removeAllListeners();
+      presence.stop();
+    },
+  };
+}
+

@@ -1,0 +1,48 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { Repo } from "@automerge/automerge-repo";
+import { ChopinError } from "../../../shared/errors.js";
+import { linkedRepos } from "../test/linked-repos.js";
+import { openDocument } from "./replica.js";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+describe("openDocument", () => {
+  it("opens a document the core holds, with its current text", async () => {
+    const { core, replica, close } = linkedRepos();
+    cleanups.push(close);
+    const source = core.create({ title: "Plan", text: "# Hello" });
+    const handle = await openDocument(replica, source.url);
+    expect(handle.doc().text).toBe("# Hello");
+  });
+
+  it("waits for a document the core only gets after the replica asked", async () => {
+    const { core, replica, close } = linkedRepos();
+    cleanups.push(close);
+    const elsewhere = new Repo({});
+    cleanups.push(() => void elsewhere.shutdown());
+    const original = elsewhere.create({ title: "Late", text: "arrives later" });
+    const opening = openDocument(replica, original.url, { timeoutMs: 10_000, retryMs: 50 });
+    // Let the replica's request be refused first, then give the core the document.
+    await new Promise<void>((resolve) => {
+      const check = () => (replica.handles[original.documentId]?.isUnavailable() ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    core.import((await elsewhere.export(original.documentId))!, { docId: original.documentId });
+    const handle = await opening;
+    expect(handle.doc().text).toBe("arrives later");
+  });
+
+  it("gives up with a typed error after the bound", async () => {
+    const { replica, close } = linkedRepos();
+    cleanups.push(close);
+    const elsewhere = new Repo({});
+    cleanups.push(() => void elsewhere.shutdown());
+    const missing = elsewhere.create({ text: "" });
+    const error = await openDocument(replica, missing.url, { timeoutMs: 50 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ChopinError);
+    expect((error as ChopinError).code).toBe("timeout");
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * The renderer's replica: an automerge-repo Repo with no storage whose only peer is the core. The core owns disk and
+ * the relay; the replica exists so CodeMirror binds to a real DocHandle and keystrokes become local Automerge
+ * changes at once. What must stay true: opening a document waits for the core to hand it over (find() reports
+ * "unavailable" if the core did not have it when asked; the core normally announces it once it has it, and this
+ * also asks again in case that announcement never comes) and gives up only after a bound, with a typed error.
+ */
+import { Repo, type AutomergeUrl, type DocHandle, type NetworkAdapterInterface } from "@automerge/automerge-repo";
+import type { PlanDocument } from "../../../shared/schema/plan-document.js";
+import { ChopinError } from "../../../shared/errors.js";
+import { OPEN_DOCUMENT_RETRY_MS, OPEN_DOCUMENT_TIMEOUT_MS } from "../../../shared/limits.js";
+
+export function createReplica(adapter: NetworkAdapterInterface): Repo {
+  // The core is the only peer; it may hear about every document this window opens.
+  return new Repo({ network: [adapter], sharePolicy: async () => true });
+}
+
+/** Resolves with a ready handle for `url`, asking the core again while it does not have the document yet. */
+export async function openDocument(
+  repo: Repo,
+  url: string,
+  { timeoutMs = OPEN_DOCUMENT_TIMEOUT_MS, retryMs = OPEN_DOCUMENT_RETRY_MS }: { timeoutMs?: number; retryMs?: number } = {},
+): Promise<DocHandle<PlanDocument>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const handle = await repo.find<PlanDocument>(url as AutomergeUrl, { allowableStates: ["ready", "unavailable"] });
+    if (handle.isReady()) return handle;
+    const left = deadline - Date.now();
+    if (left <= 0) break;
+    const ready = await Promise.race([
+      handle.whenReady(["ready"]).then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), Math.min(retryMs, left))),
+    ]);
+    if (ready) return handle;
+    if (Date.now() >= deadline) break;
+    // Forget the refused request so the next find() asks the core afresh. The replica has no storage and delete()
+    // sends nothing to peers, so this only drops the empty local handle (removeFromCache refuses unready handles).
+    repo.delete(handle.documentId);
+  }
+  throw new ChopinError(
+    "timeout",
+    `This document did not reach the window within ${Math.round(timeoutMs / 1000)} s. Chopin may still be loading it; try opening it again.`,
+  );
+}

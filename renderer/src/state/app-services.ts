@@ -1,0 +1,80 @@
+/**
+ * Everything the components share, built once per window from the connection: the bridge, the replica Repo and the
+ * stores. Components reach it through AppServicesContext, so tests can build the same thing around a test bridge.
+ */
+import { createContext, useContext } from "react";
+import type { Repo } from "@automerge/automerge-repo";
+import type { ChopinBridge } from "../../../shared/api.js";
+import type { CoreLink } from "../bridge/connect.js";
+import { createConnectionStore, type ConnectionStore } from "./connection-store.js";
+import { createDocumentsStore, type DocumentsStore } from "./documents-store.js";
+import { createEditorStore, type EditorStore } from "./editor-store.js";
+import { createSessionStore, type SessionStore } from "./session-store.js";
+import { createUiStore, type UiStore } from "./ui-store.js";
+
+export interface AppServices {
+  bridge: ChopinBridge;
+  repo: Repo;
+  documents: DocumentsStore;
+  connection: ConnectionStore;
+  session: SessionStore;
+  ui: UiStore;
+  editor: EditorStore;
+  /** Subscribes the stores to core events; returns the unsubscribe. */
+  start(): () => void;
+}
+
+export function createAppServices(
+  bridge: ChopinBridge,
+  repo: Repo,
+  coreLink?: CoreLink,
+): AppServices {
+  const documents = createDocumentsStore(bridge.api);
+  const connection = createConnectionStore(bridge, coreLink);
+  const session = createSessionStore(bridge);
+  const ui = createUiStore();
+  const editor = createEditorStore();
+  return {
+    bridge,
+    repo,
+    documents,
+    connection,
+    session,
+    ui,
+    editor,
+    start() {
+      const stops = [connection.start(), session.start()];
+      stops.push(
+        bridge.on("documents-changed", ({ ids }) => {
+          void documents.getState().refresh();
+          const open = documents.getState().selected;
+          if (open && ids.includes(open.id)) void documents.getState().reloadSelected();
+        }),
+      );
+      if (coreLink) {
+        let wasOpen = coreLink.state() === "open";
+        stops.push(
+          coreLink.on((state) => {
+            // Events may have been missed while the socket was down: re-read what the window shows.
+            if (state === "open" && wasOpen) {
+              void documents.getState().refresh();
+              void documents.getState().reloadSelected();
+              void session.getState().load();
+            }
+            if (state === "open") wasOpen = true;
+          }),
+        );
+      }
+      void documents.getState().refresh();
+      return () => stops.forEach((stop) => stop());
+    },
+  };
+}
+
+export const AppServicesContext = createContext<AppServices | null>(null);
+
+export function useServices(): AppServices {
+  const services = useContext(AppServicesContext);
+  if (!services) throw new Error("AppServicesContext is missing");
+  return services;
+}

@@ -1,0 +1,73 @@
+/**
+ * The save indicator's truth: "Saved" is shown only after the core confirmed (api.waitSaved) that the latest heads
+ * of this window's document are on disk. One confirmation is in flight at a time; when it returns and the heads
+ * moved meanwhile, the newest heads are asked for next. A failed confirmation is shown and retried, never hidden.
+ */
+import type { DocumentId, SaveReceipt } from "../../../shared/api.js";
+import { SAVE_CONFIRM_RETRY_MS } from "../../../shared/limits.js";
+import { describeError } from "./describe-error.js";
+
+export type SaveState =
+  | { kind: "unknown" }
+  | { kind: "saving" }
+  | { kind: "saved"; at: number }
+  | { kind: "failed"; message: string };
+
+export interface SaveTrackerOptions {
+  documentId: DocumentId;
+  waitSaved: (id: DocumentId, heads: string[]) => Promise<SaveReceipt>;
+  onState: (state: SaveState) => void;
+  retryMs?: number;
+}
+
+export class SaveTracker {
+  #latest: string[] | null = null;
+  #inFlight = false;
+  #stopped = false;
+  #retryTimer: ReturnType<typeof setTimeout> | null = null;
+  #state: SaveState = { kind: "unknown" };
+  constructor(private readonly options: SaveTrackerOptions) {}
+
+  get state(): SaveState {
+    return this.#state;
+  }
+
+  /** The document now has these heads (after a local or remote change); confirm they reach disk. */
+  headsChanged(heads: string[]): void {
+    if (this.#stopped) return;
+    this.#latest = [...heads];
+    if (this.#state.kind !== "saving") this.#set({ kind: "saving" });
+    if (!this.#inFlight && !this.#retryTimer) void this.#confirm();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    if (this.#retryTimer) clearTimeout(this.#retryTimer);
+  }
+
+  #set(state: SaveState) {
+    this.#state = state;
+    if (!this.#stopped) this.options.onState(state);
+  }
+
+  async #confirm(): Promise<void> {
+    const heads = this.#latest;
+    if (!heads) return;
+    this.#inFlight = true;
+    try {
+      const receipt = await this.options.waitSaved(this.options.documentId, heads);
+      this.#inFlight = false;
+      if (this.#stopped) return;
+      if (this.#latest !== heads) return void this.#confirm();
+      this.#set({ kind: "saved", at: receipt.savedAt });
+    } catch (error) {
+      this.#inFlight = false;
+      if (this.#stopped) return;
+      this.#set({ kind: "failed", message: describeError(error) });
+      this.#retryTimer = setTimeout(() => {
+        this.#retryTimer = null;
+        void this.#confirm();
+      }, this.options.retryMs ?? SAVE_CONFIRM_RETRY_MS);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Which panels and dialogs are open. One dialog at a time; Escape closes the top one. The version being viewed
+ * belongs to one document and is dropped when another document opens.
+ */
+import { createStore, type StoreApi } from "zustand/vanilla";
+import type { DocumentId, VersionContent } from "../../../shared/api.js";
+
+export type DialogName = "settings" | "palette";
+
+export interface ConfirmRequest {
+  title: string;
+  message: string;
+  confirmLabel: string;
+  onConfirm: () => void | Promise<void>;
+}
+
+export interface UiState {
+  dialog: DialogName | null;
+  confirm: ConfirmRequest | null;
+  outlineOpen: boolean;
+  historyOpen: boolean;
+  viewingVersion: { documentId: DocumentId; content: VersionContent; at: number } | null;
+  openDialog(dialog: DialogName): void;
+  closeDialog(): void;
+  askConfirm(request: ConfirmRequest): void;
+  closeConfirm(): void;
+  toggleOutline(): void;
+  toggleHistory(open?: boolean): void;
+  viewVersion(version: UiState["viewingVersion"]): void;
+  /** Escape: closes the confirmation, else the dialog, else the version view. Returns whether it closed something. */
+  escape(): boolean;
+}
+
+export type UiStore = StoreApi<UiState>;
+
+export function createUiStore(): UiStore {
+  return createStore<UiState>((set, get) => ({
+    dialog: null,
+    confirm: null,
+    outlineOpen: true,
+    historyOpen: false,
+    viewingVersion: null,
+    openDialog: (dialog) => set({ dialog }),
+    closeDialog: () => set({ dialog: null }),
+    askConfirm: (confirm) => set({ confirm }),
+    closeConfirm: () => set({ confirm: null }),
+    toggleOutline: () => set({ outlineOpen: !get().outlineOpen }),
+    toggleHistory: (open) => set({ historyOpen: open ?? !get().historyOpen }),
+    viewVersion: (viewingVersion) => set({ viewingVersion }),
+    escape() {
+      const { confirm, dialog, viewingVersion } = get();
+      if (confirm) set({ confirm: null });
+      else if (dialog) set({ dialog: null });
+      else if (viewingVersion) set({ viewingVersion: null });
+      else return false;
+      return true;
+    },
+  }));
+}

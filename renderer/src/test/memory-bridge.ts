@@ -1,0 +1,186 @@
+/**
+ * Test double of the core for store and component tests: the ChopinApi contract kept in memory, with the same
+ * refusals the contract documents (delete only archived, share only private, not-found). It records calls so tests
+ * can check what the UI asked for. Real bridging is tested in bridge/socket-bridge.test.ts.
+ */
+import type {
+  ChopinApi,
+  ChopinBridge,
+  ChopinEvents,
+  DocumentDetail,
+  EventName,
+  McpConnectionInfo,
+  Settings,
+  SyncStatus,
+  VersionEntry,
+} from "../../../shared/api.js";
+import { ChopinError } from "../../../shared/errors.js";
+import { DEFAULT_DOCUMENT_TITLE } from "../../../shared/limits.js";
+import type { Repo } from "@automerge/automerge-repo";
+
+export interface MemoryBridge extends ChopinBridge {
+  calls: { method: string; args: unknown[] }[];
+  docs: Map<string, DocumentDetail>;
+  versions: Map<string, VersionEntry[]>;
+  settings: Settings;
+  sync: SyncStatus;
+  emit<E extends EventName>(event: E, payload: ChopinEvents[E]): void;
+  /** Makes the next call of `method` fail with this error. */
+  failNext(method: keyof ChopinApi, error: ChopinError): void;
+}
+
+/** With `repo`, created documents are real Automerge documents in that Repo (the "core" side of linkedRepos). */
+export function createMemoryBridge(repo?: Repo): MemoryBridge {
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const failures = new Map<string, ChopinError>();
+  let counter = 0;
+  let clock = 1_700_000_000_000;
+  const bridge = {} as MemoryBridge;
+  const docs = new Map<string, DocumentDetail>();
+  const summary = (d: DocumentDetail) => ({
+    id: d.id,
+    title: d.title,
+    createdVia: d.createdVia,
+    archivedAt: d.archivedAt,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+    shared: d.shared,
+  });
+  const need = (id: string) => {
+    const d = docs.get(id);
+    if (!d) throw new ChopinError("not-found", "That document does not exist.");
+    return d;
+  };
+  const touch = (d: DocumentDetail, patch: Partial<DocumentDetail>) => {
+    Object.assign(d, patch, { updatedAt: ++clock });
+    bridge.emit("documents-changed", { ids: [d.id] });
+    return d;
+  };
+  const api: ChopinApi = {
+    async listDocuments(query) {
+      const archived = query?.archived ?? false;
+      const q = query?.query?.toLowerCase();
+      return [...docs.values()]
+        .filter((d) => (d.archivedAt !== null) === archived && (!q || d.title.toLowerCase().includes(q)))
+        .sort((a, b) => b.updatedAt - a.updatedAt)
+        .map(summary);
+    },
+    async getDocument(id) {
+      return { ...need(id) };
+    },
+    async createDocument(input) {
+      const title = input.title ?? DEFAULT_DOCUMENT_TITLE;
+      const handle = repo?.create({ schemaVersion: 1, kind: "plan", title, text: input.markdown ?? "", authors: {} });
+      const id = handle ? handle.documentId : `doc${++counter}`;
+      const d: DocumentDetail = {
+        id,
+        url: handle ? handle.url : `automerge:${id}`,
+        title,
+        createdVia: "app",
+        archivedAt: null,
+        createdAt: ++clock,
+        updatedAt: clock,
+        shared: input.shared ?? false,
+        repository: null,
+        provenance: null,
+        brief: null,
+        revision: "r0",
+      };
+      docs.set(id, d);
+      bridge.emit("documents-changed", { ids: [id] });
+      return { ...d };
+    },
+    async renameDocument(id, title) {
+      if (!title.trim()) throw new ChopinError("invalid-input", "A title cannot be empty.");
+      return summary(touch(need(id), { title }));
+    },
+    async archiveDocument(id) {
+      return summary(touch(need(id), { archivedAt: ++clock }));
+    },
+    async restoreDocument(id) {
+      return summary(touch(need(id), { archivedAt: null }));
+    },
+    async deleteDocument(id) {
+      if (need(id).archivedAt === null) throw new ChopinError("document-not-archived", "Archive the document before deleting it.");
+      docs.delete(id);
+      bridge.emit("documents-changed", { ids: [id] });
+    },
+    async shareDocument(id) {
+      if (need(id).shared) throw new ChopinError("already-shared", "This document is already shared.");
+      return summary(touch(need(id), { shared: true }));
+    },
+    async waitSaved(id) {
+      need(id);
+      return { documentId: id, savedAt: ++clock };
+    },
+    async listVersions(id) {
+      need(id);
+      return bridge.versions.get(id) ?? [];
+    },
+    async readVersion(id, versionId) {
+      const v = (bridge.versions.get(id) ?? []).find((e) => e.id === versionId);
+      if (!v) throw new ChopinError("not-found", "That version does not exist.");
+      return { id: versionId, title: need(id).title, markdown: `# Version ${versionId}` };
+    },
+    async restoreVersion(id) {
+      return { ...touch(need(id), {}) };
+    },
+    async getSettings() {
+      return { ...bridge.settings };
+    },
+    async updateSettings(patch) {
+      if (patch.displayName !== undefined) bridge.settings.displayName = patch.displayName;
+      if (patch.relayUrl !== undefined) bridge.settings.relayUrl = patch.relayUrl;
+      if (patch.relayToken !== undefined) bridge.settings.relayTokenSet = patch.relayToken !== null;
+      bridge.emit("settings-changed", { ...bridge.settings });
+      return { ...bridge.settings };
+    },
+    async getSyncStatus() {
+      return { ...bridge.sync };
+    },
+    async getMcpInfo(): Promise<McpConnectionInfo> {
+      return {
+        url: "http://127.0.0.1:47610/mcp",
+        configPath: "/data/mcp-config.json",
+        commands: { copilotCli: "copilot mcp add chopin", claudeCode: "claude mcp add chopin", codex: "codex mcp add chopin" },
+      };
+    },
+    async getIdentity() {
+      return { peerId: "peer-me", displayName: bridge.settings.displayName, color: "#2f6fdf" };
+    },
+  };
+  const recordingApi = Object.fromEntries(
+    Object.entries(api).map(([method, fn]) => [
+      method,
+      async (...args: unknown[]) => {
+        bridge.calls.push({ method, args });
+        const failure = failures.get(method);
+        if (failure) {
+          failures.delete(method);
+          throw failure;
+        }
+        return (fn as (...a: unknown[]) => Promise<unknown>)(...args);
+      },
+    ]),
+  ) as unknown as ChopinApi;
+  return Object.assign(bridge, {
+    api: recordingApi,
+    calls: [],
+    docs,
+    versions: new Map<string, VersionEntry[]>(),
+    settings: { displayName: "Ada", relayUrl: null, relayTokenSet: false } as Settings,
+    sync: { state: "local-only", relayUrl: null, pendingChanges: 0, lastError: null } as SyncStatus,
+    on<E extends EventName>(event: E, listener: (payload: ChopinEvents[E]) => void) {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      set.add(listener as (payload: unknown) => void);
+      return () => set.delete(listener as (payload: unknown) => void);
+    },
+    emit<E extends EventName>(event: E, payload: ChopinEvents[E]) {
+      for (const listener of [...(listeners.get(event) ?? [])]) listener(payload);
+    },
+    failNext(method: keyof ChopinApi, error: ChopinError) {
+      failures.set(method, error);
+    },
+  });
+}
