@@ -19,6 +19,10 @@ export interface RelayLinkStatus {
   lastError: ErrorShape | null;
 }
 
+/** Backoff while the team index cannot be fetched or found yet. */
+const TEAM_RETRY_MIN_MS = 250;
+const TEAM_RETRY_MAX_MS = 10_000;
+
 const teamIndexKey = (url: string) => `relay.teamIndexId:${url}`;
 const storageIdKey = (url: string) => `relay.storageId:${url}`;
 
@@ -26,6 +30,7 @@ export class RelayLink {
   #connection: RelayConnection | null = null;
   #teamError: ErrorShape | null = null;
   #generation = 0;
+  readonly #learning = new WeakSet<RelayConnection>();
 
   constructor(
     private readonly repo: Repo,
@@ -56,13 +61,27 @@ export class RelayLink {
     connection.onStatus((event) => {
       if (this.#connection !== connection) return;
       if (event.state === "connected") {
-        this.#rememberStorageId(url);
-        if (!teamKnown) void this.#learnTeam(connection, url, token).then((ok) => (teamKnown ||= ok));
+        if (!teamKnown) void this.#learnTeamUntilKnown(connection, url, token).then((ok) => (teamKnown ||= ok));
       }
       this.onChange();
     });
     this.repo.networkSubsystem.addNetworkAdapter(connection.adapter);
     this.onChange();
+  }
+
+  /** Retries with backoff while this connection is current and connected; a reconnect starts a fresh attempt. */
+  async #learnTeamUntilKnown(connection: RelayConnection, url: string, token: string): Promise<boolean> {
+    if (this.#learning.has(connection)) return false;
+    this.#learning.add(connection);
+    try {
+      for (let delay = TEAM_RETRY_MIN_MS; this.#connection === connection && connection.status === "connected"; delay = Math.min(delay * 2, TEAM_RETRY_MAX_MS)) {
+        if (await this.#learnTeam(connection, url, token)) return true;
+        await new Promise((resolve) => setTimeout(resolve, delay).unref());
+      }
+      return false;
+    } finally {
+      this.#learning.delete(connection);
+    }
   }
 
   async #learnTeam(connection: RelayConnection, url: string, token: string): Promise<boolean> {
@@ -81,19 +100,19 @@ export class RelayLink {
     }
   }
 
-  #rememberStorageId(url: string): void {
-    const relayPeer = this.repo.peers.find((peer) => this.isRelayPeer(peer));
-    const storageId = relayPeer ? this.repo.getStorageIdOfPeer(relayPeer) : undefined;
-    if (storageId) setSetting(this.db, storageIdKey(url), storageId);
-  }
-
   isRelayPeer(peerId: PeerId | string): boolean {
     return this.#connection?.isRelayPeer(peerId) ?? false;
   }
 
+  /** The live relay peer's storage id when connected (remembered for offline use), else the remembered one. */
   relayStorageId(): StorageId | null {
     const url = this.#connection?.url;
-    return url ? ((getSetting(this.db, storageIdKey(url)) as StorageId | null) ?? null) : null;
+    if (!url) return null;
+    const relayPeer = this.repo.peers.find((peer) => this.isRelayPeer(peer));
+    const live = relayPeer ? this.repo.getStorageIdOfPeer(relayPeer) : undefined;
+    const remembered = getSetting(this.db, storageIdKey(url)) as StorageId | null;
+    if (live && live !== remembered) setSetting(this.db, storageIdKey(url), live);
+    return live ?? remembered ?? null;
   }
 
   status(): RelayLinkStatus {

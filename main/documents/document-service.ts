@@ -26,7 +26,7 @@ import type {
 import { ChopinError } from "../../shared/errors.js";
 import { MAX_LIST_DOCUMENTS, WAIT_SAVED_TIMEOUT_MS } from "../../shared/limits.js";
 import type { Brief, CreatedVia, PlanDocument, Provenance, RepositoryBinding } from "../../shared/schema/plan-document.js";
-import { PLAN_DOCUMENT_SCHEMA_VERSION } from "../../shared/schema/plan-document.js";
+import { PLAN_DOCUMENT_SCHEMA_VERSION, repositoryBindingSchema } from "../../shared/schema/plan-document.js";
 import type { TypedEmitter } from "../core/typed-emitter.js";
 import { stampAuthor } from "./authors.js";
 import { checkMarkdown, checkQuery, normalizeNewTitle, normalizeTitle } from "./bounds.js";
@@ -145,6 +145,7 @@ export class DocumentService implements DocumentApi {
       return;
     }
     const id = this.#parseId(documentId);
+    this.#indexes.expectTeam(id);
     let handle: IndexHandle;
     try {
       handle = await this.#repo.find<WorkspaceIndex>(id);
@@ -276,6 +277,29 @@ export class DocumentService implements DocumentApi {
     this.#indexes.share(handle.documentId, entryOf(plan), this.#now());
     this.#changed.add([handle.documentId]);
     return toSummary(handle.documentId, plan, true);
+  }
+
+  /**
+   * Binds the document to a repository (or unbinds it, with null). The binding is validated against the schema before
+   * it is written, so a damaged value can never make the document unreadable; archived documents refuse.
+   */
+  async setRepository(id: string, binding: RepositoryBinding | null): Promise<DocumentDetail> {
+    let next: RepositoryBinding | null = null;
+    if (binding !== null) {
+      const parsed = repositoryBindingSchema.safeParse(binding);
+      if (!parsed.success) throw new ChopinError("invalid-input", "That is not a repository Chopin can bind to.");
+      // Automerge refuses undefined values: optional fields are written only when present.
+      next = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined)) as RepositoryBinding;
+    }
+    const { handle, plan } = await this.#loadWritable(id);
+    if (JSON.stringify(plan.repository) !== JSON.stringify(next)) {
+      this.#change(handle, (doc) => {
+        doc.repository = next === null ? null : { ...next };
+        doc.updatedAt = this.#now();
+      });
+      this.#changed.add([handle.documentId]);
+    }
+    return toDetail(handle, readPlan(handle), this.isShared(handle.documentId));
   }
 
   /**
@@ -411,7 +435,9 @@ export class DocumentService implements DocumentApi {
     this.#refreshIndexes(handle);
   }
 
-  #refreshIndexes(handle: { documentId: DocumentId; doc(): unknown }): boolean {
+  #refreshIndexes(handle: { documentId: DocumentId; doc(): unknown; isReady(): boolean }): boolean {
+    // A handle that is still loading, unavailable or deleted has nothing to index (and doc() would throw).
+    if (!handle.isReady()) return false;
     const doc = handle.doc() as { kind?: unknown } | undefined;
     // Only current-schema plans; a listener never migrates (that is a write) or touches other kinds of documents.
     if (doc?.kind !== "plan") return false;
@@ -428,7 +454,7 @@ export class DocumentService implements DocumentApi {
   }
 
   /** Every change, local or remote: refresh index entries of plans, and report ids. */
-  #onChange(handle: { documentId: DocumentId; doc(): unknown }, patches: A.Patch[] | null): void {
+  #onChange(handle: { documentId: DocumentId; doc(): unknown; isReady(): boolean }, patches: A.Patch[] | null): void {
     const id = handle.documentId;
     if (id === this.#indexes.local.documentId || id === this.#indexes.team?.documentId) {
       const indexHandle = handle as IndexHandle;

@@ -30,6 +30,7 @@ export interface ListedEntry {
 export class Indexes {
   readonly local: IndexHandle;
   #team: IndexHandle | null = null;
+  #expectedTeamId: string | null = null;
   readonly #db: Database;
 
   private constructor(local: IndexHandle, db: Database) {
@@ -72,14 +73,22 @@ export class Indexes {
   /** What the core's share policy asks. The team index is shared; the local index never. */
   isShared(id: string): boolean {
     if (id === this.local.documentId) return false;
+    // The team index is shared from the moment its id is known, so the relay may deliver it to our find().
+    if (id === this.#expectedTeamId) return true;
     if (this.#team && id === this.#team.documentId) return true;
     if (isRecordedShared(this.#db, id)) return true;
     return !!this.#team && hasEntry(this.#team, id);
   }
 
+  /** Names the team index before it is loaded; null forgets it. */
+  expectTeam(id: string | null): void {
+    this.#expectedTeamId = id;
+  }
+
   setTeamHandle(handle: IndexHandle | null): void {
     if (handle) ensureIndexShape(handle);
     this.#team = handle;
+    if (!handle) this.#expectedTeamId = null;
   }
 
   /** Enters every recorded share missing from the team index; `load` gives the entry, null when the doc is gone. */

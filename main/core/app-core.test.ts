@@ -1,0 +1,73 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
+import { tempDir, waitFor } from "../sync/test-helpers.js";
+import { createAppCore } from "./app-core.js";
+import type { AppCore } from "./types.js";
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function core(dataDir: string, relay?: { url: string; token: string }): Promise<AppCore> {
+  const c = await createAppCore({ dataDir, mcpPort: 0, relayUrl: relay?.url, relayToken: relay?.token });
+  cleanups.push(() => c.close());
+  return c;
+}
+
+describe("createAppCore", () => {
+  it("writes offline with no relay, publishes the MCP config, and keeps documents across restarts", async () => {
+    const dir = tempDir("chopin-core-");
+    cleanups.push(() => dir.remove());
+    const first = await createAppCore({ dataDir: dir.path, mcpPort: 0 });
+    const created = await first.api.createDocument({ title: "Offline plan", markdown: "# Goal\n" });
+    expect(created.shared).toBe(false);
+    expect(await first.api.getSyncStatus()).toMatchObject({ state: "local-only", pendingChanges: 0 });
+
+    const config = JSON.parse(readFileSync(first.mcp.configPath, "utf8"));
+    expect(config.mcpServers.chopin.url).toBe(first.mcp.url);
+    expect(statSync(first.mcp.configPath).mode & 0o777).toBe(0o600);
+    const unauthorized = await fetch(first.mcp.url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(unauthorized.status).toBe(401);
+    await first.close();
+
+    const second = await core(dir.path);
+    const listed = await second.api.listDocuments();
+    expect(listed.map((d) => d.title)).toEqual(["Offline plan"]);
+    expect(existsSync(join(dir.path, "chopin.db"))).toBe(true);
+  });
+
+  it("shares new documents with the team by default and never sends a private one to the relay", { timeout: 120_000 }, async () => {
+    const relayDir = tempDir("chopin-core-relay-");
+    cleanups.push(() => relayDir.remove());
+    const relay: RunningRelay = await startRelay({ dataDir: relayDir.path, port: 0 });
+    cleanups.push(() => relay.close());
+    const alice = relay.users.add("alice").token;
+    const bob = relay.users.add("bob").token;
+    const [dirA, dirB] = [tempDir("chopin-core-a-"), tempDir("chopin-core-b-")];
+    cleanups.push(() => dirA.remove(), () => dirB.remove());
+
+    const a = await core(dirA.path, { url: relay.url, token: alice });
+    const b = await core(dirB.path, { url: relay.url, token: bob });
+    await waitFor(async () => (await a.api.getSyncStatus()).state === "connected", "core A connected");
+
+    const shared = await a.api.createDocument({ title: "Team plan", markdown: "shared words" });
+    const secret = await a.api.createDocument({ title: "Diary", markdown: "private words", shared: false });
+    expect(shared.shared).toBe(true);
+    expect(secret.shared).toBe(false);
+
+    await waitFor(async () => (await b.api.listDocuments()).some((d) => d.id === shared.id), "B lists the shared document", 30_000);
+    await waitFor(async () => (await a.api.getSyncStatus()).pendingChanges === 0, "A has nothing waiting", 30_000);
+    expect((await b.api.listDocuments()).some((d) => d.id === secret.id)).toBe(false);
+    const chunks = relay.db.prepare("SELECT count(*) AS n FROM automerge_chunks WHERE key LIKE ?").get(`${secret.id}%`) as { n: number };
+    expect(chunks.n).toBe(0);
+    expect(Object.keys(relay.repo.handles)).not.toContain(secret.id);
+
+    // Sharing later is one-way and reaches the teammate.
+    await a.api.shareDocument(secret.id);
+    await waitFor(async () => (await b.api.listDocuments()).some((d) => d.id === secret.id), "B lists the newly shared document", 30_000);
+    await expect(a.api.shareDocument(secret.id)).rejects.toMatchObject({ code: "already-shared" });
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * Wraps the core's storage adapter so the Repo's throttled background writes (sync states, which it schedules on
+ * timers that shutdown() does not cancel) cannot touch the database after the core closed it. Document data is
+ * flushed before close; what a late timer would write is sync state, which the next sync rebuilds.
+ * What must stay true: before close() every call passes straight through.
+ */
+import type { Chunk, StorageAdapterInterface, StorageKey } from "@automerge/automerge-repo";
+
+export class ClosableStorage implements StorageAdapterInterface {
+  #closed = false;
+
+  constructor(private readonly inner: StorageAdapterInterface) {}
+
+  close(): void {
+    this.#closed = true;
+  }
+
+  async load(key: StorageKey): Promise<Uint8Array | undefined> {
+    return this.#closed ? undefined : this.inner.load(key);
+  }
+
+  async save(key: StorageKey, data: Uint8Array): Promise<void> {
+    if (!this.#closed) await this.inner.save(key, data);
+  }
+
+  async remove(key: StorageKey): Promise<void> {
+    if (!this.#closed) await this.inner.remove(key);
+  }
+
+  async loadRange(keyPrefix: StorageKey): Promise<Chunk[]> {
+    return this.#closed ? [] : this.inner.loadRange(keyPrefix);
+  }
+
+  async removeRange(keyPrefix: StorageKey): Promise<void> {
+    if (!this.#closed) await this.inner.removeRange(keyPrefix);
+  }
+}
