@@ -1,0 +1,121 @@
+/**
+ * The keystroke bench page: one CodeMirror 6 editor (Markdown) over a 100 KB document, either plain (?mode=plain) or
+ * bound to an Automerge document in a local in-memory repo through @automerge/automerge-codemirror
+ * (?mode=automerge). It records, per trusted keydown, the time until the editor DOM changes (MutationObserver) and
+ * until after the next frame (requestAnimationFrame, then setTimeout 0). Automerge is imported only in its mode.
+ */
+import { EditorState, type Extension } from "@codemirror/state";
+import { EditorView, keymap } from "@codemirror/view";
+import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
+import { markdown } from "@codemirror/lang-markdown";
+import { makeMarkdown } from "../../lib/markdown-doc.js";
+
+const DOC_CHARS = 100_000;
+
+interface PaintApi {
+  /** Builds a read-only Markdown editor over `text` and resolves after the next frame: ms from call to painted. */
+  paintText(text: string): Promise<number>;
+}
+
+interface BenchApi {
+  mode: string;
+  ready: Promise<void>;
+  results(): { dom: number[]; paint: number[]; missedDom: number };
+  reset(): void;
+  editorLength(): number;
+  automergeLength(): number | null;
+}
+
+declare global {
+  interface Window {
+    bench: BenchApi;
+    paint: PaintApi;
+  }
+}
+
+const mode = new URLSearchParams(location.search).get("mode") ?? "plain";
+
+// ?mode=paint: the cold-open suite's first paint of a snapshot text in a real browser (no typing instrumentation).
+window.paint = {
+  paintText(text) {
+    const t0 = performance.now();
+    const parent = document.getElementById("editor")!;
+    parent.replaceChildren();
+    new EditorView({
+      state: EditorState.create({
+        doc: text,
+        extensions: [markdown(), EditorState.readOnly.of(true), EditorView.editable.of(false)],
+      }),
+      parent,
+    });
+    return new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0)));
+  },
+};
+
+async function setup(): Promise<{ view: EditorView; automergeLength: () => number | null }> {
+  const extensions: Extension[] = [markdown(), history(), keymap.of([...defaultKeymap, ...historyKeymap])];
+  let text = makeMarkdown(DOC_CHARS);
+  let automergeLength: () => number | null = () => null;
+  if (mode === "automerge") {
+    const { Repo } = await import("@automerge/automerge-repo");
+    const { automergeSyncPlugin } = await import("@automerge/automerge-codemirror");
+    const repo = new Repo({ network: [] });
+    const handle = repo.create<{ text: string }>({ text });
+    await handle.whenReady();
+    // The binding does not fill the editor: it must start from the document's current text (renderer.md).
+    text = handle.doc().text;
+    extensions.push(automergeSyncPlugin({ handle, path: ["text"] }));
+    automergeLength = () => handle.doc().text.length;
+  } else if (mode !== "plain" && mode !== "paint") {
+    throw new Error(`unknown mode ${mode}`);
+  }
+  const view = new EditorView({
+    state: EditorState.create({ doc: text, extensions }),
+    parent: document.getElementById("editor")!,
+  });
+  const middle = Math.floor(text.length / 2);
+  view.dispatch({ selection: { anchor: middle }, effects: EditorView.scrollIntoView(middle, { y: "center" }) });
+  view.focus();
+  return { view, automergeLength };
+}
+
+const dom: number[] = [];
+const paint: number[] = [];
+let missedDom = 0;
+let current: { t0: number; domSeen: boolean } | null = null;
+
+const ready = (mode === "paint" ? Promise.resolve(null) : setup()).then((setupResult) => {
+  if (!setupResult) return;
+  const { view, automergeLength } = setupResult;
+  new MutationObserver(() => {
+    if (current && !current.domSeen) {
+      current.domSeen = true;
+      dom.push(performance.now() - current.t0);
+    }
+  }).observe(view.contentDOM, { childList: true, subtree: true, characterData: true });
+  window.addEventListener(
+    "keydown",
+    () => {
+      if (current && !current.domSeen) missedDom++;
+      const entry = { t0: performance.now(), domSeen: false };
+      current = entry;
+      requestAnimationFrame(() => setTimeout(() => paint.push(performance.now() - entry.t0), 0));
+    },
+    true,
+  );
+  window.bench.editorLength = () => view.state.doc.length;
+  window.bench.automergeLength = automergeLength;
+});
+
+window.bench = {
+  mode,
+  ready,
+  results: () => ({ dom: [...dom], paint: [...paint], missedDom }),
+  reset() {
+    dom.length = 0;
+    paint.length = 0;
+    missedDom = 0;
+  },
+  editorLength: () => -1,
+  automergeLength: () => null,
+};

@@ -1,0 +1,92 @@
+/**
+ * Keystroke suite: keydown -> DOM updated and keydown -> after paint, in Debian Chromium, for plain CodeMirror vs
+ * CodeMirror bound to Automerge (local in-memory repo), 100 KB Markdown, caret mid-document, keys 30 ms apart.
+ * Both modes come from one Vite build of bench/keystroke/page and run in the same browser, one after the other.
+ */
+import { existsSync } from "node:fs";
+import type { Page } from "playwright-core";
+import { buildBenchPage, serveBenchPage } from "../keystroke/build-page.js";
+import { launchChromium, CHROMIUM_PATH } from "../lib/chromium.js";
+import { summarize } from "../lib/stats.js";
+import { sleepUntil } from "../lib/wait.js";
+import { notAvailable, type Row, type Suite } from "../lib/report.js";
+
+const KEY_INTERVAL_MS = 30;
+const WARMUP_KEYS = 20;
+const KEYS = "abcdefghij klmnopqrst uvwxyz ";
+const MODES = [
+  { mode: "plain", name: "plain CodeMirror" },
+  { mode: "automerge", name: "+ Automerge (local repo)" },
+] as const;
+
+async function typeKeys(page: Page, count: number): Promise<void> {
+  const start = performance.now();
+  for (let k = 0; k < count; k++) {
+    await sleepUntil(start + k * KEY_INTERVAL_MS);
+    await page.keyboard.press(KEYS[k % KEYS.length] === " " ? "Space" : KEYS[k % KEYS.length]);
+  }
+}
+
+export const keystrokeSuite: Suite = async (ctx) => {
+  const keys = ctx.quick ? 150 : 900;
+  if (!existsSync(CHROMIUM_PATH)) {
+    return { suite: "keystroke", tables: [{ title: "keystroke", rows: MODES.map((m) => notAvailable(m.name, `${CHROMIUM_PATH} missing`)) }], notes: [] };
+  }
+  const b0 = performance.now();
+  await buildBenchPage();
+  ctx.log(`bench page ready (Vite build, once per run): ${((performance.now() - b0) / 1000).toFixed(1)} s`);
+  const server = await serveBenchPage();
+  const browser = await launchChromium();
+  const rows: Row[] = [];
+  const checks: string[] = [];
+  try {
+    for (const { mode, name } of MODES) {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(`${server.url}index.html?mode=${mode}`);
+      await page.evaluate(() => window.bench.ready);
+      const len0 = await page.evaluate(() => window.bench.editorLength());
+      ctx.log(`${name}: ${WARMUP_KEYS} warm-up + ${keys} keys, ${KEY_INTERVAL_MS} ms apart`);
+      await typeKeys(page, WARMUP_KEYS);
+      await page.evaluate(() => window.bench.reset());
+      await typeKeys(page, keys);
+      // The last key's "after paint" sample lands one frame later: wait for it rather than sleeping.
+      await page.waitForFunction((n) => window.bench.results().paint.length >= n, keys, { timeout: 10_000 });
+      const r = await page.evaluate(() => window.bench.results());
+      const len1 = await page.evaluate(() => window.bench.editorLength());
+      const amLen = await page.evaluate(() => window.bench.automergeLength());
+      if (errors.length > 0) throw new Error(`${name}: page errors: ${errors.join("; ")}`);
+      if (len1 - len0 !== keys + WARMUP_KEYS) throw new Error(`${name}: editor grew by ${len1 - len0}, expected ${keys + WARMUP_KEYS}`);
+      if (mode === "automerge" && amLen !== len1) throw new Error(`automerge text length ${amLen} != editor length ${len1}`);
+      checks.push(`${name}: ${len1 - len0} chars inserted${amLen !== null ? `, Automerge doc agrees (${amLen})` : ""}, ${r.missedDom} keys without a DOM mutation`);
+      const dom = summarize(r.dom);
+      const paint = summarize(r.paint);
+      rows.push({
+        name,
+        metrics: { keys: r.paint.length, "DOM p50 ms": dom.p50, "DOM p95 ms": dom.p95, "paint p50 ms": paint.p50, "paint p95 ms": paint.p95 },
+      });
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  const [plain, am] = rows;
+  const ratio = (k: string) => (am.metrics[k] as number) / (plain.metrics[k] as number);
+  return {
+    suite: "keystroke",
+    tables: [
+      { title: `keystroke latency, 100 KB Markdown, caret mid-document, keys ${KEY_INTERVAL_MS} ms apart (Chromium headless)`, rows },
+      {
+        title: "Automerge binding vs plain CodeMirror (same run)",
+        rows: [{ name: "+ Automerge / plain", metrics: { "DOM p50 x": ratio("DOM p50 ms"), "DOM p95 x": ratio("DOM p95 ms"), "paint p50 x": ratio("paint p50 ms"), "paint p95 x": ratio("paint p95 ms") } }],
+      },
+    ],
+    notes: [
+      "DOM = keydown (capture listener) to the first MutationObserver record on the editor; paint = keydown to requestAnimationFrame + setTimeout 0",
+      "waiting for the next frame dominates 'paint': compare modes as a ratio",
+      ...checks,
+    ],
+  };
+};

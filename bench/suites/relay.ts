@@ -1,0 +1,210 @@
+/**
+ * Relay suite: change-to-peer latency (paced: a change every 150 ms; typing: every 30 ms) and throughput (20 clients
+ * x 20 documents, one writer and two readers per document) for Yjs, bare automerge-repo and our relay, each relay in
+ * its own process, all clients in this process (one clock for writer and reader).
+ * Latency of change N = time the reader first sees text length >= N minus the time the writer started change N, so
+ * changes a relay batches together are each charged their full wait.
+ */
+import { summarize } from "../lib/stats.js";
+import { meterPid, meterSelf } from "../lib/cpu.js";
+import { sleepUntil, waitFor } from "../lib/wait.js";
+import { notAvailable, type Row, type Suite, type SuiteContext } from "../lib/report.js";
+import { RelayNotAvailable, type RelayClient, type RelayTarget, type RunningRelay, type TextDoc } from "../targets/relay-target.js";
+import { yjsBaseline } from "../targets/yjs-baseline.js";
+import { automergeBaseline } from "../targets/automerge-baseline.js";
+import { chopinRelay } from "../targets/chopin-relay.js";
+
+const PACED_INTERVAL_MS = 150;
+const TYPING_INTERVAL_MS = 30;
+const WARMUP_CHANGES = 5;
+const DRAIN_TIMEOUT_MS = 15_000;
+const THROUGHPUT_CLIENTS = 20;
+const THROUGHPUT_DOCS = 20;
+const READERS_PER_DOC = 2;
+/** Changes a writer may have in flight ahead of its slowest reader (closed loop: the relay sets the pace). */
+const THROUGHPUT_WINDOW = 20;
+/** Changes a writer makes per turn of the event loop. */
+const THROUGHPUT_BATCH = 5;
+const THROUGHPUT_WARMUP_MS = 1000;
+
+interface Sizes {
+  paced: number;
+  typing: number;
+  throughputMs: number;
+}
+
+async function latency(relay: RunningRelay, intervalMs: number, count: number): Promise<number[]> {
+  const writer = await relay.connect("writer");
+  const reader = await relay.connect("reader");
+  try {
+    const key = await writer.createDoc();
+    const wdoc = writer.ownDoc(key);
+    wdoc.append(".");
+    const rdoc = await reader.openDoc(key);
+    await waitFor(() => rdoc.length() >= wdoc.length(), DRAIN_TIMEOUT_MS, "reader to catch up before measuring");
+    const base = wdoc.length();
+    const sentAt: number[] = [];
+    const samples: number[] = [];
+    let seen = rdoc.length();
+    rdoc.onChange(() => {
+      const now = performance.now();
+      const len = rdoc.length();
+      for (let i = seen + 1; i <= len; i++) {
+        if (i > base + WARMUP_CHANGES && sentAt[i] !== undefined) samples.push(now - sentAt[i]);
+      }
+      seen = Math.max(seen, len);
+    });
+    const total = count + WARMUP_CHANGES;
+    const start = performance.now();
+    for (let k = 1; k <= total; k++) {
+      await sleepUntil(start + k * intervalMs);
+      sentAt[wdoc.length() + 1] = performance.now();
+      wdoc.append("x");
+    }
+    await waitFor(() => seen >= base + total, DRAIN_TIMEOUT_MS, "reader to see every change");
+    return samples;
+  } finally {
+    await writer.close();
+    await reader.close();
+  }
+}
+
+interface Throughput {
+  deliveriesPerSec: number;
+  relayCpu: number;
+  clientCpu: number;
+}
+
+async function throughput(relay: RunningRelay, durationMs: number, log: (m: string) => void): Promise<Throughput> {
+  const clients: RelayClient[] = [];
+  // Cleared before clients close, so no pending writer turn touches a closed client.
+  let running = true;
+  try {
+    for (let i = 0; i < THROUGHPUT_CLIENTS; i++) clients.push(await relay.connect(`c${i}`));
+    const keys: string[] = [];
+    for (let d = 0; d < THROUGHPUT_DOCS; d++) keys.push(await clients[d % THROUGHPUT_CLIENTS].createDoc());
+    const writers = keys.map((key, d) => clients[d % THROUGHPUT_CLIENTS].ownDoc(key));
+    for (const w of writers) w.append(".");
+    const readers: TextDoc[][] = [];
+    for (let d = 0; d < THROUGHPUT_DOCS; d++) {
+      const list: TextDoc[] = [];
+      for (let r = 1; r <= READERS_PER_DOC; r++) list.push(await clients[(d + r) % THROUGHPUT_CLIENTS].openDoc(keys[d]));
+      readers.push(list);
+    }
+    log(`throughput: ${THROUGHPUT_CLIENTS} clients, ${THROUGHPUT_DOCS} docs open`);
+    let delivered = 0;
+    const seen = readers.map((list) => list.map((r) => r.length()));
+    const scheduled = writers.map(() => false);
+    const pump = (d: number) => {
+      if (scheduled[d] || !running) return;
+      scheduled[d] = true;
+      setImmediate(() => {
+        scheduled[d] = false;
+        const w = writers[d];
+        for (let k = 0; k < THROUGHPUT_BATCH && running && w.length() - Math.min(...seen[d]) < THROUGHPUT_WINDOW; k++) {
+          w.append("x");
+        }
+      });
+    };
+    readers.forEach((list, d) =>
+      list.forEach((r, i) =>
+        r.onChange(() => {
+          const len = r.length();
+          if (len > seen[d][i]) {
+            delivered += len - seen[d][i];
+            seen[d][i] = len;
+          }
+          pump(d);
+        }),
+      ),
+    );
+    writers.forEach((_, d) => pump(d));
+    await new Promise((resolve) => setTimeout(resolve, THROUGHPUT_WARMUP_MS));
+    const delivered0 = delivered;
+    const relayCpu = meterPid(relay.pid);
+    const clientCpu = meterSelf();
+    const t0 = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, durationMs));
+    const elapsed = (performance.now() - t0) / 1000;
+    const result = {
+      deliveriesPerSec: (delivered - delivered0) / elapsed,
+      relayCpu: relayCpu.stop(),
+      clientCpu: clientCpu.stop(),
+    };
+    return result;
+  } finally {
+    running = false;
+    for (const c of clients) await c.close();
+  }
+}
+
+async function measureTarget(target: RelayTarget, sizes: Sizes, log: (m: string) => void): Promise<Row> {
+  let relay: RunningRelay;
+  try {
+    relay = await target.start();
+  } catch (error) {
+    if (error instanceof RelayNotAvailable) return notAvailable(target.name, error.message);
+    throw error;
+  }
+  try {
+    log(`${target.name}: paced ${sizes.paced} changes every ${PACED_INTERVAL_MS} ms`);
+    const paced = summarize(await latency(relay, PACED_INTERVAL_MS, sizes.paced));
+    log(`${target.name}: typing ${sizes.typing} changes every ${TYPING_INTERVAL_MS} ms`);
+    const typing = summarize(await latency(relay, TYPING_INTERVAL_MS, sizes.typing));
+    log(`${target.name}: throughput for ${sizes.throughputMs} ms`);
+    const tp = await throughput(relay, sizes.throughputMs, log);
+    return {
+      name: target.name,
+      metrics: {
+        "paced p50 ms": paced.p50,
+        "paced p99 ms": paced.p99,
+        "typing p50 ms": typing.p50,
+        "typing p99 ms": typing.p99,
+        "deliveries/s": tp.deliveriesPerSec,
+        "relay CPU %": tp.relayCpu,
+        "clients CPU %": tp.clientCpu,
+      },
+    };
+  } catch (error) {
+    return notAvailable(target.name, `failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await relay.stop();
+  }
+}
+
+function ratios(rows: Row[], baseline: Row): Row[] {
+  const b = baseline.metrics;
+  return rows
+    .filter((row) => row.notAvailable === undefined)
+    .map((row) => ({
+      name: row.name,
+      metrics: {
+        "paced p50 x": (row.metrics["paced p50 ms"] as number) / (b["paced p50 ms"] as number),
+        "typing p50 x": (row.metrics["typing p50 ms"] as number) / (b["typing p50 ms"] as number),
+        "typing p99 x": (row.metrics["typing p99 ms"] as number) / (b["typing p99 ms"] as number),
+        "deliveries/s x": (row.metrics["deliveries/s"] as number) / (b["deliveries/s"] as number),
+        "relay CPU per delivery x":
+          (row.metrics["relay CPU %"] as number) / (row.metrics["deliveries/s"] as number) /
+          ((b["relay CPU %"] as number) / (b["deliveries/s"] as number)),
+      },
+    }));
+}
+
+export const relaySuite: Suite = async (ctx: SuiteContext) => {
+  const sizes: Sizes = ctx.quick
+    ? { paced: 20, typing: 60, throughputMs: 3000 }
+    : { paced: 200, typing: 500, throughputMs: 10_000 };
+  const rows: Row[] = [];
+  for (const target of [yjsBaseline, automergeBaseline, chopinRelay]) rows.push(await measureTarget(target, sizes, ctx.log));
+  const tables = [{ title: "change-to-peer latency and throughput (relay in its own process, loopback)", rows }];
+  if (rows[0].notAvailable === undefined) tables.push({ title: "ratios against yjs y-websocket (same run)", rows: ratios(rows, rows[0]) });
+  return {
+    suite: "relay",
+    tables,
+    notes: [
+      `paced: ${sizes.paced} changes, one every ${PACED_INTERVAL_MS} ms; typing: ${sizes.typing} changes, one every ${TYPING_INTERVAL_MS} ms; ${WARMUP_CHANGES} warm-up changes not counted`,
+      `throughput: ${THROUGHPUT_CLIENTS} clients x ${THROUGHPUT_DOCS} docs, 1 writer + ${READERS_PER_DOC} readers per doc, writers at most ${THROUGHPUT_WINDOW} changes ahead of their slowest reader, ${sizes.throughputMs} ms measured; a delivery = one writer change seen by one reader (batched changes count each)`,
+      "CPU % is of one core; clients CPU is this bench process (all 20 clients), the relay is its own process",
+    ],
+  };
+};

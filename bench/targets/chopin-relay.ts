@@ -1,0 +1,46 @@
+/**
+ * Target: our relay (sync-relay/, started by chopin-relay-process.ts in its own process) with the app core's own
+ * client adapter (main/sync/relay-client-adapter.ts: bearer token, peer id "<handle>:<device>"). The modules are
+ * loaded by computed specifiers and checked at run time, so when either side is missing or has a different API the
+ * row reads "not available: <reason>" instead of a number.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { NetworkAdapterInterface } from "@automerge/automerge-repo";
+import { BENCH_DIR, PROJECT_DIR, spawnTs } from "../lib/child.js";
+import { connectAutomergeClient } from "./automerge-client.js";
+import { RelayNotAvailable, type RelayTarget } from "./relay-target.js";
+
+type AdapterCtor = new (options: { url: string; token: string; peerId?: string }) => NetworkAdapterInterface;
+
+async function loadClientAdapter(): Promise<AdapterCtor> {
+  const path = join(PROJECT_DIR, "main/sync/relay-client-adapter.ts");
+  if (!existsSync(path)) throw new RelayNotAvailable("main/sync/relay-client-adapter.ts does not exist");
+  const specifier = "../../main/sync/relay-client-adapter.js";
+  const mod = (await import(specifier)) as { RelayClientAdapter?: AdapterCtor };
+  if (typeof mod.RelayClientAdapter !== "function") throw new RelayNotAvailable("main/sync/relay-client-adapter.ts exports no RelayClientAdapter");
+  return mod.RelayClientAdapter;
+}
+
+export const chopinRelay: RelayTarget = {
+  name: "chopin relay",
+  async start() {
+    if (!existsSync(join(PROJECT_DIR, "sync-relay/server.ts"))) throw new RelayNotAvailable("sync-relay/server.ts does not exist");
+    const Adapter = await loadClientAdapter();
+    const child = spawnTs(join(BENCH_DIR, "targets/chopin-relay-process.ts"));
+    let ready: { url: string; token: string; handle: string };
+    try {
+      ready = (await child.ready) as typeof ready;
+    } catch (error) {
+      throw new RelayNotAvailable(`the relay did not start: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`);
+    }
+    return {
+      pid: child.pid,
+      connect: (label) => {
+        const peerId = `${ready.handle}:${label}-${Math.random().toString(36).slice(2, 8)}`;
+        return connectAutomergeClient(new Adapter({ url: ready.url, token: ready.token, peerId }), label, peerId);
+      },
+      stop: () => child.stop(),
+    };
+  },
+};
