@@ -47,6 +47,9 @@ async function main(): Promise<void> {
     relayUrl: args.relayUrl ?? undefined,
     relayToken: args.relayToken ?? undefined,
     mcpPort: args.mcpPort,
+    githubClientId: args.github.clientId,
+    githubApiUrl: args.github.apiBaseUrl,
+    githubWebUrl: args.github.webBaseUrl,
   });
   const host = await startHostOnPort(core, args.uiPort);
 

@@ -22,6 +22,10 @@ export const ERROR_CODES = [
   "timeout",
   /** The renderer lost its connection to the core before an answer came; the call may or may not have applied. */
   "core-unreachable",
+  /** A feature that needs setup this installation lacks (e.g. no GitHub client id). */
+  "not-configured",
+  /** GitHub did not answer, or answered with a server error or rate limit; nothing was changed. */
+  "github-unavailable",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -85,6 +85,8 @@ export const GITHUB_PERMISSION_FACT_MAX_AGE_MS = 30_000;
 /** Installations and repositories listed for the binding picker, per call. */
 export const MAX_GITHUB_INSTALLATIONS_LISTED = 100;
 export const MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED = 500;
+/** A repository node id given to bindRepository, in characters (the plan document schema stores up to the same). */
+export const MAX_GITHUB_NODE_ID_CHARS = 128;
 
 // ---- Repository tools (issue #3; prototype §1.4) ----
 /** A repository path given to a tool, in characters. */
@@ -160,3 +162,9 @@ export const RELAY_KEEPALIVE_MS = 15_000;
 export const RELAY_TOKEN_BYTES = 32;
 /** HTTP requests from the app core to the relay (GET /v1/team) give up after this long. */
 export const RELAY_HTTP_TIMEOUT_MS = 10_000;
+
+// ---- Document snapshots (main/documents/snapshot-*.ts) ----
+/** A plan document's text snapshot is rewritten at most this often per document while it changes (and on close). */
+export const SNAPSHOT_WRITE_INTERVAL_MS = 500;
+/** Texts above this many UTF-8 bytes get no snapshot (it must fit a bridge frame even when JSON-escaped). */
+export const MAX_SNAPSHOT_TEXT_BYTES = 512 * 1024;

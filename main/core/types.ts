@@ -4,6 +4,7 @@
  */
 import type { NetworkAdapterInterface, Repo } from "@automerge/automerge-repo";
 import type { ChopinApi, ChopinEvents } from "../../shared/api.js";
+import type { OsCipher } from "../github/secret-vault.js";
 import type { TypedEmitter } from "./typed-emitter.js";
 
 export interface AppCoreOptions {
@@ -14,6 +15,13 @@ export interface AppCoreOptions {
   relayToken?: string;
   /** Port for the MCP server on 127.0.0.1; 0 picks a free one. Default: DEFAULT_MCP_PORT. */
   mcpPort?: number;
+  /** The Chopin GitHub App's OAuth client id; without it GitHub sign-in is 'not-configured'. */
+  githubClientId?: string | null;
+  /** GitHub REST base (default https://api.github.com) and web/OAuth base (default https://github.com). */
+  githubApiUrl?: string;
+  githubWebUrl?: string;
+  /** OS encryption for a saved sign-in (Electron's safeStorage); absent in host mode, where only consent saves it. */
+  osCipher?: OsCipher | null;
 }
 
 export interface AppCore {

@@ -49,7 +49,7 @@ export interface Fixture {
 }
 
 export async function makeFixture(
-  options: { storage?: MemoryStorage; dir?: string; waitSavedTimeoutMs?: number } = {},
+  options: { storage?: MemoryStorage; dir?: string; waitSavedTimeoutMs?: number; snapshotIntervalMs?: number } = {},
 ): Promise<Fixture> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "chopin-docs-"));
   const storage = options.storage ?? new MemoryStorage();
@@ -67,6 +67,7 @@ export async function makeFixture(
     displayName: () => name.value,
     now: () => clock.now,
     waitSavedTimeoutMs: options.waitSavedTimeoutMs,
+    snapshotIntervalMs: options.snapshotIntervalMs,
   });
   return {
     repo,

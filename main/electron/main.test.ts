@@ -67,6 +67,7 @@ vi.mock("electron", async () => {
       handle: () => h.log.push("serveScheme"),
     },
     shell: { openExternal: async () => {} },
+    safeStorage: { isEncryptionAvailable: () => true, getSelectedStorageBackend: () => "gnome_libsecret", encryptString: () => Buffer.alloc(0), decryptString: () => "" },
   };
 });
 
@@ -117,7 +118,15 @@ describe("main.ts", () => {
     await until(() => h.windows.length === 1, "the window");
     expect(h.log.indexOf("csp")).toBeLessThan(h.log.indexOf("createAppCore"));
     expect(h.log.indexOf("serveScheme")).toBeLessThan(h.log.indexOf("createAppCore"));
-    expect(h.coreOptions).toEqual([{ dataDir: "/tmp/chopin-e2e" }]);
+    expect(h.coreOptions).toEqual([
+      {
+        dataDir: "/tmp/chopin-e2e",
+        githubClientId: null,
+        githubApiUrl: "https://api.github.com",
+        githubWebUrl: "https://github.com",
+        osCipher: expect.objectContaining({ isEncryptionAvailable: expect.any(Function) }),
+      },
+    ]);
     expect(h.windows[0].url).toBe("app://chopin/index.html");
     expect(h.windows[0].prefs).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false });
     expect(String(h.windows[0].prefs.preload)).toMatch(/preload[\\/]index\.cjs$/);

@@ -4,16 +4,18 @@
  * lock is taken after the data dir is known (Electron keys the lock by userData, so two --data-dir apps can coexist);
  * the core is created before the window so the first IPC call finds it; quitting waits for core.close().
  */
-import { app, dialog, ipcMain, MessageChannelMain, session, type BrowserWindow } from "electron";
+import { app, dialog, ipcMain, MessageChannelMain, safeStorage, session, type BrowserWindow } from "electron";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAppCore } from "../core/app-core.js";
 import { defaultDataDir } from "../core/app-data-dir.js";
 import type { AppCore } from "../core/types.js";
+import { parseGitHubConfig } from "../github/github-config.js";
 import { APP_CSP, APP_ENTRY_URL, devCsp, originOf, trustedOrigins } from "./app-origin.js";
 import { registerAppScheme, serveAppProtocol } from "./app-protocol.js";
 import { parseElectronArgs } from "./cli-args.js";
 import { registerIpc } from "./ipc.js";
+import { createSafeStorageCipher } from "./safe-storage-cipher.js";
 import { holdQuitUntil } from "./quit.js";
 import { ReplicaPortBroker } from "./replica-port.js";
 import { applySessionPolicy } from "./session-policy.js";
@@ -50,7 +52,16 @@ async function start(): Promise<void> {
   applySessionPolicy(session.defaultSession, { origins, csp: devOrigin ? devCsp(devOrigin) : APP_CSP });
   serveAppProtocol(RENDERER_DIR);
 
-  const core: AppCore = await createAppCore({ dataDir: app.getPath("userData") });
+  // Checked after ready, so a bad GitHub option is shown in the error dialog rather than crashing silently.
+  const github = parseGitHubConfig(args.github);
+  const core: AppCore = await createAppCore({
+    dataDir: app.getPath("userData"),
+    githubClientId: github.clientId,
+    githubApiUrl: github.apiBaseUrl,
+    githubWebUrl: github.webBaseUrl,
+    // safeStorage only works after ready; the core asks it lazily, when a sign-in is saved or restored.
+    osCipher: createSafeStorageCipher(safeStorage),
+  });
   let win: BrowserWindow | null = null;
   const broker = new ReplicaPortBroker(
     () => new MessageChannelMain(),

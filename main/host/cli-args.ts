@@ -1,9 +1,11 @@
 /**
  * Parses host mode's command line: `--headless --data-dir DIR [--relay URL --relay-token T] [--ui-port P]
- * [--mcp-port P]`, with CHOPIN_* environment equivalents. Bad values are typed errors with a sentence, not crashes.
+ * [--mcp-port P] [--github-client-id ID --github-api-url URL --github-web-url URL]`, with CHOPIN_* environment
+ * equivalents. Bad values are typed errors with a sentence, not crashes.
  */
 import { ChopinError } from "../../shared/errors.js";
 import { DEFAULT_MCP_PORT, DEFAULT_UI_PORT } from "../../shared/defaults.js";
+import { GITHUB_FLAGS, parseGitHubConfig, type GitHubConfig } from "../github/github-config.js";
 
 export interface HostArgs {
   headless: boolean;
@@ -14,9 +16,11 @@ export interface HostArgs {
   mcpPort: number;
   /** Open the URL in the default browser (off in tests and CI). */
   open: boolean;
+  /** Which GitHub to sign in to; clientId null means sign-in is not configured. */
+  github: GitHubConfig;
 }
 
-const VALUE_FLAGS = new Set(["--data-dir", "--relay", "--relay-token", "--ui-port", "--mcp-port"]);
+const VALUE_FLAGS = new Set(["--data-dir", "--relay", "--relay-token", "--ui-port", "--mcp-port", ...Object.values(GITHUB_FLAGS)]);
 
 function parsePort(flag: string, raw: string): number {
   const port = Number(raw);
@@ -53,7 +57,7 @@ export function parseHostArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
     } else if (["--headless", "--no-open", "--open"].includes(arg)) {
       flags.add(arg);
     } else {
-      throw new ChopinError("invalid-input", `Unknown option “${arg}”. Options: --headless --data-dir DIR --relay URL --relay-token TOKEN --ui-port P --mcp-port P --no-open.`);
+      throw new ChopinError("invalid-input", `Unknown option “${arg}”. Options: --headless --data-dir DIR --relay URL --relay-token TOKEN --ui-port P --mcp-port P --no-open --github-client-id ID --github-api-url URL --github-web-url URL.`);
     }
   }
   const pick = (flag: string, envName: string) => values.get(flag) ?? env[envName] ?? null;
@@ -68,5 +72,9 @@ export function parseHostArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
     uiPort: uiPort === null ? DEFAULT_UI_PORT : parsePort("--ui-port", uiPort),
     mcpPort: mcpPort === null ? DEFAULT_MCP_PORT : parsePort("--mcp-port", mcpPort),
     open: flags.has("--open") || (!flags.has("--no-open") && !env.CI),
+    github: parseGitHubConfig(
+      { clientId: values.get(GITHUB_FLAGS.clientId), apiUrl: values.get(GITHUB_FLAGS.apiUrl), webUrl: values.get(GITHUB_FLAGS.webUrl) },
+      env,
+    ),
   };
 }

@@ -9,6 +9,7 @@ import { CommandPalette } from "./CommandPalette.js";
 import { ConfirmDialog } from "./ConfirmDialog.js";
 import { DocumentView } from "./DocumentView.js";
 import { Icon } from "./Icons.js";
+import { RepositoryPickerDialog } from "./RepositoryPickerDialog.js";
 import { SettingsDialog } from "./SettingsDialog.js";
 import { Sidebar } from "./Sidebar.js";
 import { StatusBar } from "./StatusBar.js";
@@ -76,6 +77,7 @@ export function App() {
       <StatusBar />
       {dialog === "settings" && <SettingsDialog />}
       {dialog === "palette" && <CommandPalette />}
+      {dialog === "repository" && selected && <RepositoryPickerDialog doc={selected} />}
       <ConfirmDialog />
     </div>
   );

@@ -1,5 +1,5 @@
 /**
- * Settings: display name, relay URL and token, and how to connect a coding agent over MCP. The token field is
+ * Settings: display name, relay URL and token, the GitHub account, and how to connect a coding agent over MCP. The token field is
  * write-only: it starts empty, shows only whether a token is stored, and is cleared after saving.
  */
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
@@ -9,6 +9,7 @@ import { MAX_DISPLAY_NAME_CHARS } from "../../../shared/limits.js";
 import { useServices } from "../state/app-services.js";
 import { describeError } from "../state/describe-error.js";
 import { Dialog } from "./Dialog.js";
+import { GitHubAccountSection } from "./GitHubAccountSection.js";
 import { Icon } from "./Icons.js";
 
 export function SettingsDialog() {
@@ -118,6 +119,7 @@ export function SettingsDialog() {
           </button>
         </div>
       </form>
+      <GitHubAccountSection />
       <section className="settings-section mcp" aria-labelledby="mcp-heading">
         <h3 className="settings-heading" id="mcp-heading">
           Connect a coding agent

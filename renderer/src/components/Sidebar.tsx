@@ -1,7 +1,11 @@
-/** The document list: search, the Archived filter and New document. Refreshes itself on 'documents-changed'. */
+/**
+ * The document list: search, the Archived filter and New document, with the GitHub account in the footer.
+ * Refreshes itself on 'documents-changed'.
+ */
 import { useStore } from "zustand";
 import { useServices } from "../state/app-services.js";
 import { MAX_SEARCH_QUERY_CHARS } from "../../../shared/limits.js";
+import { AccountIndicator } from "./AccountIndicator.js";
 import { DocumentListItem } from "./DocumentListItem.js";
 import { Icon } from "./Icons.js";
 
@@ -59,6 +63,9 @@ export function Sidebar() {
           ))}
         </ul>
       )}
+      <div className="sidebar-footer">
+        <AccountIndicator />
+      </div>
     </nav>
   );
 }

@@ -9,6 +9,7 @@ import type { CoreLink } from "../bridge/connect.js";
 import { createConnectionStore, type ConnectionStore } from "./connection-store.js";
 import { createDocumentsStore, type DocumentsStore } from "./documents-store.js";
 import { createEditorStore, type EditorStore } from "./editor-store.js";
+import { createGitHubStore, type GitHubStore } from "./github-store.js";
 import { createSessionStore, type SessionStore } from "./session-store.js";
 import { createUiStore, type UiStore } from "./ui-store.js";
 
@@ -20,6 +21,7 @@ export interface AppServices {
   session: SessionStore;
   ui: UiStore;
   editor: EditorStore;
+  github: GitHubStore;
   /** Subscribes the stores to core events; returns the unsubscribe. */
   start(): () => void;
 }
@@ -34,6 +36,7 @@ export function createAppServices(
   const session = createSessionStore(bridge);
   const ui = createUiStore();
   const editor = createEditorStore();
+  const github = createGitHubStore(bridge);
   return {
     bridge,
     repo,
@@ -42,8 +45,9 @@ export function createAppServices(
     session,
     ui,
     editor,
+    github,
     start() {
-      const stops = [connection.start(), session.start()];
+      const stops = [connection.start(), session.start(), github.start()];
       stops.push(
         bridge.on("documents-changed", ({ ids }) => {
           void documents.getState().refresh();
@@ -60,6 +64,7 @@ export function createAppServices(
               void documents.getState().refresh();
               void documents.getState().reloadSelected();
               void session.getState().load();
+              void github.getState().load();
             }
             if (state === "open") wasOpen = true;
           }),

@@ -5,7 +5,7 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { DocumentId, VersionContent } from "../../../shared/api.js";
 
-export type DialogName = "settings" | "palette";
+export type DialogName = "settings" | "palette" | "repository";
 
 export interface ConfirmRequest {
   title: string;

@@ -4,11 +4,15 @@
  * can check what the UI asked for. Real bridging is tested in bridge/socket-bridge.test.ts.
  */
 import type {
+  AuthState,
   ChopinApi,
   ChopinBridge,
   ChopinEvents,
   DocumentDetail,
+  DocumentSnapshot,
   EventName,
+  GitHubInstallation,
+  GitHubRepositorySummary,
   McpConnectionInfo,
   Settings,
   SyncStatus,
@@ -22,8 +26,17 @@ export interface MemoryBridge extends ChopinBridge {
   calls: { method: string; args: unknown[] }[];
   docs: Map<string, DocumentDetail>;
   versions: Map<string, VersionEntry[]>;
+  /** What openSnapshot answers per id (absent: null). */
+  snapshots: Map<string, DocumentSnapshot>;
+  /** While set, openSnapshot waits for it (tests decide when the snapshot arrives). */
+  snapshotGate: Promise<void> | null;
   settings: Settings;
   sync: SyncStatus;
+  auth: AuthState;
+  installations: GitHubInstallation[];
+  repositories: Map<number, GitHubRepositorySummary[]>;
+  /** Plays GitHub approving the shown code: the core announces the signed-in state. */
+  completeSignIn(login: string, name?: string): void;
   emit<E extends EventName>(event: E, payload: ChopinEvents[E]): void;
   /** Makes the next call of `method` fail with this error. */
   failNext(method: keyof ChopinApi, error: ChopinError): void;
@@ -148,7 +161,63 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
     async getIdentity() {
       return { peerId: "peer-me", displayName: bridge.settings.displayName, color: "#2f6fdf" };
     },
+    async getAuthState() {
+      return { ...bridge.auth };
+    },
+    async startSignIn(options) {
+      if (bridge.auth.state === "not-configured") throw new ChopinError("not-configured", "GitHub sign-in is not set up.");
+      if (options?.staySignedIn && !bridge.auth.secureStorage && options.plaintextConsent !== true) {
+        throw new ChopinError("forbidden", "Staying signed in needs consent here.", { reason: "plaintext-consent-required" });
+      }
+      setAuth({
+        state: "signing-in",
+        staySignedIn: options?.staySignedIn === true,
+        deviceFlow: { userCode: "WDJB-MJHT", verificationUri: "https://github.com/login/device", expiresAt: ++clock + 900_000 },
+      });
+      return { ...bridge.auth };
+    },
+    async cancelSignIn() {
+      setAuth({ state: "signed-out", staySignedIn: false });
+      return { ...bridge.auth };
+    },
+    async signOut() {
+      setAuth({ state: "signed-out", staySignedIn: false });
+      return { ...bridge.auth };
+    },
+    async listInstallations() {
+      needSignedIn();
+      return bridge.installations.map((i) => ({ ...i }));
+    },
+    async listInstallationRepositories(installationId) {
+      needSignedIn();
+      const repos = bridge.repositories.get(installationId);
+      if (!repos) throw new ChopinError("not-found", "No such installation.");
+      return repos.map((r) => ({ ...r }));
+    },
+    async bindRepository(id, choice) {
+      needSignedIn();
+      const r = (bridge.repositories.get(choice.installationId) ?? []).find((x) => x.nodeId === choice.repositoryNodeId);
+      if (!r) throw new ChopinError("not-found", "That repository is not reachable.");
+      return { ...touch(need(id), { repository: { owner: r.owner, name: r.name, nodeId: r.nodeId, defaultBranch: r.defaultBranch } }) };
+    },
+    async unbindRepository(id) {
+      return { ...touch(need(id), { repository: null }) };
+    },
+    async openSnapshot(id) {
+      if (bridge.snapshotGate) await bridge.snapshotGate;
+      const snapshot = bridge.snapshots.get(id);
+      return snapshot ? { ...snapshot, heads: [...snapshot.heads] } : null;
+    },
   };
+  /** Replaces the auth state the way the core does: every change is announced. */
+  function setAuth(next: Partial<AuthState> & Pick<AuthState, "state">) {
+    const { secureStorage, credentialRevision } = bridge.auth;
+    bridge.auth = { secureStorage, credentialRevision, staySignedIn: false, ...next };
+    bridge.emit("auth-state", { ...bridge.auth });
+  }
+  function needSignedIn() {
+    if (bridge.auth.state !== "signed-in") throw new ChopinError("unauthorized", "Sign in with GitHub to see your repositories.");
+  }
   const recordingApi = Object.fromEntries(
     Object.entries(api).map(([method, fn]) => [
       method,
@@ -168,8 +237,29 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
     calls: [],
     docs,
     versions: new Map<string, VersionEntry[]>(),
+    snapshots: new Map<string, DocumentSnapshot>(),
+    snapshotGate: null,
     settings: { displayName: "Ada", relayUrl: null, relayTokenSet: false } as Settings,
     sync: { state: "local-only", relayUrl: null, pendingChanges: 0, lastError: null } as SyncStatus,
+    auth: { state: "signed-out", credentialRevision: 0, staySignedIn: false, secureStorage: false } as AuthState,
+    installations: [
+      { id: 71, account: "octo-org", accountType: "Organization" },
+      { id: 73, account: "alice", accountType: "User" },
+    ],
+    repositories: new Map<number, GitHubRepositorySummary[]>([
+      [71, [{ nodeId: "R_planets", owner: "octo-org", name: "planets", defaultBranch: "main", private: true }]],
+      [73, [{ nodeId: "R_notes", owner: "alice", name: "notes", defaultBranch: "trunk", private: false }]],
+    ]),
+    completeSignIn(login: string, name?: string) {
+      setAuth({
+        state: "signed-in",
+        login,
+        ...(name ? { name } : {}),
+        staySignedIn: bridge.auth.staySignedIn,
+        credentialRevision: bridge.auth.credentialRevision + 1,
+        expiresAt: clock + 8 * 3600_000,
+      });
+    },
     on<E extends EventName>(event: E, listener: (payload: ChopinEvents[E]) => void) {
       let set = listeners.get(event);
       if (!set) listeners.set(event, (set = new Set()));

@@ -1,0 +1,71 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeGitHub, type FakeGitHub } from "../../test-support/fake-github/server.js";
+import { waitFor } from "../../test-support/fake-github/wait-for.js";
+import { makeFixture, type Fixture } from "../documents/test-fixture.js";
+import { ManualClock } from "../github/clock.js";
+import { createGitHubApi, type GitHubApi } from "./github-api.js";
+import { GitHubSession } from "./github-session.js";
+
+let fake: FakeGitHub;
+let fx: Fixture;
+let session: GitHubSession;
+let api: GitHubApi;
+let dataDir: string;
+const clock = new ManualClock();
+
+beforeEach(async () => {
+  fake = await startFakeGitHub();
+  fx = await makeFixture();
+  dataDir = mkdtempSync(join(tmpdir(), "chopin-gh-api-"));
+  session = new GitHubSession({
+    config: { clientId: fake.state.fixtures.clientId, apiBaseUrl: fake.url, webBaseUrl: fake.url },
+    dataDir,
+    clock,
+    onState: () => {},
+  });
+  api = createGitHubApi(session, fx.service);
+});
+afterEach(async () => {
+  session.dispose();
+  await fx.close();
+  await fake.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function signIn() {
+  const { deviceFlow } = await api.startSignIn();
+  fake.state.approveDevice(deviceFlow!.userCode, "alice");
+  clock.advance(5000);
+  await waitFor(async () => (await api.getAuthState()).state === "signed-in");
+}
+
+describe("GitHub API methods", () => {
+  it("binds a document by node id with owner/name and default branch from GitHub, and unbinds", async () => {
+    const { id } = await fx.service.createDocument({ title: "Plan" });
+    await expect(api.bindRepository(id, { installationId: 71, repositoryNodeId: "R_kgDO00001001" })).rejects.toMatchObject({ code: "unauthorized" });
+    await signIn();
+    const bound = await api.bindRepository(id, { installationId: 71, repositoryNodeId: "R_kgDO00001001" });
+    expect(bound.repository).toEqual({ owner: "octo-org", name: "planets", nodeId: "R_kgDO00001001", defaultBranch: "main" });
+    expect((await fx.service.getDocument(id)).repository).toEqual(bound.repository);
+
+    // Signing out does not touch documents: unbinding and editing need no sign-in.
+    await api.signOut();
+    const unbound = await api.unbindRepository(id);
+    expect(unbound.repository).toBeNull();
+    await expect(fx.service.renameDocument(id, "Still editable")).resolves.toMatchObject({ title: "Still editable" });
+  });
+
+  it("refuses unknown and archived documents before asking GitHub", async () => {
+    await signIn();
+    const before = fake.state.countRequests("/user/installations");
+    await expect(api.bindRepository("nope", { installationId: 71, repositoryNodeId: "R_kgDO00001001" })).rejects.toMatchObject({ code: "invalid-input" });
+    const { id } = await fx.service.createDocument({});
+    await fx.service.archiveDocument(id);
+    await expect(api.bindRepository(id, { installationId: 71, repositoryNodeId: "R_kgDO00001001" })).rejects.toMatchObject({ code: "document-archived" });
+    expect(fake.state.countRequests("/user/installations")).toBe(before);
+    await expect(api.bindRepository(id, null as never)).rejects.toMatchObject({ code: "document-archived" });
+  });
+});

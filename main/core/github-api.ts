@@ -1,0 +1,46 @@
+/**
+ * The GitHub half of ChopinApi: sign-in state and the repository picker from GitHubSession, and binding a document
+ * through DocumentService. What must stay true: a binding is written only from what GitHub listed for the signed-in
+ * person right now (node id authoritative, owner/name and default branch as GitHub reports them); unbinding needs no
+ * sign-in, and neither does anything else a document does.
+ */
+import type { ChopinApi } from "../../shared/api.js";
+import { ChopinError } from "../../shared/errors.js";
+import type { DocumentService } from "../documents/document-service.js";
+import type { GitHubSession } from "./github-session.js";
+
+export type GitHubApi = Pick<
+  ChopinApi,
+  | "getAuthState"
+  | "startSignIn"
+  | "cancelSignIn"
+  | "signOut"
+  | "listInstallations"
+  | "listInstallationRepositories"
+  | "bindRepository"
+  | "unbindRepository"
+>;
+
+export function createGitHubApi(session: GitHubSession, documents: Pick<DocumentService, "setRepository" | "getDocument">): GitHubApi {
+  return {
+    getAuthState: async () => session.state(),
+    startSignIn: (options) => session.startSignIn(options ?? {}),
+    cancelSignIn: () => session.cancelSignIn(),
+    signOut: () => session.signOut(),
+    listInstallations: () => session.listInstallations(),
+    listInstallationRepositories: (installationId) => session.listInstallationRepositories(installationId),
+    bindRepository: async (id, choice) => {
+      // Refuse an unknown or archived document before asking GitHub anything.
+      const doc = await documents.getDocument(id);
+      if (doc.archivedAt !== null) throw new ChopinError("document-archived", "This document is archived; restore it to bind a repository.");
+      const binding = await session.resolveRepository(choice);
+      return documents.setRepository(id, {
+        owner: binding.owner,
+        name: binding.name,
+        nodeId: binding.nodeId,
+        defaultBranch: binding.defaultBranch,
+      });
+    },
+    unbindRepository: (id) => documents.setRepository(id, null),
+  };
+}

@@ -1,0 +1,334 @@
+/**
+ * The person's GitHub sign-in as the app shows it: composes the CredentialStore (device flow, refresh, revision), the
+ * sign-in vault and the REST client into one AuthState that changes only through this class and is announced on
+ * every change. What must stay true:
+ *  - without a client id the state is 'not-configured' and nothing is ever sent to GitHub;
+ *  - a sign-in attempt that was cancelled or replaced never changes the state when its answer arrives late;
+ *  - sign-out forgets the tokens in memory and every saved copy on disk, then announces 'signed-out';
+ *  - nothing else in the app waits for GitHub: restore runs in the background and failures become lastError.
+ */
+import type { AuthState, GitHubInstallation, GitHubRepositorySummary, RepositoryChoice, StartSignInOptions } from "../../shared/api.js";
+import { ChopinError, toErrorShape, type ErrorShape } from "../../shared/errors.js";
+import { MAX_GITHUB_NODE_ID_CHARS } from "../../shared/limits.js";
+import type { Clock } from "../github/clock.js";
+import { CredentialStore, type DeviceFlow } from "../github/credentials.js";
+import type { GitHubConfig } from "../github/github-config.js";
+import { GitHubRequestError } from "../github/github-errors.js";
+import {
+  bindRepository,
+  listInstallationRepositories,
+  listInstallations,
+  type RepositoryBinding,
+} from "../github/repository-binding.js";
+import { createGitHubRest, type GitHubRest } from "../github/rest-client.js";
+import type { OsCipher } from "../github/secret-vault.js";
+import { SignInVault } from "./github-vault.js";
+
+export interface GitHubSessionOptions {
+  config: GitHubConfig;
+  /** Where a "stay signed in" sign-in is kept. */
+  dataDir: string;
+  /** The OS encryption the shell offers (Electron's safeStorage); absent in host mode. */
+  osCipher?: OsCipher | null;
+  clock?: Clock;
+  /** Called with the new state after every change. */
+  onState: (state: AuthState) => void;
+}
+
+/** Turns a GitHub failure into the contract's typed error; anything else passes through. */
+export function toChopinError(error: unknown): unknown {
+  if (!(error instanceof GitHubRequestError)) return error;
+  switch (error.kind) {
+    case "signed-out":
+      return new ChopinError("unauthorized", "Sign in with GitHub first.", { reason: "signed-out" });
+    case "unauthorized":
+      return new ChopinError("unauthorized", "GitHub no longer accepts this sign-in; sign out and sign in again.", { reason: "unauthorized" });
+    case "forbidden":
+      return new ChopinError("forbidden", error.message);
+    case "not-found":
+      return new ChopinError("not-found", error.message);
+    case "rate-limited":
+      return new ChopinError("github-unavailable", error.message, error.resetAt ? { resetAt: error.resetAt } : undefined);
+    default:
+      return new ChopinError("github-unavailable", error.message, { reason: error.kind });
+  }
+}
+
+function positiveId(value: unknown, what: string): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
+    throw new ChopinError("invalid-input", `${what} must be a positive whole number.`);
+  }
+  return value;
+}
+
+export class GitHubSession {
+  readonly #config: GitHubConfig;
+  readonly #onState: (state: AuthState) => void;
+  readonly #vault: SignInVault;
+  readonly #store: CredentialStore | null;
+  readonly #rest: GitHubRest | null;
+  #flow: { attempt: number; info: NonNullable<AuthState["deviceFlow"]>; flow: DeviceFlow | null } | null = null;
+  #attempt = 0;
+  #staySignedIn = false;
+  #profile: { name?: string; avatarUrl?: string } = {};
+  #lastError: ErrorShape | null = null;
+  #restoring: Promise<void> = Promise.resolve();
+  #stops: (() => void)[] = [];
+
+  constructor(options: GitHubSessionOptions) {
+    this.#config = options.config;
+    this.#onState = options.onState;
+    this.#vault = new SignInVault({ dataDir: options.dataDir, osCipher: options.osCipher });
+    if (!options.config.clientId) {
+      this.#store = null;
+      this.#rest = null;
+      return;
+    }
+    const store = new CredentialStore({
+      clientId: options.config.clientId,
+      webBaseUrl: options.config.webBaseUrl,
+      apiBaseUrl: options.config.apiBaseUrl,
+      clock: options.clock,
+      vault: this.#vault,
+      staySignedIn: false,
+    });
+    this.#store = store;
+    this.#rest = createGitHubRest({ apiBaseUrl: options.config.apiBaseUrl, token: store.token });
+    this.#stops.push(
+      store.on("signed-in", () => {
+        this.#lastError = null;
+        this.#announce();
+        void this.#loadProfile(store.revision);
+      }),
+      store.on("refreshed", () => this.#announce()),
+      store.on("refresh-failed", ({ message }) => {
+        this.#lastError = { code: "github-unavailable", message: `Refreshing the GitHub sign-in failed; retrying shortly. ${message}` };
+        this.#announce();
+      }),
+      store.on("signed-out", ({ reason }) => {
+        this.#profile = {};
+        this.#staySignedIn = false;
+        this.#vault.forget();
+        if (reason !== "user") {
+          this.#lastError = { code: "unauthorized", message: "GitHub ended the sign-in. Sign in again to use repositories." };
+        }
+        this.#announce();
+      }),
+    );
+  }
+
+  /** REST client reading the current token at call time; null when sign-in is not configured. */
+  get rest(): GitHubRest | null {
+    return this.#rest;
+  }
+
+  /** The credential store (revision, current token) for permission checks; null when not configured. */
+  get credentials(): CredentialStore | null {
+    return this.#store;
+  }
+
+  state(): AuthState {
+    const base = { staySignedIn: this.#staySignedIn, secureStorage: this.#vault.secureStorage, ...(this.#lastError ? { lastError: this.#lastError } : {}) };
+    const store = this.#store;
+    if (!store) return { state: "not-configured", credentialRevision: 0, ...base, staySignedIn: false };
+    const cred = store.current();
+    if (cred) {
+      const name = this.#profile.name ?? cred.identity.name ?? undefined;
+      return {
+        state: "signed-in",
+        login: cred.identity.login,
+        ...(name ? { name } : {}),
+        ...(this.#profile.avatarUrl ? { avatarUrl: this.#profile.avatarUrl } : {}),
+        ...(cred.expiresAt !== null ? { expiresAt: cred.expiresAt } : {}),
+        credentialRevision: store.revision,
+        ...base,
+      };
+    }
+    if (this.#flow) return { state: "signing-in", credentialRevision: store.revision, deviceFlow: { ...this.#flow.info }, ...base };
+    return { state: "signed-out", credentialRevision: store.revision, ...base };
+  }
+
+  /** At launch: brings back a saved sign-in in the background. Never throws. */
+  restore(): Promise<void> {
+    const store = this.#store;
+    if (!store || !this.#vault.prepareRestore()) return this.#restoring;
+    this.#restoring = (async () => {
+      try {
+        await store.setStaySignedIn(true);
+        this.#staySignedIn = true;
+        const identity = await store.restore();
+        if (!identity) this.#staySignedIn = false;
+      } catch (error) {
+        this.#staySignedIn = false;
+        this.#vault.forget();
+        this.#lastError = toErrorShape(toChopinError(error));
+      }
+      this.#announce();
+    })();
+    return this.#restoring;
+  }
+
+  async startSignIn(options: StartSignInOptions = {}): Promise<AuthState> {
+    const store = this.#requireStore();
+    await this.#restoring;
+    const stay = options?.staySignedIn === true;
+    const current = store.current();
+    if (current) {
+      throw new ChopinError("invalid-input", `Already signed in to GitHub as ${current.identity.login}. Sign out first to switch accounts.`);
+    }
+    this.#cancelFlow();
+    this.#vault.choose(stay, options?.plaintextConsent === true);
+    await store.setStaySignedIn(stay);
+    this.#staySignedIn = stay;
+    const attempt = ++this.#attempt;
+    this.#lastError = null;
+    let flow: DeviceFlow;
+    try {
+      flow = await store.startDeviceFlow();
+    } catch (error) {
+      const shaped = toChopinError(error);
+      if (attempt === this.#attempt) {
+        this.#lastError = toErrorShape(shaped);
+        this.#announce();
+      }
+      throw shaped;
+    }
+    if (attempt !== this.#attempt) {
+      flow.cancel();
+      return this.state();
+    }
+    const info = { userCode: flow.userCode, verificationUri: flow.verificationUri, expiresAt: store.now() + flow.expiresIn * 1000 };
+    this.#flow = { attempt, info, flow };
+    flow.wait().then(
+      () => {
+        if (this.#flow?.attempt !== attempt) return;
+        this.#flow = null;
+        this.#announce();
+      },
+      (error: unknown) => {
+        if (this.#flow?.attempt !== attempt) return;
+        this.#flow = null;
+        const shaped = toErrorShape(toChopinError(error));
+        if ((shaped.details as { reason?: string } | undefined)?.reason !== "cancelled") this.#lastError = shaped;
+        this.#announce();
+      },
+    );
+    const state = this.state();
+    this.#onState(state);
+    return state;
+  }
+
+  async cancelSignIn(): Promise<AuthState> {
+    this.#attempt++;
+    this.#cancelFlow();
+    this.#lastError = null;
+    this.#announce();
+    return this.state();
+  }
+
+  async signOut(): Promise<AuthState> {
+    this.#attempt++;
+    this.#cancelFlow();
+    const store = this.#store;
+    if (store) {
+      await store.signOut("user");
+      await store.setStaySignedIn(false).catch(() => {});
+    }
+    await this.#vault.clear().catch(() => {});
+    this.#vault.forget();
+    this.#staySignedIn = false;
+    this.#profile = {};
+    this.#lastError = null;
+    this.#announce();
+    return this.state();
+  }
+
+  async listInstallations(): Promise<GitHubInstallation[]> {
+    const rest = this.#requireSignedIn();
+    try {
+      return await listInstallations(rest);
+    } catch (error) {
+      throw toChopinError(error);
+    }
+  }
+
+  async listInstallationRepositories(installationId: number): Promise<GitHubRepositorySummary[]> {
+    const rest = this.#requireSignedIn();
+    const id = positiveId(installationId, "The installation id");
+    try {
+      const repos = await listInstallationRepositories(rest, id);
+      return repos.map((r) => ({ nodeId: r.nodeId, owner: r.owner, name: r.name, defaultBranch: r.defaultBranch, private: r.private }));
+    } catch (error) {
+      throw toChopinError(error);
+    }
+  }
+
+  /** Finds the chosen repository in the installation's own list right now; the caller's words are only a key. */
+  async resolveRepository(choice: RepositoryChoice): Promise<RepositoryBinding> {
+    const rest = this.#requireSignedIn();
+    if (!choice || typeof choice !== "object") throw new ChopinError("invalid-input", "Choose a repository to bind.");
+    const installationId = positiveId(choice.installationId, "The installation id");
+    const nodeId = choice.repositoryNodeId;
+    if (typeof nodeId !== "string" || nodeId.length === 0 || nodeId.length > MAX_GITHUB_NODE_ID_CHARS || !/^[A-Za-z0-9_=-]+$/.test(nodeId)) {
+      throw new ChopinError("invalid-input", "That is not a GitHub repository id.");
+    }
+    let repos;
+    try {
+      repos = await listInstallationRepositories(rest, installationId);
+    } catch (error) {
+      throw toChopinError(error);
+    }
+    const found = repos.find((r) => r.nodeId === nodeId);
+    if (!found) {
+      throw new ChopinError("not-found", "That repository is not among the ones the Chopin GitHub App can reach for you.", { nodeId });
+    }
+    return bindRepository(installationId, found);
+  }
+
+  /** Stops timers and listeners; a saved sign-in stays saved. */
+  dispose(): void {
+    this.#attempt++;
+    this.#cancelFlow();
+    for (const stop of this.#stops.splice(0)) stop();
+    this.#store?.dispose();
+  }
+
+  #requireStore(): CredentialStore {
+    if (!this.#store) {
+      throw new ChopinError(
+        "not-configured",
+        "GitHub sign-in is not set up for this installation: start Chopin with --github-client-id (or CHOPIN_GITHUB_CLIENT_ID) naming the Chopin GitHub App.",
+      );
+    }
+    return this.#store;
+  }
+
+  #requireSignedIn(): GitHubRest {
+    const store = this.#requireStore();
+    if (!store.current()) throw new ChopinError("unauthorized", "Sign in with GitHub to see your repositories.", { reason: "signed-out" });
+    return this.#rest!;
+  }
+
+  #cancelFlow(): void {
+    const flow = this.#flow;
+    this.#flow = null;
+    flow?.flow?.cancel();
+  }
+
+  /** Best effort: the display name and avatar GitHub shows; the sign-in stands without them. */
+  async #loadProfile(revision: number): Promise<void> {
+    try {
+      const user = await this.#rest!.getJson<{ name?: string | null; avatar_url?: string | null }>("/user");
+      if (this.#store?.revision !== revision) return;
+      const avatar = typeof user.avatar_url === "string" && /^https:\/\//.test(user.avatar_url) ? user.avatar_url : undefined;
+      this.#profile = { ...(user.name ? { name: String(user.name) } : {}), ...(avatar ? { avatarUrl: avatar } : {}) };
+      this.#announce();
+    } catch {
+      // Shown without a picture; the login is enough to know who is signed in.
+    }
+  }
+
+  #announce(): void {
+    this.#onState(this.state());
+  }
+}
