@@ -1,0 +1,46 @@
+/** What a person does in the app, expressed once for every e2e test: open, create, open a document, type, read. */
+import { expect, type Browser, type Page } from "@playwright/test";
+
+export async function openApp(browser: Browser, url: string): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(url);
+  await expect(page.getByRole("button", { name: "New document" })).toBeVisible();
+  return page;
+}
+
+export function editor(page: Page) {
+  return page.getByRole("textbox", { name: "Document body" });
+}
+
+export async function createDocument(page: Page, title: string): Promise<void> {
+  await page.getByRole("button", { name: "New document" }).click();
+  const titleBox = page.getByRole("textbox", { name: "Document title" });
+  await expect(titleBox).toBeVisible();
+  await titleBox.fill(title);
+  await titleBox.press("Enter");
+  await expect(editor(page)).toBeVisible();
+}
+
+export async function openDocument(page: Page, title: string): Promise<void> {
+  const nav = page.getByRole("navigation");
+  await expect(nav.getByText(title, { exact: true })).toBeVisible({ timeout: 30_000 });
+  await nav.getByText(title, { exact: true }).click();
+  await expect(editor(page)).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Document title" })).toHaveValue(title);
+}
+
+/** Appends text at the end of the document, as a person typing. */
+export async function typeAtEnd(page: Page, text: string, delay = 15): Promise<void> {
+  await editor(page).click();
+  await page.keyboard.press("ControlOrMeta+End");
+  await page.keyboard.type(text, { delay });
+}
+
+export async function editorText(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const content = document.querySelector(".cm-content");
+    if (!content) return "";
+    return [...content.querySelectorAll(".cm-line")].map((line) => line.textContent ?? "").join("\n");
+  });
+}

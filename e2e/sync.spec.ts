@@ -1,0 +1,110 @@
+/**
+ * The foundation end to end: one real relay, two real app cores in host mode, two Chromium pages. Each test states
+ * one promise of the product and waits on conditions only.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { createDocument, editor, editorText, openApp, openDocument, typeAtEnd } from "./support/app-page.js";
+import { startCore, stopAll, tempDir, type CoreReady, type Started } from "./support/processes.js";
+import { addRelayUser, revokeRelayUser, startRelayProcess, type RelayReady } from "./support/relay.js";
+import { freePort, startTcpProxy, type TcpProxy } from "./support/tcp-proxy.js";
+
+test.describe.configure({ mode: "serial" });
+
+let relayDir: string;
+let relayPort: number;
+let relay: Started<RelayReady>;
+let proxyB: TcpProxy;
+let dirA: string;
+let dirB: string;
+let argsA: string[];
+let coreA: Started<CoreReady>;
+let coreB: Started<CoreReady>;
+let pageA: Page;
+let pageB: Page;
+const TITLE = "Launch plan";
+
+test.beforeAll(async ({ browser }) => {
+  relayDir = tempDir("relay");
+  relayPort = await freePort();
+  const [tokenA, tokenB] = [await addRelayUser(relayDir, "alice"), await addRelayUser(relayDir, "bob")];
+  relay = await startRelayProcess(relayDir, relayPort);
+  proxyB = await startTcpProxy(relayPort);
+  dirA = tempDir("core-a");
+  dirB = tempDir("core-b");
+  argsA = ["--relay", `ws://127.0.0.1:${relayPort}`, "--relay-token", tokenA];
+  [coreA, coreB] = await Promise.all([
+    startCore(dirA, argsA),
+    startCore(dirB, ["--relay", `ws://127.0.0.1:${proxyB.port}`, "--relay-token", tokenB]),
+  ]);
+  pageA = await openApp(browser, coreA.ready.url);
+  pageB = await openApp(browser, coreB.ready.url);
+});
+
+test.afterAll(async () => {
+  await proxyB?.close();
+  await stopAll();
+});
+
+async function converged(): Promise<string> {
+  let text = "";
+  await expect
+    .poll(async () => {
+      const [a, b] = [await editorText(pageA), await editorText(pageB)];
+      text = a;
+      return a === b;
+    }, { timeout: 60_000 })
+    .toBe(true);
+  return text;
+}
+
+test("typing in one page appears in the other", async () => {
+  await createDocument(pageA, TITLE);
+  await typeAtEnd(pageA, "Hello from Alice.");
+  await openDocument(pageB, TITLE);
+  await expect(editor(pageB)).toContainText("Hello from Alice.");
+  await typeAtEnd(pageB, " And Bob.");
+  await expect(editor(pageA)).toContainText("Hello from Alice. And Bob.");
+});
+
+test("a client offline while both edit keeps every edit of both after reconnecting", async () => {
+  proxyB.cut();
+  await expect(pageB.getByRole("status", { name: "Sync status" })).toContainText(/offline|reconnecting/i);
+  await typeAtEnd(pageA, " Alice offline-time edit.");
+  await typeAtEnd(pageB, " Bob offline edit.");
+  await expect(pageB.getByRole("status", { name: "Sync status" })).toContainText(/waiting/i);
+  proxyB.restore();
+  const text = await converged();
+  expect(text).toContain("Alice offline-time edit.");
+  expect(text).toContain("Bob offline edit.");
+});
+
+test("the relay killed with SIGKILL mid-typing and restarted: converged, nothing lost", async () => {
+  const typed = " Typing through a relay crash, every key matters.";
+  const typing = typeAtEnd(pageA, typed, 40);
+  await expect.poll(() => editorText(pageA)).toContain(" Typing through");
+  await relay.stop("SIGKILL");
+  relay = await startRelayProcess(relayDir, relayPort);
+  await typing;
+  const text = await converged();
+  expect(text).toContain(typed);
+  expect(text).toContain("Hello from Alice. And Bob.");
+});
+
+test("an app core restarted keeps its documents intact", async ({ browser }) => {
+  const before = await editorText(pageA);
+  await pageA.context().close();
+  await coreA.stop("SIGTERM");
+  coreA = await startCore(dirA, argsA);
+  pageA = await openApp(browser, coreA.ready.url);
+  await openDocument(pageA, TITLE);
+  await expect.poll(() => editorText(pageA)).toBe(before);
+});
+
+test("a revoked user is cut off", async () => {
+  await revokeRelayUser(relayDir, "bob");
+  await expect(pageB.getByRole("status", { name: "Sync status" })).toContainText(/refused|unauthori[sz]ed/i, { timeout: 15_000 });
+  await typeAtEnd(pageA, " Said after Bob left.");
+  await expect(pageA.getByRole("status", { name: "Sync status" })).toHaveText(/connected/i);
+  await expect.poll(() => editorText(pageA)).toContain("Said after Bob left.");
+  expect(await editorText(pageB)).not.toContain("Said after Bob left.");
+});
