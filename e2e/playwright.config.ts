@@ -11,6 +11,7 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: [["list"]],
+  outputDir: "../test-results",
   use: {
     headless: true,
     launchOptions: { executablePath: chromiumExecutable(), args: CHROMIUM_ARGS },

@@ -3,7 +3,7 @@
  * one promise of the product and waits on conditions only.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { createDocument, editor, editorText, openApp, openDocument, typeAtEnd } from "./support/app-page.js";
+import { createDocument, editor, editorText, openApp, openDocument, setDisplayName, typeAtEnd } from "./support/app-page.js";
 import { startCore, stopAll, tempDir, type CoreReady, type Started } from "./support/processes.js";
 import { addRelayUser, revokeRelayUser, startRelayProcess, type RelayReady } from "./support/relay.js";
 import { freePort, startTcpProxy, type TcpProxy } from "./support/tcp-proxy.js";
@@ -40,21 +40,25 @@ test.beforeAll(async ({ browser }) => {
   pageB = await openApp(browser, coreB.ready.url);
 });
 
-test.afterAll(async () => {
+test.afterAll(async ({}, testInfo) => {
+  // Process output is the first thing to read when a test here fails.
+  for (const [name, started] of Object.entries({ relay, coreA, coreB })) {
+    if (started) await testInfo.attach(`${name}.log`, { body: started.output(), contentType: "text/plain" });
+  }
   await proxyB?.close();
   await stopAll();
 });
 
+/** Waits until both pages show the same text; on timeout the message shows both. */
 async function converged(): Promise<string> {
-  let text = "";
+  let texts: string[] = [];
   await expect
     .poll(async () => {
-      const [a, b] = [await editorText(pageA), await editorText(pageB)];
-      text = a;
-      return a === b;
+      texts = [await editorText(pageA), await editorText(pageB)];
+      return texts[0] === texts[1] ? "same" : `A: ${texts[0]}\nB: ${texts[1]}`;
     }, { timeout: 60_000 })
-    .toBe(true);
-  return text;
+    .toBe("same");
+  return texts[0];
 }
 
 test("typing in one page appears in the other", async () => {
@@ -64,6 +68,23 @@ test("typing in one page appears in the other", async () => {
   await expect(editor(pageB)).toContainText("Hello from Alice.");
   await typeAtEnd(pageB, " And Bob.");
   await expect(editor(pageA)).toContainText("Hello from Alice. And Bob.");
+});
+
+test("presence shows who is here by name, and undo only undoes your own typing", async () => {
+  await setDisplayName(pageA, "Alice");
+  await setDisplayName(pageB, "Bob");
+  await typeAtEnd(pageA, " Alice was here.");
+  await expect(pageB.locator(".cm-remote-caret-label", { hasText: "Alice" })).toBeVisible();
+  await expect(pageB.getByRole("list", { name: /Also here: .*Alice/ })).toBeVisible();
+  await typeAtEnd(pageB, " Bob too.");
+  await expect(editor(pageA)).toContainText("Alice was here. Bob too.");
+  // Alice's undo takes back Alice's last typing, never Bob's.
+  await editor(pageA).click();
+  for (let i = 0; i < 20 && (await editorText(pageA)).includes("Alice was here."); i++) await pageA.keyboard.press("ControlOrMeta+z");
+  await expect.poll(() => editorText(pageA)).not.toContain("Alice was here.");
+  expect(await editorText(pageA)).toContain("Bob too.");
+  await expect.poll(() => editorText(pageB)).not.toContain("Alice was here.");
+  expect(await editorText(pageB)).toContain("Bob too.");
 });
 
 test("a client offline while both edit keeps every edit of both after reconnecting", async () => {

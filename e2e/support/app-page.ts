@@ -41,6 +41,23 @@ export async function editorText(page: Page): Promise<string> {
   return page.evaluate(() => {
     const content = document.querySelector(".cm-content");
     if (!content) return "";
-    return [...content.querySelectorAll(".cm-line")].map((line) => line.textContent ?? "").join("\n");
+    // Widgets (remote carets with name labels, checkboxes) are not document text.
+    return [...content.querySelectorAll(".cm-line")]
+      .map((line) => {
+        const copy = line.cloneNode(true) as HTMLElement;
+        copy.querySelectorAll('[contenteditable="false"], .cm-widgetBuffer, [aria-hidden="true"]').forEach((w) => w.remove());
+        return copy.textContent ?? "";
+      })
+      .join("\n");
   });
+}
+
+export async function setDisplayName(page: Page, name: string): Promise<void> {
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dialog = page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByLabel("Display name").fill(name);
+  await dialog.getByRole("button", { name: "Save settings" }).click();
+  await expect(dialog.getByText("Settings saved.")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
 }

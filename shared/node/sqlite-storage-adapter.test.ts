@@ -26,7 +26,7 @@ runStorageAdapterTests(async () => {
 runStorageAdapterTests(async () => {
   const db = new Database(":memory:");
   const adapter = new SqliteStorageAdapter(db, { table: "component_chunks" });
-  return { adapter, teardown: () => db.close() };
+  return { adapter, teardown: () => void db.close() };
 }, "SqliteStorageAdapter on a shared Database");
 
 describe("SqliteStorageAdapter", () => {

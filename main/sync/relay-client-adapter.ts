@@ -1,0 +1,382 @@
+/**
+ * The app core's end of the relay wire: one NetworkAdapter that owns its WebSocket and reconnects it itself with
+ * backoff. Written instead of automerge-repo's WebSocketClientAdapter because that one rethrows a 401 as an uncaught
+ * exception (automerge.md gotcha 4), cannot send an Authorization header, and reconnecting through
+ * networkSubsystem.reconnect() drops peer metadata (gotcha 5).
+ *
+ * What must stay true:
+ * - Nothing the network or the relay does throws out of this adapter; every failure becomes a status + lastError.
+ * - Each reconnect presents the peer id and metadata the Repo gave connect(); the Repo sees peer-disconnected when a
+ *   socket is lost and peer-candidate when the handshake completes again.
+ * - 401 at the upgrade, 4401 (revoked), 4403 (peer id refused) and 4409 (replaced) stop retrying until setToken()
+ *   or connect() is called again; everything else retries between minBackoffMs and maxBackoffMs.
+ */
+import { NetworkAdapter, type Message, type PeerId, type PeerMetadata } from "@automerge/automerge-repo";
+import WebSocket from "ws";
+import type { ErrorShape } from "../../shared/errors.js";
+import { MAX_RELAY_MESSAGE_BYTES, RELAY_KEEPALIVE_MS, RELAY_RECONNECT_MAX_MS, RELAY_RECONNECT_MIN_MS } from "../../shared/limits.js";
+import {
+  CLOSE_CODES,
+  RELAY_PROTOCOL_VERSION,
+  decodeFrame,
+  encodeFrame,
+  isErrorFrame,
+  isPeerFrame,
+  type WireFrame,
+} from "../../shared/sync-wire.js";
+import { TypedEmitter } from "../core/typed-emitter.js";
+
+export type RelayConnectionState = "connecting" | "connected" | "offline" | "reconnecting" | "unauthorized";
+
+export interface RelayStatusEvent {
+  state: RelayConnectionState;
+  lastError: ErrorShape | null;
+}
+
+export interface RelayClientAdapterOptions {
+  url: string;
+  token: string;
+  /** When given, connect() with any other peer id is refused: the relay binds this id to the token's user. */
+  peerId?: string;
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** The relay pings every RELAY_KEEPALIVE_MS; silence for 2.5 intervals means the connection is dead. */
+  keepAliveMs?: number;
+  maxMessageBytes?: number;
+}
+
+/** Close codes after which retrying with the same credentials and peer id cannot help. */
+const TERMINAL_CLOSE: Record<number, ErrorShape> = {
+  [CLOSE_CODES.revoked]: { code: "unauthorized", message: "Your access to this relay was revoked." },
+  [CLOSE_CODES.peerRefused]: {
+    code: "forbidden",
+    message: "The relay refused this device's peer id: it belongs to another user.",
+  },
+  [CLOSE_CODES.replaced]: {
+    code: "forbidden",
+    message: "Another connection from this device replaced this one.",
+  },
+};
+
+export class RelayClientAdapter extends NetworkAdapter {
+  readonly statusEvents = new TypedEmitter<{ status: RelayStatusEvent }>();
+  readonly #options: Required<Omit<RelayClientAdapterOptions, "peerId">> & { peerId?: string };
+  #token: string;
+  #state: RelayConnectionState = "offline";
+  #lastError: ErrorShape | null = null;
+  #socket: WebSocket | null = null;
+  /** The relay's peer id on the current socket, once its handshake completed. */
+  #remotePeerId: PeerId | null = null;
+  readonly #relayPeers = new Set<string>();
+  #wanted = false;
+  #everConnected = false;
+  #attempt = 0;
+  #retryTimer: NodeJS.Timeout | null = null;
+  #deadTimer: NodeJS.Timeout | null = null;
+  #ready = false;
+  #readyResolve!: () => void;
+  readonly #readyPromise = new Promise<void>((resolve) => (this.#readyResolve = resolve));
+
+  constructor(options: RelayClientAdapterOptions) {
+    super();
+    this.#options = {
+      url: options.url,
+      token: options.token,
+      peerId: options.peerId,
+      minBackoffMs: options.minBackoffMs ?? RELAY_RECONNECT_MIN_MS,
+      maxBackoffMs: options.maxBackoffMs ?? RELAY_RECONNECT_MAX_MS,
+      keepAliveMs: options.keepAliveMs ?? RELAY_KEEPALIVE_MS,
+      maxMessageBytes: options.maxMessageBytes ?? MAX_RELAY_MESSAGE_BYTES,
+    };
+    this.#token = options.token;
+  }
+
+  get state(): RelayConnectionState {
+    return this.#state;
+  }
+
+  get lastError(): ErrorShape | null {
+    return this.#lastError;
+  }
+
+  /**
+   * Whether `peerId` is reached through the relay: the relay itself, or a team member whose ephemeral messages the
+   * relay forwarded. Local peers (a renderer) are never in this set.
+   */
+  isRelayPeer(peerId: string): boolean {
+    return this.#relayPeers.has(peerId);
+  }
+
+  get relayPeerIds(): string[] {
+    return [...this.#relayPeers];
+  }
+
+  /** Ready once the first handshake completed or the first attempt failed, so offline work never waits on the relay. */
+  isReady(): boolean {
+    return this.#ready;
+  }
+
+  whenReady(): Promise<void> {
+    return this.#readyPromise;
+  }
+
+  connect(peerId: PeerId, peerMetadata?: PeerMetadata): void {
+    if (this.#options.peerId !== undefined && peerId !== this.#options.peerId) {
+      this.#wanted = false;
+      this.#setState("unauthorized", {
+        code: "invalid-input",
+        message: `The Repo's peer id "${peerId}" differs from the relay connection's "${this.#options.peerId}".`,
+      });
+      this.#markReady();
+      return;
+    }
+    this.peerId = peerId;
+    // A reconnect without metadata (networkSubsystem.reconnect) keeps what the Repo first presented.
+    if (peerMetadata !== undefined) this.peerMetadata = peerMetadata;
+    this.#wanted = true;
+    this.#attempt = 0;
+    this.#clearRetry();
+    if (!this.#socket) this.#open();
+  }
+
+  disconnect(): void {
+    this.#wanted = false;
+    this.#clearRetry();
+    this.#closeSocket(1000, "client disconnecting");
+    if (this.#state !== "unauthorized") this.#setState("offline", this.#lastError);
+  }
+
+  /** New credentials: leaves 'unauthorized' and connects again if the Repo wants a connection. */
+  setToken(token: string): void {
+    this.#token = token;
+    this.#lastError = null;
+    if (this.peerId === undefined) return;
+    this.#closeSocket(1000, "credentials changed");
+    this.#wanted = true;
+    this.#attempt = 0;
+    this.#clearRetry();
+    this.#open();
+  }
+
+  send(message: Message): void {
+    const socket = this.#socket;
+    // Before the handshake or while offline, drop: the Repo re-syncs from sync state when the peer reappears.
+    if (!socket || !this.#remotePeerId || socket.readyState !== WebSocket.OPEN) return;
+    if (message.targetId !== this.#remotePeerId) return;
+    try {
+      socket.send(encodeFrame(message as unknown as WireFrame), () => undefined);
+    } catch {
+      // a socket failing mid-send is handled by its close event
+    }
+  }
+
+  #open(): void {
+    if (!this.#wanted || this.peerId === undefined) return;
+    this.#setState(this.#everConnected || this.#attempt > 0 ? "reconnecting" : "connecting", this.#lastError);
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(this.#options.url, {
+        headers: { authorization: `Bearer ${this.#token}` },
+        maxPayload: this.#options.maxMessageBytes,
+        handshakeTimeout: this.#options.keepAliveMs,
+      });
+    } catch (error) {
+      this.#lastError = { code: "invalid-input", message: `The relay address cannot be used: ${describe(error)}` };
+      this.#wanted = false;
+      this.#setState("offline", this.#lastError);
+      this.#markReady();
+      return;
+    }
+    socket.binaryType = "nodebuffer";
+    this.#socket = socket;
+    let refusedStatus: number | null = null;
+
+    socket.on("unexpected-response", (_req, res) => {
+      refusedStatus = res.statusCode ?? 0;
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        if (body.length < 2000) body += chunk;
+      });
+      res.on("error", () => undefined);
+      res.on("end", () => {
+        if (this.#socket !== socket) return;
+        this.#socket = null;
+        socket.terminate();
+        if (refusedStatus === 401 || refusedStatus === 403) {
+          this.#wanted = false;
+          this.#clearRetry();
+          this.#setState("unauthorized", {
+            code: "unauthorized",
+            message: reasonFromBody(body) ?? "The relay refused the token.",
+            details: { status: refusedStatus },
+          });
+          this.#markReady();
+        } else {
+          this.#lost({ code: "relay-unavailable", message: `The relay answered HTTP ${refusedStatus}.` });
+        }
+      });
+    });
+    socket.on("open", () => {
+      if (this.#socket !== socket) return;
+      this.#armDeadTimer();
+      socket.send(
+        encodeFrame({
+          type: "join",
+          senderId: this.peerId as string,
+          peerMetadata: (this.peerMetadata ?? {}) as Record<string, unknown>,
+          supportedProtocolVersions: [RELAY_PROTOCOL_VERSION],
+        }),
+        () => undefined,
+      );
+    });
+    socket.on("ping", () => this.#armDeadTimer());
+    socket.on("message", (data, isBinary) => {
+      if (this.#socket !== socket) return;
+      this.#armDeadTimer();
+      this.#receive(socket, data as Buffer, isBinary);
+    });
+    socket.on("error", (error) => {
+      if (this.#socket !== socket || refusedStatus !== null) return;
+      this.#lastError = { code: "relay-unavailable", message: `Cannot reach the relay: ${describe(error)}` };
+    });
+    socket.on("close", (code, reasonBuffer) => {
+      if (this.#socket !== socket) return;
+      this.#socket = null;
+      const reason = reasonBuffer.toString("utf8");
+      const terminal = TERMINAL_CLOSE[code];
+      if (terminal) {
+        this.#dropRemotePeer();
+        this.#wanted = false;
+        this.#clearRetry();
+        this.#setState("unauthorized", { ...terminal, details: { closeCode: code, reason } });
+        this.#markReady();
+        return;
+      }
+      this.#lost(
+        this.#remotePeerId || code !== 1006
+          ? { code: "relay-unavailable", message: `The relay connection closed (${code}${reason ? `: ${reason}` : ""}).` }
+          : (this.#lastError ?? { code: "relay-unavailable", message: "Cannot reach the relay." }),
+      );
+    });
+  }
+
+  #receive(socket: WebSocket, data: Buffer, isBinary: boolean): void {
+    const decoded = isBinary ? decodeFrame(data) : ({ ok: false, reason: "text frame" } as const);
+    if (!decoded.ok) {
+      socket.close(CLOSE_CODES.malformed, "malformed frame from relay");
+      return;
+    }
+    const frame = decoded.frame;
+    if (isPeerFrame(frame)) {
+      this.#remotePeerId = frame.senderId as PeerId;
+      this.#relayPeers.add(frame.senderId);
+      this.#everConnected = true;
+      this.#attempt = 0;
+      this.#setState("connected", null);
+      this.#markReady();
+      this.emit("peer-candidate", {
+        peerId: frame.senderId as PeerId,
+        peerMetadata: frame.peerMetadata as PeerMetadata,
+      });
+      return;
+    }
+    if (isErrorFrame(frame)) {
+      this.#lastError = { code: "relay-unavailable", message: frame.message };
+      return;
+    }
+    if (!this.#remotePeerId) return;
+    if (frame.senderId !== this.#remotePeerId) {
+      // The relay forwards other members' ephemeral messages (presence) under their own peer ids; nothing else.
+      if (frame.type !== "ephemeral") return;
+      this.#relayPeers.add(frame.senderId);
+    }
+    this.emit("message", frame as unknown as Message);
+  }
+
+  /** The socket is gone for a reason retrying may fix. */
+  #lost(error: ErrorShape): void {
+    this.#dropRemotePeer();
+    this.#lastError = error;
+    this.#markReady();
+    if (!this.#wanted) {
+      this.#setState("offline", error);
+      return;
+    }
+    this.#setState("offline", error);
+    const base = Math.min(this.#options.maxBackoffMs, this.#options.minBackoffMs * 2 ** this.#attempt);
+    // Jitter in [base/2, base] so a relay restart is not met by every client at once.
+    const delay = Math.max(this.#options.minBackoffMs, base / 2 + Math.random() * (base / 2));
+    this.#attempt++;
+    this.#clearRetry();
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = null;
+      this.#open();
+    }, Math.min(delay, this.#options.maxBackoffMs));
+    this.#retryTimer.unref?.();
+  }
+
+  #dropRemotePeer(): void {
+    if (this.#deadTimer) clearTimeout(this.#deadTimer);
+    this.#deadTimer = null;
+    const remote = this.#remotePeerId;
+    this.#remotePeerId = null;
+    if (remote) this.emit("peer-disconnected", { peerId: remote });
+  }
+
+  #closeSocket(code: number, reason: string): void {
+    const socket = this.#socket;
+    this.#socket = null;
+    this.#dropRemotePeer();
+    if (!socket) return;
+    try {
+      if (socket.readyState === WebSocket.OPEN) socket.close(code, reason);
+      else socket.terminate();
+    } catch {
+      // already closing
+    }
+  }
+
+  #armDeadTimer(): void {
+    if (this.#deadTimer) clearTimeout(this.#deadTimer);
+    this.#deadTimer = setTimeout(() => {
+      const socket = this.#socket;
+      if (socket) socket.terminate();
+    }, this.#options.keepAliveMs * 2.5);
+    this.#deadTimer.unref?.();
+  }
+
+  #clearRetry(): void {
+    if (this.#retryTimer) clearTimeout(this.#retryTimer);
+    this.#retryTimer = null;
+  }
+
+  #markReady(): void {
+    if (this.#ready) return;
+    this.#ready = true;
+    this.#readyResolve();
+  }
+
+  #setState(state: RelayConnectionState, lastError: ErrorShape | null): void {
+    const changed = state !== this.#state || lastError !== this.#lastError;
+    this.#state = state;
+    this.#lastError = lastError;
+    if (changed) this.statusEvents.emit("status", { state, lastError });
+  }
+}
+
+function describe(error: unknown): string {
+  if (error && typeof error === "object" && "code" in error && typeof (error as { code: unknown }).code === "string") {
+    return `${(error as { code: string }).code} ${(error as unknown as Error).message ?? ""}`.trim();
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+function reasonFromBody(body: string): string | null {
+  try {
+    const parsed = JSON.parse(body) as { message?: unknown };
+    return typeof parsed.message === "string" ? parsed.message : null;
+  } catch {
+    return body.trim() ? body.trim().slice(0, 200) : null;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * What the app core holds for its relay: the NetworkAdapter to add to its Repo, the connection status with a typed
+ * lastError (the UI's sync indicator), and which peers are relays, so the core's shareConfig can keep private
+ * documents away from them. One adapter lives for the whole connection and reconnects its own socket, which keeps
+ * the Repo's peer metadata right across reconnects (automerge.md gotcha 5).
+ *
+ * What must stay true: private documents never reach a peer for which isRelayPeer() is true — the core's shareConfig
+ * enforces that using this module; a 401 ends in 'unauthorized' (no retry until setToken), never an exception.
+ */
+import type { ErrorShape } from "../../shared/errors.js";
+import { TypedEmitter } from "../core/typed-emitter.js";
+import { RelayClientAdapter, type RelayConnectionState, type RelayStatusEvent } from "./relay-client-adapter.js";
+
+export type { RelayConnectionState, RelayStatusEvent } from "./relay-client-adapter.js";
+
+export interface RelayConnectionOptions {
+  /** ws:// or wss:// address of the relay. */
+  url: string;
+  token: string;
+  /** This device's peer id, "<handle>:<device>"; the Repo the adapter joins must use the same id. */
+  peerId: string;
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+export class RelayConnection {
+  readonly url: string;
+  readonly peerId: string;
+  /** Add to the core's Repo (repo.networkSubsystem.addNetworkAdapter or `network: [...]`). */
+  readonly adapter: RelayClientAdapter;
+  readonly events = new TypedEmitter<{ status: RelayStatusEvent }>();
+  #closed = false;
+
+  constructor(options: RelayConnectionOptions) {
+    this.url = options.url;
+    this.peerId = options.peerId;
+    this.adapter = new RelayClientAdapter({
+      url: options.url,
+      token: options.token,
+      peerId: options.peerId,
+      minBackoffMs: options.minBackoffMs,
+      maxBackoffMs: options.maxBackoffMs,
+    });
+    this.adapter.statusEvents.on("status", (event) => this.events.emit("status", event));
+  }
+
+  get status(): RelayConnectionState {
+    return this.adapter.state;
+  }
+
+  get lastError(): ErrorShape | null {
+    return this.adapter.lastError;
+  }
+
+  /** Subscribes to status changes; returns the unsubscribe function. */
+  onStatus(listener: (event: RelayStatusEvent) => void): () => void {
+    return this.events.on("status", listener);
+  }
+
+  /** Whether a Repo peer id is reached through this relay (the relay, or a member whose presence it forwarded). */
+  isRelayPeer(peerId: string): boolean {
+    return this.adapter.isRelayPeer(peerId);
+  }
+
+  /** New credentials after 'unauthorized'; reconnects at once. */
+  setToken(token: string): void {
+    if (!this.#closed) this.adapter.setToken(token);
+  }
+
+  /** Disconnects for good. The caller removes the adapter from its Repo if the Repo lives on. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.adapter.disconnect();
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * GET /v1/team on the relay: who the token belongs to and the team's workspace-index document. The relay's HTTP base
+ * is its WebSocket address with ws->http and wss->https. Failures are typed: 'unauthorized' for a refused token,
+ * 'relay-unavailable' for anything on the way, never a raw fetch error.
+ */
+import { z } from "zod";
+import { ChopinError } from "../../shared/errors.js";
+import { RELAY_HTTP_TIMEOUT_MS } from "../../shared/limits.js";
+
+export interface TeamInfo {
+  user: string;
+  teamIndexDocumentId: string;
+}
+
+const teamInfoSchema = z.object({ user: z.string().min(1), teamIndexDocumentId: z.string().min(1) });
+
+/** ws://h:p/path -> http://h:p ; wss:// -> https:// ; http(s) passes through. */
+export function relayHttpBase(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ChopinError("invalid-input", `"${url}" is not a relay address.`);
+  }
+  const protocol = { "ws:": "http:", "wss:": "https:", "http:": "http:", "https:": "https:" }[parsed.protocol];
+  if (!protocol) throw new ChopinError("invalid-input", `"${url}" is not a ws://, wss://, http:// or https:// address.`);
+  return `${protocol}//${parsed.host}`;
+}
+
+export async function fetchTeamInfo(url: string, token: string, timeoutMs = RELAY_HTTP_TIMEOUT_MS): Promise<TeamInfo> {
+  const endpoint = `${relayHttpBase(url)}/v1/team`;
+  let response: Response;
+  try {
+    response = await fetch(endpoint, {
+      headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    throw new ChopinError("relay-unavailable", `Cannot reach the relay at ${relayHttpBase(url)}.`, {
+      cause: error instanceof Error ? error.message : String(error),
+    });
+  }
+  const text = await response.text().catch(() => "");
+  if (response.status === 401 || response.status === 403) {
+    throw new ChopinError("unauthorized", "The relay refused the token: it is wrong or was revoked.", {
+      status: response.status,
+    });
+  }
+  if (!response.ok) {
+    throw new ChopinError("relay-unavailable", `The relay answered HTTP ${response.status}.`, { status: response.status });
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ChopinError("relay-unavailable", "The relay's answer was not JSON.");
+  }
+  const parsed = teamInfoSchema.safeParse(body);
+  if (!parsed.success) throw new ChopinError("relay-unavailable", "The relay's team answer has an unexpected shape.");
+  return parsed.data;
+}

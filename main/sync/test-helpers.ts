@@ -1,0 +1,67 @@
+/**
+ * Shared by the sync tests: temp dirs, waiting for a condition with a deadline (never a fixed sleep), and a relay plus
+ * client Repos wired the way the app core wires them.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Repo, type DocumentId, type PeerId } from "@automerge/automerge-repo";
+import { SqliteStorageAdapter } from "../../shared/node/sqlite-storage-adapter.js";
+import { RelayConnection } from "./relay-connection.js";
+
+export function tempDir(prefix = "chopin-sync-"): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 15_000,
+  intervalMs = 10,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition()) return;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+export interface TestClient {
+  repo: Repo;
+  connection: RelayConnection;
+  storage: SqliteStorageAdapter;
+  /** Documents this client keeps private: never announced or given to relay peers. */
+  privateDocs: Set<string>;
+  close(): Promise<void>;
+}
+
+/** A client Repo with SQLite storage and the relay-peer-aware shareConfig the core uses (sample of it). */
+export function startClient(opts: { url: string; token: string; peerId: string; dbFile: string }): TestClient {
+  const connection = new RelayConnection({ url: opts.url, token: opts.token, peerId: opts.peerId, minBackoffMs: 20, maxBackoffMs: 200 });
+  const storage = new SqliteStorageAdapter(opts.dbFile);
+  const privateDocs = new Set<string>();
+  const allowed = async (peerId: PeerId, documentId?: DocumentId) =>
+    !(connection.isRelayPeer(peerId) && documentId !== undefined && privateDocs.has(documentId));
+  const repo = new Repo({
+    storage,
+    network: [connection.adapter],
+    peerId: opts.peerId as PeerId,
+    shareConfig: { announce: allowed, access: allowed },
+  });
+  return {
+    repo,
+    connection,
+    storage,
+    privateDocs,
+    close: async () => {
+      await connection.close();
+      // repo.shutdown() would throw on handles that are not ready; flush the ready ones.
+      await repo.flush(Object.values(repo.handles).filter((h) => h.isReady()).map((h) => h.documentId));
+      // Let automerge-repo's throttled saves (100 ms) land before the database closes under them.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      storage.close();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { MAX_PEER_ID_CHARS } from "./limits.js";
+import { decodeFrame, encodeFrame, isValidPeerId, type WireFrame } from "./sync-wire.js";
+
+describe("relay wire frames", () => {
+  it("round-trips a repo message with its bytes", () => {
+    const frame: WireFrame = { type: "sync", senderId: "alice:laptop", targetId: "relay", documentId: "d", data: new Uint8Array([1, 2, 3]) };
+    const decoded = decodeFrame(encodeFrame(frame));
+    expect(decoded.ok).toBe(true);
+    if (decoded.ok) {
+      expect(decoded.frame).toMatchObject({ type: "sync", senderId: "alice:laptop", targetId: "relay" });
+      expect(new Uint8Array((decoded.frame as { data: Uint8Array }).data)).toEqual(new Uint8Array([1, 2, 3]));
+    }
+  });
+
+  it("fills join defaults and refuses malformed joins", () => {
+    const ok = decodeFrame(encodeFrame({ type: "join", senderId: "a:b" } as unknown as WireFrame));
+    expect(ok).toEqual({ ok: true, frame: { type: "join", senderId: "a:b", peerMetadata: {}, supportedProtocolVersions: ["1"] } });
+    const bad = decodeFrame(encodeFrame({ type: "join", senderId: "a:b", supportedProtocolVersions: [1] } as unknown as WireFrame));
+    expect(bad.ok).toBe(false);
+  });
+
+  it("accepts a peer id of MAX_PEER_ID_CHARS and refuses one above", () => {
+    expect(isValidPeerId("p".repeat(MAX_PEER_ID_CHARS))).toBe(true);
+    expect(isValidPeerId("p".repeat(MAX_PEER_ID_CHARS + 1))).toBe(false);
+    const long = decodeFrame(encodeFrame({ type: "join", senderId: "p".repeat(MAX_PEER_ID_CHARS + 1) } as unknown as WireFrame));
+    expect(long).toEqual({ ok: false, reason: "frame has no valid senderId" });
+  });
+
+  it("refuses frames without a target, with non-byte data or that are not maps", () => {
+    expect(decodeFrame(encodeFrame({ type: "sync", senderId: "a" } as unknown as WireFrame)).ok).toBe(false);
+    expect(decodeFrame(encodeFrame({ type: "sync", senderId: "a", targetId: "b", data: "x" } as unknown as WireFrame)).ok).toBe(false);
+    expect(decodeFrame(encodeFrame([1, 2] as unknown as WireFrame)).ok).toBe(false);
+    expect(decodeFrame(new Uint8Array([0xff, 0xff])).ok).toBe(false);
+  });
+
+  it("never throws on arbitrary bytes", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 512 }), (bytes) => {
+        const result = decodeFrame(bytes);
+        expect(typeof result.ok).toBe("boolean");
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

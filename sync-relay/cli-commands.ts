@@ -1,0 +1,105 @@
+/**
+ * The relay CLI without the process around it, so tests run the exact code path an operator runs:
+ *   relay [--port P] [--host H] [--data DIR]          serve (env: CHOPIN_RELAY_PORT, CHOPIN_RELAY_HOST, CHOPIN_RELAY_DATA)
+ *   relay user add <handle> [--data DIR]              prints the new token alone on its last line
+ *   relay user list [--data DIR]
+ *   relay user revoke <handle> [--data DIR]           a running relay cuts that user within RELAY_REVOCATION_BOUND_MS
+ * Bad arguments print a sentence and return exit code 2; they never throw.
+ */
+import { ChopinError } from "../shared/errors.js";
+import { openRelayDb } from "./relay-db.js";
+import { UserStore } from "./users.js";
+
+export const DEFAULT_RELAY_PORT = 8787;
+export const DEFAULT_RELAY_DATA_DIR = "relay-data";
+
+export type CliCommand =
+  | { kind: "serve"; port: number; host: string; dataDir: string }
+  | { kind: "user-add"; handle: string; dataDir: string }
+  | { kind: "user-list"; dataDir: string }
+  | { kind: "user-revoke"; handle: string; dataDir: string }
+  | { kind: "help" };
+
+export interface CliOutput {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export const USAGE = [
+  "usage: relay [--port P] [--host H] [--data DIR]",
+  "       relay user add <handle> [--data DIR]",
+  "       relay user list [--data DIR]",
+  "       relay user revoke <handle> [--data DIR]",
+].join("\n");
+
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliCommand {
+  const positional: string[] = [];
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--help" || arg === "-h") return { kind: "help" };
+    if (arg.startsWith("--")) {
+      const eq = arg.indexOf("=");
+      const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
+      const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
+      if (!["port", "host", "data"].includes(name)) throw new ChopinError("invalid-input", `Unknown option --${name}.`);
+      if (value === undefined || value === "") throw new ChopinError("invalid-input", `Option --${name} needs a value.`);
+      flags.set(name, value);
+    } else {
+      positional.push(arg);
+    }
+  }
+  const dataDir = flags.get("data") ?? env.CHOPIN_RELAY_DATA ?? DEFAULT_RELAY_DATA_DIR;
+  if (positional.length === 0) {
+    const rawPort = flags.get("port") ?? env.CHOPIN_RELAY_PORT ?? String(DEFAULT_RELAY_PORT);
+    const port = Number(rawPort);
+    if (!/^\d+$/.test(rawPort) || port > 65535) throw new ChopinError("invalid-input", `"${rawPort}" is not a port number.`);
+    return { kind: "serve", port, host: flags.get("host") ?? env.CHOPIN_RELAY_HOST ?? "127.0.0.1", dataDir };
+  }
+  const [group, action, handle, ...rest] = positional;
+  if (group !== "user") throw new ChopinError("invalid-input", `Unknown command "${group}".`);
+  if (rest.length > 0) throw new ChopinError("invalid-input", `Unexpected argument "${rest[0]}".`);
+  if (action === "list" && handle === undefined) return { kind: "user-list", dataDir };
+  if ((action === "add" || action === "revoke") && handle !== undefined) {
+    return { kind: action === "add" ? "user-add" : "user-revoke", handle, dataDir };
+  }
+  throw new ChopinError("invalid-input", `Unknown user command "${[action, handle].filter(Boolean).join(" ")}".`);
+}
+
+/** Runs a user subcommand against the relay database in dataDir; returns the process exit code. */
+export function runUserCommand(command: Exclude<CliCommand, { kind: "serve" } | { kind: "help" }>, io: CliOutput): number {
+  const db = openRelayDb(command.dataDir);
+  try {
+    const users = new UserStore(db);
+    switch (command.kind) {
+      case "user-add": {
+        const { handle, token } = users.add(command.handle);
+        io.out(`Added user "${handle}". Their relay token (shown once; store it now):`);
+        io.out(token);
+        return 0;
+      }
+      case "user-list": {
+        const rows = users.list();
+        if (rows.length === 0) io.out("No users.");
+        for (const u of rows) {
+          const state = u.revokedAt === null ? "active" : `revoked ${new Date(u.revokedAt).toISOString()}`;
+          io.out(`${u.handle}\tadded ${new Date(u.createdAt).toISOString()}\t${state}`);
+        }
+        return 0;
+      }
+      case "user-revoke": {
+        if (!users.revoke(command.handle)) {
+          io.err(`No active user named "${command.handle}".`);
+          return 1;
+        }
+        io.out(`Revoked "${command.handle}". Their connections close within seconds.`);
+        return 0;
+      }
+    }
+  } catch (error) {
+    io.err(error instanceof ChopinError ? error.message : `Failed: ${String(error)}`);
+    return 1;
+  } finally {
+    db.close();
+  }
+}

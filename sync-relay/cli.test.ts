@@ -1,0 +1,127 @@
+/**
+ * The relay CLI as an operator runs it: real child processes (`tsx sync-relay/cli.ts ...`) against a data directory,
+ * including a revocation from a separate process while a relay serves the same database.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ChopinError } from "../shared/errors.js";
+import { RELAY_REVOCATION_BOUND_MS } from "../shared/limits.js";
+import { CLOSE_CODES } from "../shared/sync-wire.js";
+import { DEFAULT_RELAY_PORT, parseCli } from "./cli-commands.js";
+import { openRelayDb, readMeta } from "./relay-db.js";
+import { startRelay } from "./server.js";
+import { UserStore } from "./users.js";
+import { rawClient, tempDir, waitFor } from "./test-wire.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const tsx = join(root, "node_modules", ".bin", "tsx");
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+function start(args: string[], env: Record<string, string> = {}): { child: ChildProcess; result: Promise<Run>; stdout: () => string } {
+  const child = spawn(tsx, [join(root, "sync-relay", "cli.ts"), ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  const result = new Promise<Run>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { child, result, stdout: () => stdout };
+}
+
+const run = (args: string[], env?: Record<string, string>) => start(args, env).result;
+
+let dir: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  dir = tempDir("chopin-relay-cli-");
+});
+afterEach(() => dir.remove());
+
+describe("parseCli", () => {
+  it("reads serve options from flags, then the environment, then defaults", () => {
+    expect(parseCli([], {})).toEqual({ kind: "serve", port: DEFAULT_RELAY_PORT, host: "127.0.0.1", dataDir: "relay-data" });
+    expect(parseCli([], { CHOPIN_RELAY_PORT: "9000", CHOPIN_RELAY_DATA: "/d" })).toMatchObject({ port: 9000, dataDir: "/d" });
+    expect(parseCli(["--port", "0", "--data=/x", "--host", "0.0.0.0"], { CHOPIN_RELAY_PORT: "9000" })).toEqual({
+      kind: "serve",
+      port: 0,
+      host: "0.0.0.0",
+      dataDir: "/x",
+    });
+    expect(parseCli(["user", "add", "alice", "--data", "/x"], {})).toEqual({ kind: "user-add", handle: "alice", dataDir: "/x" });
+    expect(parseCli(["user", "list"], {})).toMatchObject({ kind: "user-list" });
+    expect(parseCli(["user", "revoke", "bob"], {})).toMatchObject({ kind: "user-revoke", handle: "bob" });
+  });
+
+  it("refuses bad arguments with a sentence", () => {
+    for (const argv of [["--port", "http"], ["--port", "70000"], ["--bogus", "1"], ["user"], ["user", "add"], ["other"], ["--data"]]) {
+      expect(() => parseCli(argv, {}), argv.join(" ")).toThrow(ChopinError);
+    }
+  });
+});
+
+describe("relay CLI processes", () => {
+  it("adds a user printing the token alone on the last line, lists and revokes", async () => {
+    const data = join(dir.path, "data");
+    const added = await run(["user", "add", "alice", "--data", data]);
+    expect(added.code).toBe(0);
+    const token = added.stdout.trimEnd().split("\n").at(-1)!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    const db = openRelayDb(data);
+    expect(new UserStore(db).authenticate(token)?.handle).toBe("alice");
+    db.close();
+
+    expect((await run(["user", "add", "alice"], { CHOPIN_RELAY_DATA: data })).code).toBe(1);
+    const listed = await run(["user", "list", "--data", data]);
+    expect(listed.stdout).toMatch(/^alice\t.*\tactive$/m);
+    expect((await run(["user", "revoke", "alice", "--data", data])).code).toBe(0);
+    expect((await run(["user", "revoke", "alice", "--data", data])).code).toBe(1);
+    expect((await run(["user", "list", "--data", data])).stdout).toMatch(/^alice\t.*\trevoked /m);
+    const bad = await run(["user", "frobnicate"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/Unknown user command/);
+  }, 60_000);
+
+  it("serves, then shuts down gracefully on SIGTERM keeping its data", async () => {
+    const data = join(dir.path, "data");
+    const relay = start([], { CHOPIN_RELAY_PORT: "0", CHOPIN_RELAY_DATA: data });
+    await waitFor(() => /listening on ws:\/\/127\.0\.0\.1:\d+/.test(relay.stdout()), "relay listening", 30_000);
+    const port = /127\.0\.0\.1:(\d+)/.exec(relay.stdout())![1];
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(await health.json()).toMatchObject({ ok: true, connections: 0 });
+    relay.child.kill("SIGTERM");
+    const done = await relay.result;
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/relay stopped/);
+    const db = openRelayDb(data);
+    expect(readMeta(db, "team_index_document_id")).toBeTruthy();
+    db.close();
+  }, 60_000);
+
+  it("a revocation from another process cuts the user's sockets within the bound", async () => {
+    const data = join(dir.path, "data");
+    const relay = await startRelay({ dataDir: data });
+    try {
+      const token = relay.users.add("bob").token;
+      const socket = rawClient(relay.url, token);
+      await socket.join("bob:laptop");
+      const revoked = await run(["user", "revoke", "bob", "--data", data]);
+      expect(revoked.code).toBe(0);
+      await waitFor(() => socket.closed !== null, "socket cut", RELAY_REVOCATION_BOUND_MS);
+      expect(socket.closed?.code).toBe(CLOSE_CODES.revoked);
+    } finally {
+      await relay.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,50 @@
+/**
+ * `npm run relay -- ...`: the relay process entry. Parses arguments (cli-commands.ts), runs a user subcommand or serves
+ * until SIGTERM/SIGINT, then shuts down gracefully (stop accepting, close sockets, flush, close the database).
+ */
+import { ChopinError } from "../shared/errors.js";
+import { USAGE, parseCli, runUserCommand } from "./cli-commands.js";
+import { startRelay } from "./server.js";
+
+const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+
+async function main(): Promise<number> {
+  let command;
+  try {
+    command = parseCli(process.argv.slice(2), process.env);
+  } catch (error) {
+    io.err(error instanceof ChopinError ? error.message : String(error));
+    io.err(USAGE);
+    return 2;
+  }
+  if (command.kind === "help") {
+    io.out(USAGE);
+    return 0;
+  }
+  if (command.kind !== "serve") return runUserCommand(command, io);
+
+  const relay = await startRelay({ dataDir: command.dataDir, port: command.port, host: command.host, log: io.out });
+  io.out(`team index document: ${relay.teamIndexDocumentId}`);
+  // One machine-readable line that scripts and tests wait for.
+  io.out(`RELAY_READY ${JSON.stringify({ url: relay.url, port: relay.port, teamIndexDocumentId: relay.teamIndexDocumentId })}`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      io.out(`${signal}: shutting down`);
+      resolve();
+    };
+    process.once("SIGTERM", () => stop("SIGTERM"));
+    process.once("SIGINT", () => stop("SIGINT"));
+  });
+  await relay.close();
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    io.err(`relay failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

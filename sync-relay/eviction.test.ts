@@ -1,0 +1,116 @@
+/**
+ * Relay memory stays bounded: 10,000 tiny documents imported into the relay's storage, each touched (loaded) through
+ * its Repo, leave memory once idle; each still loads from storage afterwards with its content.
+ */
+import { join } from "node:path";
+import * as A from "@automerge/automerge";
+import { generateAutomergeUrl, parseAutomergeUrl, type DocumentId } from "@automerge/automerge-repo";
+import type Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SqliteStorageAdapter } from "../shared/node/sqlite-storage-adapter.js";
+import { openRelayDb } from "./relay-db.js";
+import { startRelay, type RunningRelay } from "./server.js";
+import { tempDir, waitFor } from "./test-wire.js";
+
+/** The brief: 10,000 documents. CHOPIN_EVICT_DOCS may lower it for a quick local run; the default is the real test. */
+const DOCUMENTS = Number(process.env.CHOPIN_EVICT_DOCS ?? 10_000);
+const BATCH = 500;
+
+let dir: ReturnType<typeof tempDir>;
+let relay: RunningRelay | null = null;
+
+beforeEach(() => {
+  dir = tempDir("chopin-relay-evict-");
+});
+afterEach(async () => {
+  await relay?.close();
+  relay = null;
+  dir.remove();
+});
+
+/** Writes documents straight into the relay's chunk table in one transaction, as an import would. */
+function importDocuments(dataDir: string, count: number): DocumentId[] {
+  const db = openRelayDb(dataDir);
+  const storage = new SqliteStorageAdapter(db);
+  const ids: DocumentId[] = [];
+  const insert = db.prepare("INSERT INTO automerge_chunks (key, data) VALUES (?, ?)");
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const { documentId } = parseAutomergeUrl(generateAutomergeUrl());
+      const bytes = A.save(A.from({ n: i }));
+      insert.run([documentId, "snapshot", `import-${i}`].join("\u001f"), Buffer.from(bytes));
+      ids.push(documentId);
+    }
+  })();
+  storage.close();
+  db.close();
+  return ids;
+}
+
+describe("relay document eviction", () => {
+  it("keeps the loaded-document count bounded while 10,000 documents are touched", async () => {
+    const dataDir = join(dir.path, "relay");
+    const ids = importDocuments(dataDir, DOCUMENTS);
+    relay = await startRelay({ dataDir, idleEvictMs: 250, evictSweepMs: 50 });
+    const r = relay;
+
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, r.loadedDocuments())), 5);
+    try {
+      for (let start = 0; start < ids.length; start += BATCH) {
+        const batch = ids.slice(start, start + BATCH);
+        // Each document is read as soon as it loads: the evictor may unload it again once it is idle.
+        await Promise.all(
+          batch.map(async (id, i) => expect((await r.repo.find<{ n: number }>(id)).doc().n).toBe(start + i)),
+        );
+        // Eviction keeps up: before the next batch, at most one batch (plus stragglers) is loaded.
+        await waitFor(() => r.loadedDocuments() <= BATCH, `eviction after batch at ${start}`, 60_000);
+      }
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(peak).toBeLessThanOrEqual(3 * BATCH);
+    await waitFor(() => r.loadedDocuments() === 0, "every idle document evicted");
+    expect(r.evictor.evicted).toBeGreaterThanOrEqual(DOCUMENTS);
+
+    // Evicted documents load again from storage, content intact.
+    for (const i of [0, Math.floor(DOCUMENTS / 3), DOCUMENTS - 1]) {
+      expect((await r.repo.find<{ n: number }>(ids[i])).doc().n).toBe(i);
+    }
+  }, 600_000);
+
+  it("never rewrites stored chunks when unloading (automerge-repo's removeFromCache would save an empty doc)", async () => {
+    const dataDir = join(dir.path, "relay");
+    const ids = importDocuments(dataDir, 3);
+    const rows = (db: Database.Database) =>
+      db.prepare("SELECT key, data FROM automerge_chunks WHERE key LIKE 'import-%' OR key IN (?, ?, ?) ORDER BY seq").all(
+        ...ids.map((id, i) => [id, "snapshot", `import-${i}`].join("\u001f")),
+      );
+    const first = openRelayDb(dataDir);
+    const before = rows(first);
+    first.close();
+    expect(before).toHaveLength(3);
+    relay = await startRelay({ dataDir, idleEvictMs: 50, evictSweepMs: 10 });
+    const r = relay;
+    for (const id of ids) await r.repo.find(id);
+    await waitFor(() => r.loadedDocuments() === 0, "all evicted");
+    // close() lets every pending throttled save land before closing the database.
+    await r.close();
+    relay = null;
+    const db = openRelayDb(dataDir);
+    expect(rows(db)).toEqual(before);
+    expect(db.prepare("SELECT count(*) AS n FROM automerge_chunks WHERE key LIKE ?").get(`${ids[0]}%`)).toEqual({ n: 1 });
+    db.close();
+  });
+
+  it("flushes a changed document before unloading it, and drops never-created (unavailable) documents", async () => {
+    relay = await startRelay({ dataDir: join(dir.path, "relay"), idleEvictMs: 50, evictSweepMs: 10 });
+    const r = relay;
+    const handle = r.repo.create<{ items: string[] }>({ items: [] });
+    handle.change((d) => void d.items.push("kept"));
+    const { documentId: missing } = parseAutomergeUrl(generateAutomergeUrl());
+    await expect(r.repo.find(missing)).rejects.toThrow(/unavailable/);
+    await waitFor(() => r.loadedDocuments() === 0, "both evicted");
+    expect((await r.repo.find<{ items: string[] }>(handle.documentId)).doc().items).toEqual(["kept"]);
+  });
+});

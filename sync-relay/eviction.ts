@@ -1,0 +1,94 @@
+/**
+ * Bounds relay memory: automerge-repo never unloads a document (automerge.md gotcha 6), so the relay unloads every
+ * document nobody has sent a message about for idleMs. Ready documents are flushed to storage, then removed from the
+ * Repo's cache (they load again from storage on the next message); documents the relay never had ("unavailable",
+ * e.g. requested by id but never created) are dropped, which removes nothing from storage because there is nothing.
+ *
+ * What must stay true: a document is flushed before it is unloaded, and one touched during the flush stays loaded;
+ * unloading never writes to storage (see the removeFromCache note in #sweepOnce).
+ */
+import type { DocumentId, Repo } from "@automerge/automerge-repo";
+
+export interface EvictorOptions {
+  idleMs: number;
+  sweepMs: number;
+  now?: () => number;
+}
+
+export class DocumentEvictor {
+  readonly #repo: Repo;
+  readonly #idleMs: number;
+  readonly #sweepMs: number;
+  readonly #now: () => number;
+  readonly #lastTouched = new Map<string, number>();
+  #timer: NodeJS.Timeout | null = null;
+  #sweeping: Promise<number> | null = null;
+  /** Documents unloaded since start, for health and tests. */
+  evicted = 0;
+
+  constructor(repo: Repo, options: EvictorOptions) {
+    this.#repo = repo;
+    this.#idleMs = options.idleMs;
+    this.#sweepMs = options.sweepMs;
+    this.#now = options.now ?? Date.now;
+  }
+
+  touch(documentId: string): void {
+    this.#lastTouched.set(documentId, this.#now());
+  }
+
+  start(): void {
+    if (this.#timer) return;
+    this.#timer = setInterval(() => void this.sweep().catch(() => undefined), this.#sweepMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#sweeping?.catch(() => undefined);
+  }
+
+  /** Unloads every idle document; returns how many. Concurrent calls share one sweep. */
+  sweep(): Promise<number> {
+    if (!this.#sweeping) {
+      this.#sweeping = this.#sweepOnce().finally(() => (this.#sweeping = null));
+    }
+    return this.#sweeping;
+  }
+
+  async #sweepOnce(): Promise<number> {
+    let count = 0;
+    const handles = this.#repo.handles;
+    // Touches for documents that are not loaded (a message refused before loading) must not accumulate.
+    for (const id of [...this.#lastTouched.keys()]) if (!handles[id as DocumentId]) this.#lastTouched.delete(id);
+    for (const [id, handle] of Object.entries(handles)) {
+      const last = this.#lastTouched.get(id);
+      // A document loaded without any message (e.g. created by the relay itself) starts its idle clock now.
+      if (last === undefined) {
+        this.touch(id);
+        continue;
+      }
+      if (this.#now() - last < this.#idleMs) continue;
+      if (handle.isReady()) {
+        await this.#repo.flush([id as DocumentId]);
+        if (this.#now() - (this.#lastTouched.get(id) ?? 0) < this.#idleMs || !handle.isReady()) continue;
+        // automerge-repo 2.5.6: removeFromCache unloads the handle (its doc becomes empty) BEFORE detaching it, and
+        // the Repo's save listener then saves that empty doc, which can compact the stored chunks away (data loss,
+        // seen in eviction.test.ts). The handle is discarded anyway, so detach its listeners first.
+        handle.removeAllListeners("heads-changed");
+        handle.removeAllListeners("change");
+        await this.#repo.removeFromCache(id as DocumentId);
+      } else if (handle.isUnavailable()) {
+        this.#repo.delete(id as DocumentId);
+      } else {
+        // loading or requesting: a sync is in flight; look again next sweep.
+        continue;
+      }
+      this.#lastTouched.delete(id);
+      this.evicted++;
+      count++;
+    }
+    return count;
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The relay's small HTTP surface beside the WebSocket: GET /healthz for probes and GET /v1/team for members. Bearer
+ * tokens are read the same way here and at the WebSocket upgrade, so a token that works for one works for the other.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+export interface HttpRouteContext {
+  health(): { documents: number; connections: number };
+  /** The authenticated handle for a token, or null. */
+  authenticate(token: string | null): string | null;
+  teamIndexDocumentId: string;
+}
+
+/** Authorization: Bearer <token>, else ?token= (tools and browsers that cannot set headers). */
+export function bearerToken(req: IncomingMessage): string | null {
+  const header = req.headers.authorization;
+  if (typeof header === "string") {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (match) return match[1];
+  }
+  try {
+    return new URL(req.url ?? "/", "http://relay").searchParams.get("token");
+  } catch {
+    return null;
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store",
+    ...extraHeaders,
+  });
+  res.end(text);
+}
+
+export function handleHttp(ctx: HttpRouteContext, req: IncomingMessage, res: ServerResponse): void {
+  let path: string;
+  try {
+    path = new URL(req.url ?? "/", "http://relay").pathname;
+  } catch {
+    sendJson(res, 400, { code: "invalid-input", message: "The request URL could not be read." });
+    return;
+  }
+  if (req.method !== "GET") {
+    sendJson(res, 405, { code: "invalid-input", message: "Only GET is served here." }, { allow: "GET" });
+    return;
+  }
+  if (path === "/healthz") {
+    sendJson(res, 200, { ok: true, ...ctx.health() });
+    return;
+  }
+  if (path === "/v1/team") {
+    const user = ctx.authenticate(bearerToken(req));
+    if (!user) {
+      sendJson(
+        res,
+        401,
+        { code: "unauthorized", message: "The relay token is missing, wrong or revoked." },
+        { "www-authenticate": 'Bearer realm="chopin-relay"' },
+      );
+      return;
+    }
+    sendJson(res, 200, { user, teamIndexDocumentId: ctx.teamIndexDocumentId });
+    return;
+  }
+  sendJson(res, 404, { code: "not-found", message: `Nothing is served at ${path}.` });
+}

@@ -1,0 +1,38 @@
+/**
+ * What the relay lets through to its Repo. automerge-repo assumes well-formed messages; a garbage sync payload or
+ * document id would surface as errors deep inside it, so the relay checks each inbound repo message first and closes
+ * the offending socket instead (1007 malformed, 1008 policy).
+ */
+import * as A from "@automerge/automerge";
+import { isValidDocumentId } from "@automerge/automerge-repo";
+import type { RepoFrame } from "../shared/sync-wire.js";
+import { CLOSE_CODES } from "../shared/sync-wire.js";
+
+export type GuardVerdict = { ok: true } | { ok: false; code: number; reason: string };
+
+const DOC_MESSAGE_TYPES = new Set(["sync", "request", "ephemeral", "doc-unavailable"]);
+
+export function checkRepoMessage(frame: RepoFrame): GuardVerdict {
+  if (!DOC_MESSAGE_TYPES.has(frame.type)) {
+    return { ok: false, code: CLOSE_CODES.policy, reason: `unsupported message type "${frame.type}"` };
+  }
+  if (typeof frame.documentId !== "string" || !isValidDocumentId(frame.documentId)) {
+    return { ok: false, code: CLOSE_CODES.malformed, reason: "message has no valid documentId" };
+  }
+  if (frame.type === "doc-unavailable") return { ok: true };
+  if (!(frame.data instanceof Uint8Array) || frame.data.byteLength === 0) {
+    return { ok: false, code: CLOSE_CODES.malformed, reason: `${frame.type} message has no data` };
+  }
+  if (frame.type === "ephemeral") {
+    if (typeof frame.count !== "number" || typeof frame.sessionId !== "string") {
+      return { ok: false, code: CLOSE_CODES.malformed, reason: "ephemeral message lacks count or sessionId" };
+    }
+    return { ok: true };
+  }
+  try {
+    A.decodeSyncMessage(frame.data);
+  } catch {
+    return { ok: false, code: CLOSE_CODES.malformed, reason: `${frame.type} message data is not an Automerge sync message` };
+  }
+  return { ok: true };
+}

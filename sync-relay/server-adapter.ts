@@ -1,0 +1,362 @@
+/**
+ * The relay end of the relay wire: a NetworkAdapter fed with already-authenticated WebSockets (server.ts checks the
+ * token at the HTTP upgrade). Written instead of automerge-repo's WebSocketServerAdapter because the relay must bind
+ * peer ids to users, refuse malformed or oversized frames with a reason while staying up, and cut a revoked user.
+ *
+ * What must stay true:
+ * - A socket speaks only as the peer id it joined with, and only to this relay; anything else closes that socket,
+ *   except ephemeral (presence) messages under another sender's id: an app core relays its renderer's presence under
+ *   the renderer's peer id. Such a sender is bound to the first socket that relayed it; the same id from any other
+ *   socket, or an id of a joined peer, is an echo (clients re-broadcast presence) or a forgery and is dropped.
+ * - The Repo never sees a client's own peer id: each connection is a fresh session peer "<peerId>#s<n>", so the
+ *   Repo's per-peer sync state (which automerge-repo keeps in memory across a disconnect) starts empty on every
+ *   reconnect. Stale per-peer sync state is what makes a reconnecting client loop forever (automerge.md gotcha 1);
+ *   outbound frames are translated back to the client's peer id.
+ * - A join with a peer id the user may not present is refused (4403); a second join by the SAME user and peer id
+ *   replaces the first (4409 to the old socket; the Repo sees peer-disconnected then peer-candidate).
+ * - Nothing an inbound socket sends can throw out of this adapter.
+ */
+import { NetworkAdapter, type Message, type PeerId, type PeerMetadata } from "@automerge/automerge-repo";
+import type { WebSocket } from "ws";
+import { RELAY_JOIN_TIMEOUT_MS, RELAY_KEEPALIVE_MS } from "../shared/limits.js";
+import {
+  CLOSE_CODES,
+  RELAY_PROTOCOL_VERSION,
+  decodeFrame,
+  encodeFrame,
+  isJoinFrame,
+  type JoinFrame,
+  type RepoFrame,
+  type WireFrame,
+} from "../shared/sync-wire.js";
+import type { GuardVerdict } from "./message-guard.js";
+
+/** The identity server.ts established for a socket before handing it over. */
+export interface SocketIdentity {
+  user: string;
+  tokenHash: string;
+}
+
+export interface RelayServerAdapterOptions {
+  /** Whether `user` may present `peerId`. Default: anyone may present anything (the acceptance suite's setting). */
+  authorizePeer?: (user: string, peerId: string) => boolean;
+  /** Checks a repo message before the Repo sees it. Default: everything passes. */
+  checkMessage?: (frame: RepoFrame) => GuardVerdict;
+  /** Sees every admitted repo message (senderId already the session peer id), before the Repo does. */
+  onInbound?: (sessionId: string, frame: RepoFrame) => void;
+  /** A session peer appeared; the Repo is told next. */
+  onJoin?: (sessionId: string, user: string) => void;
+  /** A session peer is gone; the Repo is told next. */
+  onLeave?: (sessionId: string, user: string) => void;
+  /** What the Repo is told about a joining peer. Default: what the peer presented. */
+  presentMetadata?: (presented: PeerMetadata) => PeerMetadata;
+  joinTimeoutMs?: number;
+  keepAliveMs?: number;
+}
+
+interface Connection {
+  ws: WebSocket;
+  identity: SocketIdentity;
+  peerId: string | null;
+  /** The peer id the Repo knows this connection by. */
+  sessionId: string | null;
+  closed: boolean;
+  alive: boolean;
+  joinTimer: NodeJS.Timeout | null;
+}
+
+const SESSION_SUFFIX = /#s\d+$/;
+/** Joins a session peer id and a peer behind it (a client's renderer) into the sender id the Repo sees. */
+const RELAYED_SEPARATOR = ">";
+
+/** The client's own peer id behind a session peer id (identity for ids that are not session ids). */
+export function clientPeerIdOf(sessionId: string): string {
+  const relayed = sessionId.indexOf(RELAYED_SEPARATOR);
+  if (relayed >= 0) return sessionId.slice(relayed + 1);
+  return sessionId.replace(SESSION_SUFFIX, "");
+}
+
+/** WebSocket close reasons are at most 123 bytes. */
+function closeReason(reason: string): string {
+  const bytes = Buffer.from(reason, "utf8");
+  return bytes.byteLength <= 123 ? reason : bytes.subarray(0, 120).toString("utf8") + "...";
+}
+
+export class RelayServerAdapter extends NetworkAdapter {
+  readonly #options: Required<Omit<RelayServerAdapterOptions, "onInbound" | "onJoin" | "onLeave">> &
+    Pick<RelayServerAdapterOptions, "onInbound" | "onJoin" | "onLeave">;
+  readonly #connections = new Set<Connection>();
+  /** By the peer id the client presented: finds the connection a new join replaces. */
+  readonly #byPeer = new Map<string, Connection>();
+  /** By the session peer id the Repo uses. */
+  readonly #bySession = new Map<string, Connection>();
+  /** Sender ids of local peers (renderers) behind a client, bound to the socket that relays their presence. */
+  readonly #relayedBy = new Map<string, Connection>();
+  #sessionCounter = 0;
+  #connected = false;
+  #keepAlive: NodeJS.Timeout | null = null;
+  #readyResolve!: () => void;
+  readonly #ready = new Promise<void>((resolve) => (this.#readyResolve = resolve));
+
+  constructor(options: RelayServerAdapterOptions = {}) {
+    super();
+    this.#options = {
+      authorizePeer: options.authorizePeer ?? (() => true),
+      checkMessage: options.checkMessage ?? (() => ({ ok: true })),
+      onInbound: options.onInbound,
+      onJoin: options.onJoin,
+      onLeave: options.onLeave,
+      presentMetadata: options.presentMetadata ?? ((presented) => presented),
+      joinTimeoutMs: options.joinTimeoutMs ?? RELAY_JOIN_TIMEOUT_MS,
+      keepAliveMs: options.keepAliveMs ?? RELAY_KEEPALIVE_MS,
+    };
+  }
+
+  isReady(): boolean {
+    return this.#connected;
+  }
+
+  whenReady(): Promise<void> {
+    return this.#ready;
+  }
+
+  connect(peerId: PeerId, peerMetadata?: PeerMetadata): void {
+    this.peerId = peerId;
+    this.peerMetadata = peerMetadata;
+    this.#connected = true;
+    this.#readyResolve();
+    if (!this.#keepAlive) {
+      this.#keepAlive = setInterval(() => this.#pingAll(), this.#options.keepAliveMs);
+      this.#keepAlive.unref();
+    }
+  }
+
+  /** Closes every socket; sockets accepted later are refused until connect() is called again. */
+  disconnect(): void {
+    this.#connected = false;
+    if (this.#keepAlive) clearInterval(this.#keepAlive);
+    this.#keepAlive = null;
+    for (const conn of [...this.#connections]) this.#drop(conn, CLOSE_CODES.goingAway, "relay is disconnecting");
+  }
+
+  send(message: Message): void {
+    const conn = this.#bySession.get(message.targetId);
+    if (!conn || conn.closed || conn.peerId === null || conn.ws.readyState !== conn.ws.OPEN) return;
+    // A socket never gets back the presence it relayed for its own local peers.
+    if (message.senderId.startsWith(`${message.targetId}${RELAYED_SEPARATOR}`)) return;
+    // Forwarded ephemeral messages carry another session's id as sender; clients know peers by their own ids.
+    const frame = { ...message, targetId: conn.peerId, senderId: clientPeerIdOf(message.senderId) };
+    conn.ws.send(encodeFrame(frame as unknown as WireFrame), () => undefined);
+  }
+
+  /** Takes over an authenticated socket. */
+  accept(ws: WebSocket, identity: SocketIdentity): void {
+    const conn: Connection = { ws, identity, peerId: null, sessionId: null, closed: false, alive: true, joinTimer: null };
+    if (!this.#connected) {
+      ws.close(1013, "relay is not ready; try again later");
+      return;
+    }
+    this.#connections.add(conn);
+    conn.joinTimer = setTimeout(
+      () => this.#drop(conn, CLOSE_CODES.joinTimeout, "no join frame in time"),
+      this.#options.joinTimeoutMs,
+    );
+    ws.on("pong", () => (conn.alive = true));
+    ws.on("message", (data, isBinary) => this.#receive(conn, data, isBinary));
+    ws.on("close", () => this.#forget(conn));
+    // ws closes the socket itself after an error (1009 for an oversized frame); the close handler cleans up.
+    ws.on("error", () => undefined);
+  }
+
+  /** Closes every connection `shouldCut` selects; returns how many. Used for revocation. */
+  cutWhere(shouldCut: (identity: SocketIdentity) => boolean, code: number, reason: string): number {
+    let count = 0;
+    for (const conn of [...this.#connections]) {
+      if (shouldCut(conn.identity)) {
+        this.#drop(conn, code, reason);
+        count++;
+      }
+    }
+    return count;
+  }
+
+  get connectionCount(): number {
+    return this.#connections.size;
+  }
+
+  /** The user a session peer (as the Repo knows it) authenticated as. */
+  userOf(sessionId: string): string | undefined {
+    // Presence relayed for a client's local peer counts as that client's own.
+    const session = sessionId.split(RELAYED_SEPARATOR)[0];
+    return this.#bySession.get(session)?.identity.user;
+  }
+
+  #receive(conn: Connection, data: unknown, isBinary: boolean): void {
+    if (conn.closed) return;
+    if (!isBinary) {
+      this.#drop(conn, CLOSE_CODES.malformed, "text frames are not part of the relay protocol");
+      return;
+    }
+    const bytes = toBytes(data);
+    const decoded = decodeFrame(bytes);
+    if (!decoded.ok) {
+      this.#drop(conn, CLOSE_CODES.malformed, decoded.reason);
+      return;
+    }
+    const frame = decoded.frame;
+    if (conn.peerId === null) {
+      if (!isJoinFrame(frame)) {
+        this.#drop(conn, CLOSE_CODES.policy, "the first frame must be a join");
+        return;
+      }
+      this.#join(conn, frame);
+      return;
+    }
+    if (isJoinFrame(frame)) {
+      this.#drop(conn, CLOSE_CODES.policy, "already joined");
+      return;
+    }
+    let relayedSender: string | null = null;
+    if (frame.senderId !== conn.peerId) {
+      if (frame.type !== "ephemeral") {
+        this.#drop(conn, CLOSE_CODES.policy, "senderId differs from the joined peer id");
+        return;
+      }
+      if (!this.#mayRelayFor(conn, frame.senderId)) return;
+      relayedSender = frame.senderId;
+    }
+    const repoFrame = frame as RepoFrame;
+    if (repoFrame.targetId !== this.peerId) {
+      this.#drop(conn, CLOSE_CODES.policy, "messages may only be addressed to the relay");
+      return;
+    }
+    const verdict = this.#options.checkMessage(repoFrame);
+    if (!verdict.ok) {
+      this.#drop(conn, verdict.code, verdict.reason);
+      return;
+    }
+    const senderId = relayedSender === null ? (conn.sessionId as string) : `${conn.sessionId}${RELAYED_SEPARATOR}${relayedSender}`;
+    const inbound = { ...repoFrame, senderId };
+    try {
+      this.#options.onInbound?.(inbound.senderId, inbound);
+      this.emit("message", inbound as unknown as Message);
+    } catch {
+      // automerge-repo handles messages asynchronously; a synchronous throw here must not reach ws.
+    }
+  }
+
+  #join(conn: Connection, frame: JoinFrame): void {
+    const peerId = frame.senderId;
+    const { user } = conn.identity;
+    if (!this.#connected || !this.peerId) {
+      this.#drop(conn, 1013, "relay is not ready; try again later");
+      return;
+    }
+    if (!frame.supportedProtocolVersions.includes(RELAY_PROTOCOL_VERSION)) {
+      this.#refuse(conn, peerId, CLOSE_CODES.policy, "unsupported protocol version");
+      return;
+    }
+    let allowed = false;
+    try {
+      allowed = peerId !== this.peerId && this.#options.authorizePeer(user, peerId);
+    } catch {
+      allowed = false;
+    }
+    if (!allowed) {
+      this.#refuse(conn, peerId, CLOSE_CODES.peerRefused, `peer id "${peerId}" does not belong to user "${user}"`);
+      return;
+    }
+    const previous = this.#byPeer.get(peerId);
+    if (previous && previous.identity.user !== user) {
+      this.#refuse(conn, peerId, CLOSE_CODES.peerRefused, `peer id "${peerId}" is in use by another user`);
+      return;
+    }
+    if (previous) this.#drop(previous, CLOSE_CODES.replaced, "replaced by a newer connection of the same peer");
+    if (conn.joinTimer) clearTimeout(conn.joinTimer);
+    conn.joinTimer = null;
+    conn.peerId = peerId;
+    conn.sessionId = `${peerId}#s${++this.#sessionCounter}`;
+    this.#byPeer.set(peerId, conn);
+    this.#bySession.set(conn.sessionId, conn);
+    this.#options.onJoin?.(conn.sessionId, user);
+    const peerMetadata = this.#options.presentMetadata(frame.peerMetadata as PeerMetadata);
+    this.emit("peer-candidate", { peerId: conn.sessionId as PeerId, peerMetadata });
+    conn.ws.send(
+      encodeFrame({
+        type: "peer",
+        senderId: this.peerId,
+        targetId: peerId,
+        peerMetadata: (this.peerMetadata ?? {}) as Record<string, unknown>,
+        selectedProtocolVersion: RELAY_PROTOCOL_VERSION,
+      }),
+      () => undefined,
+    );
+  }
+
+  /** Tells the client why in an error frame, then closes with the same reason. */
+  #refuse(conn: Connection, peerId: string, code: number, reason: string): void {
+    if (conn.ws.readyState === conn.ws.OPEN) {
+      const frame = encodeFrame({ type: "error", senderId: this.peerId ?? "relay", targetId: peerId, message: reason });
+      conn.ws.send(frame, () => undefined);
+    }
+    this.#drop(conn, code, reason);
+  }
+
+  /** Stops listening to `conn` at once and closes it; a peer that never answers is terminated shortly after. */
+  #drop(conn: Connection, code: number, reason: string): void {
+    if (conn.closed) return;
+    this.#forget(conn);
+    try {
+      conn.ws.close(code, closeReason(reason));
+    } catch {
+      conn.ws.terminate();
+    }
+    setTimeout(() => conn.ws.terminate(), 1000).unref();
+  }
+
+  /** Whether `conn` may relay presence for `sender`: not a joined peer, and not already relayed by another socket. */
+  #mayRelayFor(conn: Connection, sender: string): boolean {
+    if (sender.includes(RELAYED_SEPARATOR) || SESSION_SUFFIX.test(sender) || this.#byPeer.has(sender)) return false;
+    const holder = this.#relayedBy.get(sender);
+    if (holder && holder !== conn && !holder.closed) return false;
+    this.#relayedBy.set(sender, conn);
+    return true;
+  }
+
+  #forget(conn: Connection): void {
+    if (conn.closed) return;
+    conn.closed = true;
+    for (const [sender, holder] of this.#relayedBy) if (holder === conn) this.#relayedBy.delete(sender);
+    if (conn.joinTimer) clearTimeout(conn.joinTimer);
+    this.#connections.delete(conn);
+    if (conn.peerId !== null && this.#byPeer.get(conn.peerId) === conn) this.#byPeer.delete(conn.peerId);
+    if (conn.sessionId !== null && this.#bySession.get(conn.sessionId) === conn) {
+      this.#bySession.delete(conn.sessionId);
+      this.#options.onLeave?.(conn.sessionId, conn.identity.user);
+      this.emit("peer-disconnected", { peerId: conn.sessionId as PeerId });
+    }
+  }
+
+  #pingAll(): void {
+    for (const conn of [...this.#connections]) {
+      if (!conn.alive) {
+        this.#forget(conn);
+        conn.ws.terminate();
+        continue;
+      }
+      conn.alive = false;
+      try {
+        conn.ws.ping();
+      } catch {
+        // a socket closing underneath us is cleaned up by its close handler
+      }
+    }
+  }
+}
+
+function toBytes(data: unknown): Uint8Array {
+  if (data instanceof Uint8Array) return data;
+  if (Array.isArray(data)) return Buffer.concat(data as Buffer[]);
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  return new Uint8Array(0);
+}

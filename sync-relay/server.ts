@@ -1,0 +1,244 @@
+/**
+ * startRelay: the relay process in one call, used by the CLI, the tests and the benches alike. An HTTP server whose
+ * upgrade handler authenticates the bearer token before any WebSocket exists; one RelayServerAdapter; one Repo over
+ * SQLite storage whose shareConfig announces to each peer exactly the documents that peer has sent sync messages for
+ * and whose access goes through the single access() hook. Together with one fresh session peer per connection and no
+ * persisted per-client sync state, this is what keeps reconnecting clients from looping (automerge.md gotcha 1).
+ *
+ * What must stay true:
+ * - A wrong or missing token gets a 401 with a reason at the upgrade; nothing a client sends crashes the process.
+ * - A user revoked from another process loses its sockets within RELAY_REVOCATION_BOUND_MS (poll every userPollMs).
+ * - Idle documents leave memory (flushed first); close() flushes everything and closes the database last.
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import { join } from "node:path";
+import { Repo, type DocumentId, type PeerId } from "@automerge/automerge-repo";
+import type Database from "better-sqlite3";
+import { WebSocketServer } from "ws";
+import {
+  MAX_RELAY_MESSAGE_BYTES,
+  RELAY_EVICT_SWEEP_MS,
+  RELAY_IDLE_EVICT_MS,
+  RELAY_JOIN_TIMEOUT_MS,
+  RELAY_KEEPALIVE_MS,
+  RELAY_USER_POLL_MS,
+} from "../shared/limits.js";
+import { SqliteStorageAdapter } from "../shared/node/sqlite-storage-adapter.js";
+import { CLOSE_CODES } from "../shared/sync-wire.js";
+import { teamAccess, type AccessDecision } from "./access.js";
+import { DocumentEvictor } from "./eviction.js";
+import { bearerToken, handleHttp } from "./http-routes.js";
+import { checkRepoMessage } from "./message-guard.js";
+import { PeerInterest } from "./peer-interest.js";
+import { RELAY_DB_FILE, openRelayDb } from "./relay-db.js";
+import { RelayServerAdapter } from "./server-adapter.js";
+import { ensureTeamIndex } from "./team.js";
+import { UserStore } from "./users.js";
+
+export const RELAY_PEER_ID = "chopin-relay";
+
+export interface RelayOptions {
+  dataDir: string;
+  /** 0 picks a free port. Default 0. */
+  port?: number;
+  /** Default 127.0.0.1; a hosted relay passes 0.0.0.0. */
+  host?: string;
+  idleEvictMs?: number;
+  evictSweepMs?: number;
+  userPollMs?: number;
+  maxMessageBytes?: number;
+  joinTimeoutMs?: number;
+  keepAliveMs?: number;
+  access?: AccessDecision;
+  peerId?: string;
+  log?: (line: string) => void;
+}
+
+export interface RunningRelay {
+  /** ws://host:port/ */
+  url: string;
+  /** http://host:port */
+  httpUrl: string;
+  port: number;
+  repo: Repo;
+  users: UserStore;
+  db: Database.Database;
+  dbFile: string;
+  teamIndexDocumentId: DocumentId;
+  adapter: RelayServerAdapter;
+  evictor: DocumentEvictor;
+  httpServer: Server;
+  loadedDocuments(): number;
+  connections(): number;
+  /** Re-reads the users table and cuts revoked credentials now; returns sockets cut. */
+  pollUsers(): number;
+  close(): Promise<void>;
+}
+
+export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
+  const log = options.log ?? (() => undefined);
+  const host = options.host ?? "127.0.0.1";
+  const access = options.access ?? teamAccess;
+  const relayPeerId = options.peerId ?? RELAY_PEER_ID;
+  const db = openRelayDb(options.dataDir);
+  const users = new UserStore(db);
+  const storage = new SqliteStorageAdapter(db);
+  const interest = new PeerInterest();
+  // Set below once the Repo exists; inbound messages cannot arrive before the adapter is connected by the Repo.
+  let evictor: DocumentEvictor | null = null;
+
+  const adapter = new RelayServerAdapter({
+    authorizePeer: (user, peerId) => users.claimPeer(user, peerId),
+    checkMessage: checkRepoMessage,
+    onInbound: (peerId, frame) => {
+      if (!frame.documentId) return;
+      evictor?.touch(frame.documentId);
+      if (frame.type === "sync" || frame.type === "request") interest.record(peerId, frame.documentId);
+    },
+    onLeave: (sessionId) => {
+      interest.forget(sessionId);
+      delete repo.peerMetadataByPeerId[sessionId as PeerId];
+    },
+    // No storageId: the relay keeps no per-client sync state on disk, so every session starts from a clean state.
+    presentMetadata: () => ({ isEphemeral: true }),
+    joinTimeoutMs: options.joinTimeoutMs ?? RELAY_JOIN_TIMEOUT_MS,
+    keepAliveMs: options.keepAliveMs ?? RELAY_KEEPALIVE_MS,
+  });
+
+  const saveDebounceMs = 100;
+  const repo = new Repo({
+    saveDebounceRate: saveDebounceMs,
+    storage,
+    network: [adapter],
+    peerId: relayPeerId as PeerId,
+    shareConfig: {
+      announce: async (peerId, documentId) => interest.has(peerId, documentId),
+      access: async (peerId, documentId) => {
+        const user = adapter.userOf(peerId);
+        return user !== undefined && (await access(user, documentId));
+      },
+    },
+  });
+  evictor = new DocumentEvictor(repo, {
+    idleMs: options.idleEvictMs ?? RELAY_IDLE_EVICT_MS,
+    sweepMs: options.evictSweepMs ?? RELAY_EVICT_SWEEP_MS,
+  });
+  const teamIndexDocumentId = await ensureTeamIndex(db, repo);
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? MAX_RELAY_MESSAGE_BYTES });
+  const loadedDocuments = () => Object.keys(repo.handles).length;
+  const server: Server = createServer((req, res) =>
+    handleHttp(
+      {
+        health: () => ({ documents: loadedDocuments(), connections: adapter.connectionCount }),
+        authenticate: (token) => users.authenticate(token)?.handle ?? null,
+        teamIndexDocumentId,
+      },
+      req,
+      res,
+    ),
+  );
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on("error", () => undefined);
+    const identity = users.authenticate(bearerToken(req));
+    if (!identity) {
+      refuseUpgrade(socket, 401, "Unauthorized", "The relay token is missing, wrong or revoked.");
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      adapter.accept(ws, { user: identity.handle, tokenHash: identity.tokenHash });
+    });
+  });
+  server.on("clientError", (_err, socket) => socket.destroy());
+
+  const pollUsers = (): number => {
+    let active: Map<string, string>;
+    try {
+      active = users.activeCredentials();
+    } catch (error) {
+      log(`user poll failed: ${String(error)}`);
+      return 0;
+    }
+    return adapter.cutWhere(
+      (identity) => active.get(identity.user) !== identity.tokenHash,
+      CLOSE_CODES.revoked,
+      "access to this relay was revoked",
+    );
+  };
+  const userPoll = setInterval(() => {
+    const cut = pollUsers();
+    if (cut > 0) log(`cut ${cut} revoked connection(s)`);
+  }, options.userPollMs ?? RELAY_USER_POLL_MS);
+  userPoll.unref();
+  evictor.start();
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  log(`relay listening on ws://${urlHost}:${port}/ (data: ${options.dataDir})`);
+
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      clearInterval(userPoll);
+      await evictor.stop();
+      server.close();
+      adapter.disconnect();
+      server.closeAllConnections();
+      wss.close();
+      // Not repo.shutdown(): its flush throws on any handle that is not ready (e.g. a document requested but never
+      // created), which would skip saving the rest.
+      await repo.flush(readyDocumentIds(repo));
+      // automerge-repo's throttled saves fire up to saveDebounceMs after the last change; let them land before the
+      // database closes (they write what flush() already wrote, but would fail loudly on a closed database).
+      await new Promise((resolve) => setTimeout(resolve, saveDebounceMs + 50));
+      db.close();
+      log("relay stopped");
+    })();
+    return closing;
+  };
+
+  return {
+    url: `ws://${urlHost}:${port}/`,
+    httpUrl: `http://${urlHost}:${port}`,
+    port,
+    repo,
+    users,
+    db,
+    dbFile: join(options.dataDir, RELAY_DB_FILE),
+    teamIndexDocumentId,
+    adapter,
+    evictor,
+    httpServer: server,
+    loadedDocuments,
+    connections: () => adapter.connectionCount,
+    pollUsers,
+    close,
+  };
+}
+
+function readyDocumentIds(repo: Repo): DocumentId[] {
+  return Object.values(repo.handles)
+    .filter((handle) => handle.isReady())
+    .map((handle) => handle.documentId);
+}
+
+function refuseUpgrade(socket: Duplex, status: number, statusText: string, message: string): void {
+  const body = JSON.stringify({ code: "unauthorized", message });
+  socket.end(
+    `HTTP/1.1 ${status} ${statusText}\r\n` +
+      "Content-Type: application/json; charset=utf-8\r\n" +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'WWW-Authenticate: Bearer realm="chopin-relay"\r\n' +
+      "Connection: close\r\n\r\n" +
+      body,
+  );
+}

@@ -1,0 +1,76 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type Database from "better-sqlite3";
+import { MAX_HANDLE_CHARS } from "../shared/limits.js";
+import { openRelayDb } from "./relay-db.js";
+import { UserStore, hashToken, isValidHandle } from "./users.js";
+
+let dir: string;
+let db: Database.Database;
+let users: UserStore;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "chopin-relay-users-"));
+  db = openRelayDb(dir);
+  users = new UserStore(db);
+});
+afterEach(() => {
+  if (db.open) db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("UserStore", () => {
+  it("issues a token that authenticates, and stores only its SHA-256", () => {
+    const { token } = users.add("alice");
+    expect(users.authenticate(token)).toEqual({ handle: "alice", tokenHash: hashToken(token) });
+    expect(users.authenticate(token + "x")).toBeNull();
+    expect(users.authenticate("")).toBeNull();
+    expect(users.authenticate(undefined)).toBeNull();
+    db.close();
+    for (const file of readdirSync(dir)) {
+      expect(readFileSync(join(dir, file)).includes(Buffer.from(token))).toBe(false);
+    }
+  });
+
+  it("keeps handles unique and refuses re-adding an active one", () => {
+    users.add("alice");
+    expect(() => users.add("alice")).toThrow(/already exists/);
+    expect(() => db.prepare("INSERT INTO users (handle, token_hash, created_at) VALUES ('alice', 'x', 0)").run()).toThrow(
+      /UNIQUE/,
+    );
+  });
+
+  it("accepts a handle at MAX_HANDLE_CHARS and refuses one above, or with bad characters", () => {
+    expect(isValidHandle("a".repeat(MAX_HANDLE_CHARS))).toBe(true);
+    expect(isValidHandle("a".repeat(MAX_HANDLE_CHARS + 1))).toBe(false);
+    expect(() => users.add("a".repeat(MAX_HANDLE_CHARS + 1))).toThrow(/not a valid handle/);
+    for (const bad of ["", "-a", "a-", "a b", "a:b", "ä"]) expect(isValidHandle(bad), bad).toBe(false);
+    expect(isValidHandle("octo-cat9")).toBe(true);
+  });
+
+  it("revokes: the token stops working, and re-adding issues a new token while the old stays dead", () => {
+    const first = users.add("bob").token;
+    expect(users.revoke("bob")).toBe(true);
+    expect(users.revoke("bob")).toBe(false);
+    expect(users.authenticate(first)).toBeNull();
+    expect(users.list()).toEqual([expect.objectContaining({ handle: "bob", revokedAt: expect.any(Number) })]);
+    const second = users.add("bob").token;
+    expect(users.authenticate(first)).toBeNull();
+    expect(users.authenticate(second)?.handle).toBe("bob");
+    expect(users.activeCredentials().get("bob")).toBe(hashToken(second));
+  });
+
+  it("binds peer ids: <handle>:<device> to that handle, plain ids to their first user", () => {
+    users.add("alice");
+    users.add("bob");
+    expect(users.claimPeer("alice", "alice:laptop")).toBe(true);
+    expect(users.claimPeer("bob", "alice:laptop")).toBe(false);
+    expect(users.claimPeer("alice", "alice:")).toBe(false);
+    expect(users.claimPeer("bob", "device-1")).toBe(true);
+    expect(users.claimPeer("bob", "device-1")).toBe(true);
+    expect(users.claimPeer("alice", "device-1")).toBe(false);
+  });
+});
