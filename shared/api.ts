@@ -130,12 +130,92 @@ export interface ChopinApi {
   getSyncStatus(): Promise<SyncStatus>;
   getMcpInfo(): Promise<McpConnectionInfo>;
   getIdentity(): Promise<Identity>;
+  /** GitHub sign-in (issue #3). Nothing else in the app waits for it: a signed-out app edits documents as before. */
+  getAuthState(): Promise<AuthState>;
+  /** Starts the device flow and resolves at once with the code to type and where; completion arrives as 'auth-state'. */
+  startSignIn(options?: StartSignInOptions): Promise<AuthState>;
+  cancelSignIn(): Promise<AuthState>;
+  /** Forgets the sign-in in memory and on disk. */
+  signOut(): Promise<AuthState>;
+  listInstallations(): Promise<GitHubInstallation[]>;
+  listInstallationRepositories(installationId: number): Promise<GitHubRepositorySummary[]>;
+  /** Binds by node id, re-read from the installation's own list (never trusted from the caller). */
+  bindRepository(id: DocumentId, choice: RepositoryChoice): Promise<DocumentDetail>;
+  unbindRepository(id: DocumentId): Promise<DocumentDetail>;
+  /**
+   * The last saved text of a document, readable before the document is loaded (null when none is stored): the
+   * window paints it read-only at once and makes it editable when its replica holds the document.
+   */
+  openSnapshot(id: DocumentId): Promise<DocumentSnapshot | null>;
+  /**
+   * The document as this device stored it (its Automerge chunks, base64), without loading it: a window's replica
+   * loads it directly instead of receiving every change through a sync round (null when nothing is stored yet).
+   */
+  readSavedDocument(id: DocumentId): Promise<string | null>;
+}
+
+/** What openSnapshot returns. For display only: it may be older than the document. */
+export interface DocumentSnapshot {
+  id: DocumentId;
+  title: string;
+  markdown: string;
+  /** automerge-repo UrlHeads of the state shown (compare with DocHandle.heads(), order-insensitive). */
+  heads: string[];
+}
+
+export type AuthStateName = "signed-out" | "signing-in" | "signed-in" | "not-configured";
+
+export interface AuthState {
+  state: AuthStateName;
+  login?: string;
+  name?: string;
+  avatarUrl?: string;
+  /** Epoch ms when the current access token expires (it is refreshed before then). */
+  expiresAt?: number;
+  /** Increments on every sign-in and every token refresh. */
+  credentialRevision: number;
+  /** Whether the sign-in is kept on this device between launches. */
+  staySignedIn: boolean;
+  /**
+   * true when the OS can encrypt a saved sign-in; false means staying signed in needs `plaintextConsent` (a 0600
+   * file), which the UI asks for only after a warning.
+   */
+  secureStorage: boolean;
+  /** While signing in: the code to type at the verification address. */
+  deviceFlow?: { userCode: string; verificationUri: string; expiresAt: number };
+  lastError?: ErrorShape;
+}
+
+export interface StartSignInOptions {
+  staySignedIn?: boolean;
+  /** Required (true) to stay signed in where the OS offers no encryption: the sign-in is saved unencrypted. */
+  plaintextConsent?: boolean;
+}
+
+export interface GitHubInstallation {
+  id: number;
+  account: string;
+  accountType: string;
+}
+
+export interface GitHubRepositorySummary {
+  nodeId: string;
+  owner: string;
+  name: string;
+  defaultBranch: string;
+  private: boolean;
+}
+
+export interface RepositoryChoice {
+  installationId: number;
+  repositoryNodeId: string;
 }
 
 export interface ChopinEvents {
   "documents-changed": { ids: DocumentId[] };
   "sync-status": SyncStatus;
   "settings-changed": Settings;
+  "auth-state": AuthState;
 }
 
 export type ApiMethod = keyof ChopinApi;
@@ -160,6 +240,16 @@ export const API_METHODS = [
   "getSyncStatus",
   "getMcpInfo",
   "getIdentity",
+  "getAuthState",
+  "startSignIn",
+  "cancelSignIn",
+  "signOut",
+  "listInstallations",
+  "listInstallationRepositories",
+  "bindRepository",
+  "unbindRepository",
+  "openSnapshot",
+  "readSavedDocument",
 ] as const satisfies readonly ApiMethod[];
 
 // Compile-time proof that API_METHODS lists every method of ChopinApi.
@@ -167,7 +257,7 @@ type MissingMethods = Exclude<ApiMethod, (typeof API_METHODS)[number]>;
 const _allMethodsListed: MissingMethods extends never ? true : never = true;
 void _allMethodsListed;
 
-export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed"] as const satisfies readonly EventName[];
+export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed", "auth-state"] as const satisfies readonly EventName[];
 
 /** What a renderer gets: the API, an event subscription, and the way to reach the core's document replica. */
 export interface ChopinBridge {

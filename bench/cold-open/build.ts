@@ -1,7 +1,8 @@
 /**
  * Child process: builds the paper-trace document once (one Automerge change per trace transaction, as typing makes
  * them), checks its text equals the trace's final text, and writes the cache: saved bytes, an app-like SQLite store
- * (automerge-repo chunks through the project's SqliteStorageAdapter) and the prototype text snapshot in the same file.
+ * (automerge-repo chunks through the project's SqliteStorageAdapter). The product data folder the suite opens is made
+ * from the saved bytes by product-setup.ts.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as A from "@automerge/automerge";
@@ -9,7 +10,6 @@ import { Repo, type PeerId } from "@automerge/automerge-repo";
 import { announceResult } from "../lib/child.js";
 import { CACHE_DIR, DOC_BYTES_PATH, META_PATH, STORE_PATH, cacheKey, type CacheMeta } from "./cache.js";
 import { PAPER_TRACE_PATH, loadTrace } from "./trace.js";
-import { ensureSnapshotTable, writeSnapshot } from "./snapshot-store.js";
 
 const key = cacheKey();
 const t0 = performance.now();
@@ -46,8 +46,6 @@ const repo = new Repo({ storage, network: [], peerId: "bench-build" as PeerId })
 const handle = repo.import<{ text: string }>(bytes);
 await handle.whenReady();
 await repo.flush();
-ensureSnapshotTable(storage.db);
-writeSnapshot(storage.db, handle.documentId, A.getHeads(handle.doc()), handle.doc().text, Date.now());
 if (handle.doc().text !== trace.endContent) throw new Error("the stored document's text differs from the trace");
 await repo.shutdown();
 storage.close();

@@ -17,6 +17,7 @@ import type {
   ChopinEvents,
   CreateDocumentInput,
   DocumentDetail,
+  DocumentSnapshot,
   DocumentSummary,
   ListDocumentsQuery,
   SaveReceipt,
@@ -24,16 +25,18 @@ import type {
   VersionEntry,
 } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
-import { MAX_LIST_DOCUMENTS, WAIT_SAVED_TIMEOUT_MS } from "../../shared/limits.js";
+import { MAX_LIST_DOCUMENTS, MAX_SAVED_DOCUMENT_BYTES, WAIT_SAVED_TIMEOUT_MS } from "../../shared/limits.js";
 import type { Brief, CreatedVia, PlanDocument, Provenance, RepositoryBinding } from "../../shared/schema/plan-document.js";
 import { PLAN_DOCUMENT_SCHEMA_VERSION, repositoryBindingSchema } from "../../shared/schema/plan-document.js";
 import type { TypedEmitter } from "../core/typed-emitter.js";
 import { stampAuthor } from "./authors.js";
 import { checkMarkdown, checkQuery, normalizeNewTitle, normalizeTitle } from "./bounds.js";
 import { CoalescedIds, watchRepoChanges, type RepoWatch } from "./change-watcher.js";
-import { toHexHeads } from "./heads.js";
+import { toHexHeads, toUrlHeads } from "./heads.js";
 import { contentAt, findVersion, listVersionEntries } from "./history.js";
 import { Indexes } from "./indexes.js";
+import { readSnapshot } from "./snapshot-store.js";
+import { SnapshotWriter } from "./snapshot-writer.js";
 import { parsePlan, readPlan, revisionOfHandle, toDetail, toSummary, type PlanHandle } from "./plan-reader.js";
 import { entryOf, idsFromIndexPatches, type IndexHandle } from "./workspace-index.js";
 import type { WorkspaceIndex } from "../../shared/schema/workspace-index.js";
@@ -52,6 +55,8 @@ export type DocumentApi = Pick<
   | "listVersions"
   | "readVersion"
   | "restoreVersion"
+  | "openSnapshot"
+  | "readSavedDocument"
 >;
 
 export interface DocumentServiceOptions {
@@ -62,6 +67,8 @@ export interface DocumentServiceOptions {
   displayName: () => string;
   now?: () => number;
   waitSavedTimeoutMs?: number;
+  /** How often a changing document's text snapshot is rewritten (SNAPSHOT_WRITE_INTERVAL_MS by default). */
+  snapshotIntervalMs?: number;
 }
 
 /** Everything a new document can carry; the app passes title/markdown/shared, MCP the rest too. */
@@ -85,6 +92,8 @@ export class DocumentService implements DocumentApi {
   readonly #waitSavedTimeoutMs: number;
   readonly #indexes: Indexes;
   readonly #changed: CoalescedIds;
+  readonly #db: Database;
+  readonly #snapshots: SnapshotWriter;
   #watch: RepoWatch | null = null;
   #defaultShared = false;
   #teamRequest = 0;
@@ -97,6 +106,8 @@ export class DocumentService implements DocumentApi {
     this.#waitSavedTimeoutMs = options.waitSavedTimeoutMs ?? WAIT_SAVED_TIMEOUT_MS;
     this.#indexes = indexes;
     this.#changed = new CoalescedIds((ids) => this.#events.emit("documents-changed", { ids }));
+    this.#db = options.db;
+    this.#snapshots = new SnapshotWriter({ db: options.db, intervalMs: options.snapshotIntervalMs, now: this.#now });
   }
 
   static async open(options: DocumentServiceOptions): Promise<DocumentService> {
@@ -111,8 +122,10 @@ export class DocumentService implements DocumentApi {
     return service;
   }
 
+  /** Stops watching and writes every pending snapshot; call before the database closes. */
   close(): void {
     this.#watch?.stop();
+    this.#snapshots.close();
   }
 
   get localIndexId(): DocumentId {
@@ -191,6 +204,30 @@ export class DocumentService implements DocumentApi {
     return { detail: toDetail(handle, plan, this.isShared(handle.documentId)), markdown: plan.text };
   }
 
+  /**
+   * The stored text snapshot, without loading the document (null when none is stored). A malformed id is refused
+   * with 'invalid-input'; an unknown one is simply null.
+   */
+  async openSnapshot(id: string): Promise<DocumentSnapshot | null> {
+    const documentId = this.#parseId(id);
+    const row = readSnapshot(this.#db, documentId);
+    if (!row) return null;
+    return { id: documentId, title: row.title, markdown: row.text, heads: toUrlHeads(row.heads) };
+  }
+
+  /**
+   * The plan's stored Automerge chunks, concatenated and base64-encoded, read without loading the document; null for
+   * ids this device does not list, for nothing stored yet, and above MAX_SAVED_DOCUMENT_BYTES. Loading them gives a
+   * replica the stored state at once; anything newer still arrives through sync.
+   */
+  async readSavedDocument(id: string): Promise<string | null> {
+    const documentId = this.#parseId(id);
+    if (this.#indexes.isIndex(documentId) || !this.#indexes.knows(documentId)) return null;
+    const bytes = await this.#repo.storageSubsystem?.loadDocData(documentId);
+    if (!bytes || bytes.byteLength === 0 || bytes.byteLength > MAX_SAVED_DOCUMENT_BYTES) return null;
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+  }
+
   // ---- writes ----
 
   async createDocument(input: CreateDocumentInput = {}): Promise<DocumentDetail> {
@@ -257,12 +294,40 @@ export class DocumentService implements DocumentApi {
     return this.#summaryOf(handle);
   }
 
+  /**
+   * Adds a saved Automerge document (a plan, or an older draft that migrates to one) to this device as a new
+   * document. Refuses anything else with 'invalid-document' and keeps nothing of it.
+   */
+  async importDocument(bytes: Uint8Array, options: { shared?: boolean } = {}): Promise<DocumentDetail> {
+    let handle: PlanHandle;
+    try {
+      handle = this.#repo.import<PlanDocument>(bytes);
+    } catch {
+      throw new ChopinError("invalid-document", "That file is not a saved Automerge document.");
+    }
+    let plan: PlanDocument;
+    try {
+      plan = readPlan(handle);
+    } catch (error) {
+      this.#repo.delete(handle.documentId);
+      throw error instanceof ChopinError && error.code !== "not-found"
+        ? error
+        : new ChopinError("invalid-document", "That document is not a Chopin plan.");
+    }
+    this.#watch?.track(handle as never);
+    this.#indexes.add(handle.documentId, entryOf(plan), options.shared ?? this.#defaultShared, this.#now());
+    this.#snapshots.changed(handle);
+    this.#changed.add([handle.documentId]);
+    return toDetail(handle, plan, this.isShared(handle.documentId));
+  }
+
   /** Only an archived document can be deleted; it leaves both indexes and this device's storage. */
   async deleteDocument(id: string): Promise<void> {
     const { handle, plan } = await this.#load(id);
     if (plan.archivedAt === null) {
       throw new ChopinError("document-not-archived", "Archive the document before deleting it.");
     }
+    this.#snapshots.forget(handle.documentId);
     this.#indexes.remove(handle.documentId);
     this.#repo.delete(handle.documentId);
     this.#changed.add([handle.documentId]);
@@ -406,6 +471,7 @@ export class DocumentService implements DocumentApi {
       throw new ChopinError("not-found", "No document with that id is available on this device.");
     }
     this.#watch?.track(handle as never);
+    this.#snapshots.ensure(handle);
     return handle;
   }
 
@@ -461,6 +527,9 @@ export class DocumentService implements DocumentApi {
       this.#changed.add(patches ? idsFromIndexPatches(patches, indexHandle) : this.#indexes.list().keys());
       return;
     }
-    if (this.#refreshIndexes(handle)) this.#changed.add([id]);
+    if (this.#refreshIndexes(handle)) {
+      this.#changed.add([id]);
+      this.#snapshots.changed(handle);
+    }
   }
 }

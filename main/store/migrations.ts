@@ -28,4 +28,15 @@ export const LOCAL_DB_MIGRATIONS: readonly Migration[] = [
     created_at      INTEGER NOT NULL
   ) STRICT;
   `,
+  // 1 -> 2: the last materialized text of each plan document, so a large document paints before Automerge loads it.
+  // A cache: losing a row costs a slower open, never data. heads = JSON array of sorted hex change hashes.
+  `
+  CREATE TABLE document_snapshots (
+    document_id TEXT PRIMARY KEY NOT NULL,
+    heads       TEXT NOT NULL,
+    title       TEXT NOT NULL,
+    text        TEXT NOT NULL,
+    saved_at    INTEGER NOT NULL
+  ) STRICT;
+  `,
 ];

@@ -1,43 +1,27 @@
 /**
  * The open document: title, who is here, panel toggles, then the editor (or an older version, read-only) with the
- * outline and version history beside it. Waits for the replica to have the document before binding the editor.
+ * outline and version history beside it. Shows the core's text snapshot read-only while the replica loads the
+ * document (use-open-document.ts), and binds the editor once the replica has it.
  */
-import { useEffect, useState } from "react";
-import type { DocHandle } from "@automerge/automerge-repo";
+import { useEffect } from "react";
 import { useStore } from "zustand";
 import type { DocumentDetail } from "../../../shared/api.js";
-import type { PlanDocument } from "../../../shared/schema/plan-document.js";
-import { openDocument } from "../replica/replica.js";
 import { useServices } from "../state/app-services.js";
-import { describeError } from "../state/describe-error.js";
 import { EditorHost } from "./EditorHost.js";
+import { useOpenDocument } from "./use-open-document.js";
 import { HistoryPanel } from "./HistoryPanel.js";
 import { Icon } from "./Icons.js";
 import { OutlinePanel } from "./OutlinePanel.js";
 import { PresenceAvatars } from "./PresenceAvatars.js";
+import { RepositoryControl } from "./RepositoryControl.js";
 import { TitleField } from "./TitleField.js";
 import { VersionViewer } from "./VersionViewer.js";
 
-function useDocHandle(url: string) {
-  const { repo } = useServices();
-  const [state, setState] = useState<{ url: string; handle?: DocHandle<PlanDocument>; error?: string }>({ url });
-  useEffect(() => {
-    let cancelled = false;
-    setState({ url });
-    openDocument(repo, url).then(
-      (handle) => !cancelled && setState({ url, handle }),
-      (error) => !cancelled && setState({ url, error: describeError(error) }),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [repo, url]);
-  return state.url === url ? state : { url };
-}
-
 export function DocumentView({ doc }: { doc: DocumentDetail }) {
   const { ui, documents } = useServices();
-  const { handle, error } = useDocHandle(doc.url);
+  const { handle, snapshot, error } = useOpenDocument(doc.id, doc.url);
+  // Until the core has described the document, its repository binding is unknown: no control rather than a wrong one.
+  const preview = useStore(documents, (s) => s.selectedIsPreview && s.selected?.id === doc.id);
   const outlineOpen = useStore(ui, (s) => s.outlineOpen);
   const historyOpen = useStore(ui, (s) => s.historyOpen);
   const viewing = useStore(ui, (s) => (s.viewingVersion?.documentId === doc.id ? s.viewingVersion : null));
@@ -54,6 +38,7 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
         <TitleField doc={doc} />
         <div className="doc-header-tools">
           <PresenceAvatars />
+          {!preview && <RepositoryControl doc={doc} />}
           <span className={`doc-badge ${doc.shared ? "is-shared" : "is-private"}`} title={doc.shared ? "Synced with your team's relay" : "Only on this device"}>
             <Icon name={doc.shared ? "people" : "lock"} size={12} />
             {doc.shared ? "Shared" : "Private"}
@@ -103,8 +88,8 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
               <p className="doc-error" role="alert">
                 {error}
               </p>
-            ) : handle ? (
-              <EditorHost key={doc.id} documentId={doc.id} handle={handle} />
+            ) : handle || snapshot ? (
+              <EditorHost key={doc.id} documentId={doc.id} handle={handle} snapshot={snapshot} />
             ) : (
               <p className="doc-loading">Opening…</p>
             )}

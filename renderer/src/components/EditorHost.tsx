@@ -1,34 +1,74 @@
 /**
- * Hosts the CodeMirror editor for one ready DocHandle and wires it to the rest of the window: presence (who is
- * here, remote carets), the truthful save state (SaveTracker on every heads change), the outline, and edit metadata (authors, updatedAt).
- * What must stay true: one editor per handle; everything it started is stopped when it goes away.
+ * Hosts the CodeMirror editor for one document and wires it to the rest of the window: presence (who is here,
+ * remote carets), the truthful save state (SaveTracker on every heads change), the outline, and edit metadata
+ * (authors, updatedAt). While the replica is still loading, the core's text snapshot is shown read-only in the same
+ * EditorView that later becomes the live editor (the save indicator says "Opening…").
+ * What must stay true: one editor per document; it is editable only once bound to the ready handle; everything it
+ * started is stopped when it goes away.
  */
-import { useEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import type { DocHandle } from "@automerge/automerge-repo";
+import type { DocumentSnapshot } from "../../../shared/api.js";
 import { EditorView } from "@codemirror/view";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import { useServices } from "../state/app-services.js";
 import { SaveTracker } from "../state/save-tracker.js";
 import { createPlanEditor } from "../editor/plan-editor.js";
+import { createOpeningEditor, type OpeningEditor } from "../editor/opening-editor.js";
 import { bindPresence, type PresenceBinding } from "../editor/presence.js";
 import { extractOutline } from "../editor/outline.js";
 import { recordEditMetadata } from "../editor/edit-metadata.js";
 import { useStore } from "zustand";
+import { markOpening } from "./use-open-document.js";
 
 const OUTLINE_DEBOUNCE_MS = 150;
 const FALLBACK_COLOR = "#5b6b7f";
 
-export function EditorHost({ documentId, handle }: { documentId: string; handle: DocHandle<PlanDocument> }) {
+export function EditorHost({
+  documentId,
+  handle,
+  snapshot,
+}: {
+  documentId: string;
+  /** Ready handle from the replica; absent while it loads. */
+  handle?: DocHandle<PlanDocument>;
+  /** The core's snapshot, painted read-only until the handle is ready. */
+  snapshot?: DocumentSnapshot | null;
+}) {
   const { bridge, editor, session } = useServices();
   const identity = useStore(session, (s) => s.identity);
   const parentRef = useRef<HTMLDivElement>(null);
   const presenceRef = useRef<PresenceBinding | null>(null);
+  const openingRef = useRef<OpeningEditor | null>(null);
   const identityRef = useRef(identity);
   identityRef.current = identity;
 
+  // A layout effect: the snapshot must be in the DOM in the same frame React commits it (the replica's load waits
+  // for that frame to be painted before it starts).
+  useLayoutEffect(() => {
+    const parent = parentRef.current;
+    if (!parent || handle || !snapshot || openingRef.current) return;
+    const opening = createOpeningEditor(parent, snapshot.markdown, snapshot.heads);
+    openingRef.current = opening;
+    markOpening("snapshot-shown");
+    editor.setState({ view: opening.view, save: { kind: "opening" }, outline: extractOutline(snapshot.markdown) });
+  }, [handle, snapshot, editor]);
+
+  // The read-only editor of a document that never became ready goes with the component.
+  useEffect(
+    () => () => {
+      const opening = openingRef.current;
+      if (!opening) return;
+      openingRef.current = null;
+      opening.view.destroy();
+      editor.getState().reset(null);
+    },
+    [editor],
+  );
+
   useEffect(() => {
     const parent = parentRef.current;
-    if (!parent) return;
+    if (!parent || !handle) return;
     const me = identityRef.current;
     const presence = bindPresence({
       handle: handle as DocHandle<unknown>,
@@ -42,21 +82,23 @@ export function EditorHost({ documentId, handle }: { documentId: string; handle:
       onState: (save) => editor.setState({ save }),
     });
     let outlineTimer: ReturnType<typeof setTimeout> | null = null;
-    const view = createPlanEditor({
-      parent,
-      handle,
-      extensions: [
-        presence.extension,
-        recordEditMetadata(handle, () => identityRef.current?.displayName ?? null),
-        EditorView.updateListener.of((update) => {
-          if (!update.docChanged || outlineTimer) return;
-          outlineTimer = setTimeout(() => {
-            outlineTimer = null;
-            editor.setState({ outline: extractOutline(view.state.doc.toString()) });
-          }, OUTLINE_DEBOUNCE_MS);
-        }),
-      ],
-    });
+    const extensions = [
+      presence.extension,
+      recordEditMetadata(handle, () => identityRef.current?.displayName ?? null),
+      EditorView.updateListener.of((update) => {
+        if (!update.docChanged || outlineTimer) return;
+        outlineTimer = setTimeout(() => {
+          outlineTimer = null;
+          editor.setState({ outline: extractOutline(view.state.doc.toString()) });
+        }, OUTLINE_DEBOUNCE_MS);
+      }),
+    ];
+    // The snapshot's editor becomes the live one (no remount); without a snapshot the editor starts live.
+    const opening = openingRef.current;
+    openingRef.current = null;
+    if (opening) opening.bind(handle, extensions);
+    const view = opening ? opening.view : createPlanEditor({ parent, handle, extensions });
+    markOpening("editable");
     const onHeads = () => tracker.headsChanged(handle.heads());
     handle.on("heads-changed", onHeads);
     // Confirms the heads the window opened with, so "Saved" is known rather than assumed.

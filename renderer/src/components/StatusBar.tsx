@@ -13,6 +13,8 @@ export function describeSave(save: SaveState, hasDocument: boolean): string {
   switch (save.kind) {
     case "unknown":
       return "";
+    case "opening":
+      return "Opening…";
     case "saving":
       return "Saving…";
     case "saved":

@@ -26,17 +26,25 @@ export function createPlanEditor(options: {
     parent: options.parent,
     state: EditorState.create({
       doc: typeof text === "string" ? text : "",
-      extensions: [
-        history(),
-        keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
-        markdownPresentation(DOCUMENT_BODY_LABEL),
-        placeholder("Start writing your plan…"),
-        textSync(handle as DocHandle<unknown>),
-        remoteEditsOutsideHistory,
-        ...(options.extensions ?? []),
-      ],
+      extensions: [...planPresentation(), planBinding(handle, options.extensions)],
     }),
   });
+}
+
+/** What the editor shows whether or not it is bound yet (an opening editor keeps it, so binding does not flash). */
+export function planPresentation(): Extension[] {
+  return [markdownPresentation(DOCUMENT_BODY_LABEL), placeholder("Start writing your plan…")];
+}
+
+/** Editing: history, keys and the Automerge binding. The handle must be ready and the editor hold its text. */
+export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extension[] = []): Extension[] {
+  return [
+    history(),
+    keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+    textSync(handle as DocHandle<unknown>),
+    remoteEditsOutsideHistory,
+    ...extensions,
+  ];
 }
 
 /** A read-only view of Markdown (an older version), styled like the editor. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Repo } from "@automerge/automerge-repo";
 import { ChopinError } from "../../../shared/errors.js";
 import { linkedRepos } from "../test/linked-repos.js";
-import { openDocument } from "./replica.js";
+import { openDocument, openDocumentFrom } from "./replica.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -44,5 +44,26 @@ describe("openDocument", () => {
     const error = await openDocument(replica, missing.url, { timeoutMs: 50 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChopinError);
     expect((error as ChopinError).code).toBe("timeout");
+  });
+});
+
+describe("openDocumentFrom", () => {
+  it("loads the stored bytes itself: ready with no peer to sync from", async () => {
+    const elsewhere = new Repo({});
+    const alone = new Repo({});
+    cleanups.push(() => void elsewhere.shutdown(), () => void alone.shutdown());
+    const original = elsewhere.create({ title: "Stored", text: "from bytes" });
+    const bytes = (await elsewhere.export(original.documentId))!;
+    const handle = await openDocumentFrom(alone, original.url, bytes, { timeoutMs: 50 });
+    expect(handle.documentId).toBe(original.documentId);
+    expect(handle.doc().text).toBe("from bytes");
+  });
+
+  it("bytes that give no document fall back to asking the core", async () => {
+    const { core, replica, close } = linkedRepos();
+    cleanups.push(close);
+    const source = core.create({ title: "Plan", text: "via sync" });
+    const handle = await openDocumentFrom(replica, source.url, new Uint8Array([1, 2, 3]));
+    expect(handle.doc().text).toBe("via sync");
   });
 });

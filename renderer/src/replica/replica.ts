@@ -5,7 +5,13 @@
  * "unavailable" if the core did not have it when asked; the core normally announces it once it has it, and this
  * also asks again in case that announcement never comes) and gives up only after a bound, with a typed error.
  */
-import { Repo, type AutomergeUrl, type DocHandle, type NetworkAdapterInterface } from "@automerge/automerge-repo";
+import {
+  Repo,
+  interpretAsDocumentId,
+  type AutomergeUrl,
+  type DocHandle,
+  type NetworkAdapterInterface,
+} from "@automerge/automerge-repo";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import { ChopinError } from "../../../shared/errors.js";
 import { OPEN_DOCUMENT_RETRY_MS, OPEN_DOCUMENT_TIMEOUT_MS } from "../../../shared/limits.js";
@@ -41,4 +47,31 @@ export async function openDocument(
     "timeout",
     `This document did not reach the window within ${Math.round(timeoutMs / 1000)} s. Chopin may still be loading it; try opening it again.`,
   );
+}
+
+/**
+ * Opens a document starting from the core's stored bytes when it gave them: the replica loads them itself (one
+ * Automerge load) instead of receiving every change through a sync round (for a 259,778-change document that round
+ * took seconds longer than the load). Sync still runs afterwards, so anything newer than the stored state arrives
+ * the usual way. Bytes that give no document fall back to asking the core.
+ */
+export async function openDocumentFrom(
+  repo: Repo,
+  url: string,
+  saved: Uint8Array | null,
+  options?: { timeoutMs?: number; retryMs?: number },
+): Promise<DocHandle<PlanDocument>> {
+  const documentId = interpretAsDocumentId(url as AutomergeUrl);
+  const cached = repo.handles[documentId] as DocHandle<PlanDocument> | undefined;
+  if (saved && !cached) {
+    let handle: DocHandle<PlanDocument> | null = null;
+    try {
+      handle = repo.import<PlanDocument>(saved, { docId: documentId });
+    } catch {
+      // Unreadable bytes: the core still has the document.
+    }
+    if (handle?.isReady()) return handle;
+    if (repo.handles[documentId]) repo.delete(documentId);
+  }
+  return openDocument(repo, url, options);
 }

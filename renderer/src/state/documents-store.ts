@@ -5,9 +5,16 @@
  * sentence a person can read in `notice` and changes nothing else.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
-import type { ChopinApi, DocumentDetail, DocumentId, DocumentSummary } from "../../../shared/api.js";
+import type { ChopinApi, DocumentDetail, DocumentId, DocumentSnapshot, DocumentSummary } from "../../../shared/api.js";
 import { MAX_SEARCH_QUERY_CHARS } from "../../../shared/limits.js";
 import { describeError } from "./describe-error.js";
+
+/** The fast answers asked for first when a document is opened (see use-open-document.ts); each settles, null on failure. */
+export interface OpeningRequests {
+  id: DocumentId;
+  snapshot: Promise<DocumentSnapshot | null>;
+  saved: Promise<string | null>;
+}
 
 export interface DocumentsState {
   documents: DocumentSummary[];
@@ -16,6 +23,13 @@ export interface DocumentsState {
   loading: boolean;
   /** The open document, as the core describes it; null when none is open. */
   selected: DocumentDetail | null;
+  /**
+   * True while `selected` is only the list's summary of a document being opened (repository, provenance, brief
+   * and revision not known yet): the document shows at once, even while the core is still loading a large one.
+   */
+  selectedIsPreview: boolean;
+  /** Snapshot and stored-bytes requests of the document being opened, sent before anything makes the core load it. */
+  opening: OpeningRequests | null;
   /** The last failure, in words; cleared by dismissNotice or the next success of the same action. */
   notice: string | null;
   refresh(): Promise<void>;
@@ -58,6 +72,8 @@ export function createDocumentsStore(api: ChopinApi): DocumentsStore {
       showArchived: false,
       loading: false,
       selected: null,
+      selectedIsPreview: false,
+      opening: null,
       notice: null,
 
       async refresh() {
@@ -82,12 +98,26 @@ export function createDocumentsStore(api: ChopinApi): DocumentsStore {
       async open(id) {
         const request = ++openRequest;
         if (id === null) {
-          set({ selected: null });
+          set({ selected: null, selectedIsPreview: false });
           return;
         }
+        const summary = get().documents.find((d) => d.id === id);
+        const opening: OpeningRequests = {
+          id,
+          snapshot: api.openSnapshot(id).catch(() => null),
+          saved: api.readSavedDocument(id).catch(() => null),
+        };
+        set({ opening });
+        if (summary && get().selected?.id !== id) set({ selected: previewOf(summary), selectedIsPreview: true });
+        // getDocument makes the core load the document, which holds its event loop for as long as a large document
+        // takes: the cheap reads above are answered first.
+        await Promise.all([opening.snapshot, opening.saved]);
+        if (request !== openRequest) return;
         const detail = await attempt(() => api.getDocument(id));
-        if (request !== openRequest || !detail) return;
-        set({ selected: detail });
+        if (request !== openRequest) return;
+        if (detail) set({ selected: detail, selectedIsPreview: false });
+        // A preview of a document the core cannot open is not left standing.
+        else if (get().selectedIsPreview && get().selected?.id === id) set({ selected: null, selectedIsPreview: false });
       },
       async reloadSelected() {
         const current = get().selected;
@@ -95,17 +125,19 @@ export function createDocumentsStore(api: ChopinApi): DocumentsStore {
         const request = openRequest;
         try {
           const detail = await api.getDocument(current.id);
-          if (request === openRequest && get().selected?.id === current.id) set({ selected: detail });
+          if (request === openRequest && get().selected?.id === current.id) set({ selected: detail, selectedIsPreview: false });
         } catch (error) {
           // The open document was deleted elsewhere: close it.
-          if (request === openRequest && (error as { code?: string }).code === "not-found") set({ selected: null });
+          if (request === openRequest && (error as { code?: string }).code === "not-found") {
+            set({ selected: null, selectedIsPreview: false });
+          }
         }
       },
       async create() {
         const detail = await attempt(() => api.createDocument({}));
         if (!detail) return null;
         openRequest++;
-        set({ selected: detail, showArchived: false, query: "" });
+        set({ selected: detail, selectedIsPreview: false, showArchived: false, query: "" });
         await get().refresh();
         return detail;
       },
@@ -128,7 +160,7 @@ export function createDocumentsStore(api: ChopinApi): DocumentsStore {
         if (!done) return;
         if (get().selected?.id === id) {
           openRequest++;
-          set({ selected: null });
+          set({ selected: null, selectedIsPreview: false });
         }
         await get().refresh();
       },
@@ -140,4 +172,9 @@ export function createDocumentsStore(api: ChopinApi): DocumentsStore {
       },
     };
   });
+}
+
+/** What is known of a document from the list before the core has described it in full. */
+function previewOf(summary: DocumentSummary): DocumentDetail {
+  return { ...summary, url: `automerge:${summary.id}`, repository: null, provenance: null, brief: null, revision: "" };
 }

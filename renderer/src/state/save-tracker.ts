@@ -9,6 +9,8 @@ import { describeError } from "./describe-error.js";
 
 export type SaveState =
   | { kind: "unknown" }
+  /** The document is shown from its snapshot, read-only, while this window loads it. */
+  | { kind: "opening" }
   | { kind: "saving" }
   | { kind: "saved"; at: number }
   | { kind: "failed"; message: string };

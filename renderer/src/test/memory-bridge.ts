@@ -21,6 +21,8 @@ import type {
 import { ChopinError } from "../../../shared/errors.js";
 import { DEFAULT_DOCUMENT_TITLE } from "../../../shared/limits.js";
 import type { Repo } from "@automerge/automerge-repo";
+import * as A from "@automerge/automerge";
+import { bytesToBase64 } from "../replica/base64.js";
 
 export interface MemoryBridge extends ChopinBridge {
   calls: { method: string; args: unknown[] }[];
@@ -30,6 +32,10 @@ export interface MemoryBridge extends ChopinBridge {
   snapshots: Map<string, DocumentSnapshot>;
   /** While set, openSnapshot waits for it (tests decide when the snapshot arrives). */
   snapshotGate: Promise<void> | null;
+  /** Whether readSavedDocument hands over the document's bytes (true) or says nothing is stored (false). */
+  savedDocuments: boolean;
+  /** While set, readSavedDocument waits for it (holds the window's replica load). */
+  savedGate: Promise<void> | null;
   settings: Settings;
   sync: SyncStatus;
   auth: AuthState;
@@ -203,6 +209,13 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
     async unbindRepository(id) {
       return { ...touch(need(id), { repository: null }) };
     },
+    async readSavedDocument(id) {
+      if (bridge.savedGate) await bridge.savedGate;
+      // The real core hands over its stored chunks; a save() of the core-side document is the same state.
+      const handle = repo?.handles[id as never];
+      if (!bridge.savedDocuments || !handle?.isReady()) return null;
+      return bytesToBase64(A.save(handle.doc()));
+    },
     async openSnapshot(id) {
       if (bridge.snapshotGate) await bridge.snapshotGate;
       const snapshot = bridge.snapshots.get(id);
@@ -239,6 +252,8 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
     versions: new Map<string, VersionEntry[]>(),
     snapshots: new Map<string, DocumentSnapshot>(),
     snapshotGate: null,
+    savedDocuments: true,
+    savedGate: null,
     settings: { displayName: "Ada", relayUrl: null, relayTokenSet: false } as Settings,
     sync: { state: "local-only", relayUrl: null, pendingChanges: 0, lastError: null } as SyncStatus,
     auth: { state: "signed-out", credentialRevision: 0, staySignedIn: false, secureStorage: false } as AuthState,

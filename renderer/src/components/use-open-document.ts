@@ -1,0 +1,105 @@
+/**
+ * Opening one document in this window: asks the core for the text snapshot (to paint at once) and for the stored
+ * document bytes (to load the replica without a full sync round) in parallel, then hands out the ready handle.
+ * What must stay true: when a snapshot is shown, a frame is painted before the replica's load starts (that load
+ * holds the main thread for as long as Automerge needs); a failed snapshot or bytes request only costs speed, never
+ * the open; an answer for a document no longer shown is dropped.
+ */
+import { useEffect, useRef, useState } from "react";
+import type { DocHandle } from "@automerge/automerge-repo";
+import type { DocumentSnapshot } from "../../../shared/api.js";
+import type { PlanDocument } from "../../../shared/schema/plan-document.js";
+import { base64ToBytes } from "../replica/base64.js";
+import { openDocumentFrom } from "../replica/replica.js";
+import { useServices } from "../state/app-services.js";
+import { describeError } from "../state/describe-error.js";
+
+export interface OpeningState {
+  /** undefined while the core has not answered; null when it has no snapshot. */
+  snapshot?: DocumentSnapshot | null;
+  handle?: DocHandle<PlanDocument>;
+  error?: string;
+}
+
+/** Resolves after the browser has painted the current DOM (rAF runs before a paint; a posted message after it). */
+export function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestAnimationFrame !== "function") return void setTimeout(resolve, 0);
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        channel.port1.close();
+        resolve();
+      };
+      channel.port2.postMessage(null);
+    });
+  });
+}
+
+/**
+ * User-timing marks of the last open ("chopin:snapshot-received", "chopin:snapshot-shown", "chopin:replica-load-start", "chopin:replica-ready",
+ * "chopin:editable"), read by the cold-open benchmark; each replaces its previous one, so nothing accumulates.
+ */
+export function markOpening(step: string): void {
+  if (typeof performance === "undefined" || typeof performance.mark !== "function") return;
+  performance.clearMarks(`chopin:${step}`);
+  performance.mark(`chopin:${step}`);
+}
+
+export function useOpenDocument(id: string, url: string): OpeningState {
+  const { repo, bridge, documents } = useServices();
+  const [state, setState] = useState<OpeningState & { id: string }>({ id });
+  const saved = useRef<{ id: string; answer: Promise<string | null> } | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    setState({ id });
+    // The documents store asked already when it opened this document; otherwise (e.g. just created) ask now.
+    const prefetched = documents.getState().opening;
+    const requests =
+      prefetched?.id === id
+        ? prefetched
+        : { snapshot: bridge.api.openSnapshot(id).catch(() => null), saved: bridge.api.readSavedDocument(id).catch(() => null) };
+    saved.current = { id, answer: requests.saved };
+    void requests.snapshot.then((snapshot) => {
+      markOpening("snapshot-received");
+      if (!cancelled) setState((s) => (s.id === id && s.snapshot === undefined ? { ...s, snapshot } : s));
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [bridge, documents, id]);
+
+  // Runs after the commit that painted the snapshot (the editor builds it in a layout effect), so waiting one more
+  // frame puts the snapshot on screen before the load takes the main thread.
+  const asked = state.id === id && state.snapshot !== undefined;
+  const painted = asked && state.snapshot !== null;
+  useEffect(() => {
+    if (!asked) return;
+    let cancelled = false;
+    void (async () => {
+      if (painted) await afterNextPaint();
+      const bytes = saved.current?.id === id ? await saved.current.answer : null;
+      if (cancelled) return;
+      markOpening("replica-load-start");
+      const handle = await openDocumentFrom(repo, url, bytes ? decode(bytes) : null);
+      markOpening("replica-ready");
+      if (!cancelled) setState((s) => (s.id === id ? { ...s, handle } : s));
+    })().catch((error: unknown) => {
+      if (!cancelled) setState((s) => (s.id === id ? { ...s, error: describeError(error) } : s));
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [repo, id, url, asked, painted]);
+
+  return state.id === id ? state : {};
+}
+
+function decode(saved: string): Uint8Array | null {
+  try {
+    return base64ToBytes(saved);
+  } catch {
+    return null;
+  }
+}
