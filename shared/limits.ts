@@ -168,3 +168,10 @@ export const RELAY_HTTP_TIMEOUT_MS = 10_000;
 export const SNAPSHOT_WRITE_INTERVAL_MS = 500;
 /** Texts above this many UTF-8 bytes get no snapshot (it must fit a bridge frame even when JSON-escaped). */
 export const MAX_SNAPSHOT_TEXT_BYTES = 512 * 1024;
+/** A stored document larger than this is not handed to a window whole (readSavedDocument); it syncs instead. */
+export const MAX_SAVED_DOCUMENT_BYTES = 2 * 1024 * 1024;
+/**
+ * The change fast path carries a batch of fresh changes only up to this many bytes (concatenated change chunks);
+ * larger batches (an import, a long offline stretch) travel by the sync protocol alone. The relay refuses above it.
+ */
+export const FAST_PATH_MAX_BYTES = 64 * 1024;

@@ -1,6 +1,11 @@
 /**
  * The relay CLI without the process around it, so tests run the exact code path an operator runs:
  *   relay [--port P] [--host H] [--data DIR]          serve (env: CHOPIN_RELAY_PORT, CHOPIN_RELAY_HOST, CHOPIN_RELAY_DATA)
+ *         [--github-api-url URL] [--allowed-users a,b] [--allowed-orgs o1,o2]
+ *                                                    also admit GitHub user tokens (env: CHOPIN_RELAY_GITHUB_API_URL,
+ *                                                    CHOPIN_RELAY_ALLOWED_USERS, CHOPIN_RELAY_ALLOWED_ORGS); both
+ *                                                    lists empty admits every GitHub user. Without the URL only relay
+ *                                                    tokens work, and the lists are refused rather than ignored.
  *   relay user add <handle> [--data DIR]              prints the new token alone on its last line
  *   relay user list [--data DIR]
  *   relay user revoke <handle> [--data DIR]           a running relay cuts that user within RELAY_REVOCATION_BOUND_MS
@@ -8,13 +13,14 @@
  */
 import { ChopinError } from "../shared/errors.js";
 import { openRelayDb } from "./relay-db.js";
-import { UserStore } from "./users.js";
+import type { RelayGitHubOptions } from "./authenticate.js";
+import { UserStore, isValidHandle } from "./users.js";
 
 export const DEFAULT_RELAY_PORT = 8787;
 export const DEFAULT_RELAY_DATA_DIR = "relay-data";
 
 export type CliCommand =
-  | { kind: "serve"; port: number; host: string; dataDir: string }
+  | { kind: "serve"; port: number; host: string; dataDir: string; github?: RelayGitHubOptions }
   | { kind: "user-add"; handle: string; dataDir: string }
   | { kind: "user-list"; dataDir: string }
   | { kind: "user-revoke"; handle: string; dataDir: string }
@@ -26,11 +32,44 @@ export interface CliOutput {
 }
 
 export const USAGE = [
-  "usage: relay [--port P] [--host H] [--data DIR]",
+  "usage: relay [--port P] [--host H] [--data DIR] [--github-api-url URL [--allowed-users a,b] [--allowed-orgs o1,o2]]",
   "       relay user add <handle> [--data DIR]",
   "       relay user list [--data DIR]",
   "       relay user revoke <handle> [--data DIR]",
 ].join("\n");
+
+const SERVE_FLAGS = ["port", "host", "data", "github-api-url", "allowed-users", "allowed-orgs"];
+
+/** "a, b,,c" -> ["a","b","c"]; every name must look like a GitHub login or organization. */
+function nameList(raw: string | undefined, what: string): string[] {
+  const names = (raw ?? "").split(",").map((n) => n.trim()).filter((n) => n.length > 0);
+  for (const name of names) {
+    if (!isValidHandle(name)) throw new ChopinError("invalid-input", `"${name}" is not a valid GitHub ${what} name.`);
+  }
+  return names;
+}
+
+function parseGitHubAdmission(flags: Map<string, string>, env: NodeJS.ProcessEnv): RelayGitHubOptions | undefined {
+  const apiUrl = flags.get("github-api-url") ?? env.CHOPIN_RELAY_GITHUB_API_URL;
+  const allowedUsers = nameList(flags.get("allowed-users") ?? env.CHOPIN_RELAY_ALLOWED_USERS, "user");
+  const allowedOrgs = nameList(flags.get("allowed-orgs") ?? env.CHOPIN_RELAY_ALLOWED_ORGS, "organization");
+  if (!apiUrl) {
+    if (allowedUsers.length > 0 || allowedOrgs.length > 0) {
+      throw new ChopinError("invalid-input", "--allowed-users and --allowed-orgs need --github-api-url (e.g. https://api.github.com).");
+    }
+    return undefined;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(apiUrl);
+  } catch {
+    throw new ChopinError("invalid-input", `"${apiUrl}" is not a GitHub API address.`);
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
+    throw new ChopinError("invalid-input", `"${apiUrl}" is not an http:// or https:// GitHub API address.`);
+  }
+  return { apiUrl, allowedUsers, allowedOrgs };
+}
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliCommand {
   const positional: string[] = [];
@@ -42,7 +81,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliCommand {
       const eq = arg.indexOf("=");
       const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
       const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-      if (!["port", "host", "data"].includes(name)) throw new ChopinError("invalid-input", `Unknown option --${name}.`);
+      if (!SERVE_FLAGS.includes(name)) throw new ChopinError("invalid-input", `Unknown option --${name}.`);
       if (value === undefined || value === "") throw new ChopinError("invalid-input", `Option --${name} needs a value.`);
       flags.set(name, value);
     } else {
@@ -54,7 +93,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliCommand {
     const rawPort = flags.get("port") ?? env.CHOPIN_RELAY_PORT ?? String(DEFAULT_RELAY_PORT);
     const port = Number(rawPort);
     if (!/^\d+$/.test(rawPort) || port > 65535) throw new ChopinError("invalid-input", `"${rawPort}" is not a port number.`);
-    return { kind: "serve", port, host: flags.get("host") ?? env.CHOPIN_RELAY_HOST ?? "127.0.0.1", dataDir };
+    const github = parseGitHubAdmission(flags, env);
+    return { kind: "serve", port, host: flags.get("host") ?? env.CHOPIN_RELAY_HOST ?? "127.0.0.1", dataDir, ...(github ? { github } : {}) };
   }
   const [group, action, handle, ...rest] = positional;
   if (group !== "user") throw new ChopinError("invalid-input", `Unknown command "${group}".`);

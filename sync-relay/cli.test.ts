@@ -71,6 +71,39 @@ describe("parseCli", () => {
   });
 });
 
+describe("parseCli GitHub admission", () => {
+  it("reads --github-api-url and the allowed lists from flags, then the environment", () => {
+    expect(parseCli(["--github-api-url", "https://api.github.com", "--allowed-users", "alice, bob,", "--allowed-orgs=octo-org"], {})).toMatchObject({
+      kind: "serve",
+      github: { apiUrl: "https://api.github.com", allowedUsers: ["alice", "bob"], allowedOrgs: ["octo-org"] },
+    });
+    const env = {
+      CHOPIN_RELAY_GITHUB_API_URL: "https://ghe.example/api/v3",
+      CHOPIN_RELAY_ALLOWED_USERS: "carol",
+      CHOPIN_RELAY_ALLOWED_ORGS: "o1,o2",
+    };
+    expect(parseCli([], env)).toMatchObject({ github: { apiUrl: "https://ghe.example/api/v3", allowedUsers: ["carol"], allowedOrgs: ["o1", "o2"] } });
+    expect(parseCli(["--allowed-orgs", "x"], env)).toMatchObject({ github: { allowedOrgs: ["x"] } });
+    // Both lists empty: every GitHub user (cli.ts says so loudly at start).
+    expect(parseCli(["--github-api-url", "http://127.0.0.1:1"], {})).toMatchObject({ github: { allowedUsers: [], allowedOrgs: [] } });
+    expect(parseCli([], {})).not.toHaveProperty("github");
+  });
+
+  it("refuses allowed lists without an API URL, a bad URL and bad names, with a sentence", () => {
+    for (const argv of [
+      ["--allowed-users", "alice"],
+      ["--allowed-orgs", "octo-org"],
+      ["--github-api-url", "not a url"],
+      ["--github-api-url", "ftp://x"],
+      ["--github-api-url", "https://api.github.com", "--allowed-users", "bad name"],
+      ["--github-api-url", "https://api.github.com", "--allowed-orgs", "gh:x"],
+    ]) {
+      expect(() => parseCli(argv, {}), argv.join(" ")).toThrow(ChopinError);
+    }
+    expect(() => parseCli([], { CHOPIN_RELAY_ALLOWED_ORGS: "octo-org" })).toThrow(/--github-api-url/);
+  });
+});
+
 describe("relay CLI processes", () => {
   it("adds a user printing the token alone on the last line, lists and revokes", async () => {
     const data = join(dir.path, "data");

@@ -23,7 +23,17 @@ async function main(): Promise<number> {
   }
   if (command.kind !== "serve") return runUserCommand(command, io);
 
-  const relay = await startRelay({ dataDir: command.dataDir, port: command.port, host: command.host, log: io.out });
+  const relay = await startRelay({ dataDir: command.dataDir, port: command.port, host: command.host, github: command.github, log: io.out });
+  if (command.github) {
+    const { apiUrl, allowedUsers = [], allowedOrgs = [] } = command.github;
+    const who =
+      allowedUsers.length === 0 && allowedOrgs.length === 0
+        ? "EVERY GitHub user (no --allowed-users or --allowed-orgs)"
+        : [allowedUsers.length ? `users ${allowedUsers.join(", ")}` : "", allowedOrgs.length ? `members of ${allowedOrgs.join(", ")}` : ""]
+            .filter(Boolean)
+            .join(" and ");
+    io.out(`GitHub admission via ${apiUrl}: admits ${who}`);
+  }
   io.out(`team index document: ${relay.teamIndexDocumentId}`);
   // One machine-readable line that scripts and tests wait for.
   io.out(`RELAY_READY ${JSON.stringify({ url: relay.url, port: relay.port, teamIndexDocumentId: relay.teamIndexDocumentId })}`);

@@ -1,13 +1,15 @@
 /**
  * The relay's small HTTP surface beside the WebSocket: GET /healthz for probes and GET /v1/team for members. Bearer
- * tokens are read the same way here and at the WebSocket upgrade, so a token that works for one works for the other.
+ * tokens are read and judged the same way here and at the WebSocket upgrade (authenticate.ts), so a token that works
+ * for one works for the other, and a refusal carries the same status and reason (401, 403 not admitted, 503 GitHub
+ * unavailable).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 export interface HttpRouteContext {
   health(): { documents: number; connections: number };
-  /** The authenticated handle for a token, or null. */
-  authenticate(token: string | null): string | null;
+  /** Who a token stands for, or why it is refused; never rejects. */
+  authenticate(token: string | null): Promise<{ ok: true; user: string } | { ok: false; status: number; code: string; message: string }>;
   teamIndexDocumentId: string;
 }
 
@@ -53,17 +55,17 @@ export function handleHttp(ctx: HttpRouteContext, req: IncomingMessage, res: Ser
     return;
   }
   if (path === "/v1/team") {
-    const user = ctx.authenticate(bearerToken(req));
-    if (!user) {
-      sendJson(
-        res,
-        401,
-        { code: "unauthorized", message: "The relay token is missing, wrong or revoked." },
-        { "www-authenticate": 'Bearer realm="chopin-relay"' },
-      );
-      return;
-    }
-    sendJson(res, 200, { user, teamIndexDocumentId: ctx.teamIndexDocumentId });
+    void ctx.authenticate(bearerToken(req)).then(
+      (outcome) => {
+        if (!outcome.ok) {
+          const extra: Record<string, string> = outcome.status === 401 ? { "www-authenticate": 'Bearer realm="chopin-relay"' } : {};
+          sendJson(res, outcome.status, { code: outcome.code, message: outcome.message }, extra);
+          return;
+        }
+        sendJson(res, 200, { user: outcome.user, teamIndexDocumentId: ctx.teamIndexDocumentId });
+      },
+      () => sendJson(res, 500, { code: "internal", message: "The relay could not check the token." }),
+    );
     return;
   }
   sendJson(res, 404, { code: "not-found", message: `Nothing is served at ${path}.` });

@@ -13,10 +13,14 @@ import { DocumentService } from "../documents/document-service.js";
 import { toHexHeads } from "../documents/heads.js";
 import { loadOrCreateMcpToken, mcpConnectCommands, startMcpServer, writeMcpConfig, type RunningMcpServer } from "../mcp/index.js";
 import { openLocalDb } from "../store/local-db.js";
+import { DEFAULT_GITHUB_API_URL, DEFAULT_GITHUB_WEB_URL } from "../github/github-config.js";
+import { createGitHubApi } from "./github-api.js";
+import { GitHubSession } from "./github-session.js";
 import { colorForPeer, loadOrCreatePeerId } from "./identity.js";
 import { countPendingChanges } from "./pending-changes.js";
-import { RelayLink } from "./relay-link.js";
+import { RelayLink, relayCredential } from "./relay-link.js";
 import { SettingsService } from "./settings-service.js";
+import { ClosableStorage } from "./closable-storage.js";
 import { TypedEmitter } from "./typed-emitter.js";
 import type { AppCore, AppCoreOptions } from "./types.js";
 
@@ -56,8 +60,9 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     if (relay?.isRelayPeer(peer) && documents && documentId) return documents.isShared(documentId);
     return false;
   };
+  const storage = new ClosableStorage(new SqliteStorageAdapter(db));
   const repo = new Repo({
-    storage: new SqliteStorageAdapter(db),
+    storage,
     network: [],
     peerId: peerId as PeerId,
     shareConfig: { announce: mayShare, access: (peer, doc) => mayShare(peer, doc) },
@@ -98,7 +103,26 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const mcpServer = await startMcpWithFallback({ documents: docs, db, token }, options.mcpPort ?? DEFAULT_MCP_PORT);
   const configPath = writeMcpConfig(options.dataDir, mcpServer.url, token);
 
+  // ---- GitHub sign-in and repository binding (issue #3): restored in the background, never awaited ----
+  const github = new GitHubSession({
+    config: {
+      clientId: options.githubClientId ?? null,
+      apiBaseUrl: options.githubApiUrl ?? DEFAULT_GITHUB_API_URL,
+      webBaseUrl: options.githubWebUrl ?? DEFAULT_GITHUB_WEB_URL,
+    },
+    dataDir: options.dataDir,
+    osCipher: options.osCipher ?? null,
+    onState: (state) => events.emit("auth-state", state),
+  });
+  // Relay admission by GitHub: with no relay token set, the GitHub user token is the relay credential, so each
+  // sign-in and refresh reconnects once with the fresh token and signing out disconnects.
+  const relayToken = () => relayCredential(settings.relayToken(), github.credentials?.token() ?? null);
+  events.on("auth-state", () => void relay!.follow(settings.get().relayUrl, relayToken()));
+  void github.restore();
+  // ---- end GitHub ----
+
   const api: ChopinApi = {
+    ...createGitHubApi(github, docs),
     listDocuments: (query) => docs.listDocuments(query),
     getDocument: (id) => docs.getDocument(id),
     createDocument: (input) => docs.createDocument(input),
@@ -115,13 +139,12 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     listVersions: (id) => docs.listVersions(id),
     readVersion: (id, versionId) => docs.readVersion(id, versionId),
     restoreVersion: (id, versionId) => docs.restoreVersion(id, versionId),
+    openSnapshot: (id) => docs.openSnapshot(id),
+    readSavedDocument: (id) => docs.readSavedDocument(id),
     getSettings: async () => settings.get(),
     updateSettings: async (patch) => {
-      const before = { ...settings.get(), token: settings.relayToken() };
       const after = settings.update(patch);
-      if (after.relayUrl !== before.relayUrl || settings.relayToken() !== before.token) {
-        await relay!.configure(after.relayUrl, settings.relayToken());
-      }
+      await relay!.follow(after.relayUrl, relayToken());
       events.emit("settings-changed", after);
       return after;
     },
@@ -145,11 +168,13 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     close: () =>
       (closing ??= (async () => {
         if (statusTimer) clearTimeout(statusTimer);
+        github.dispose();
         await mcpServer.close().catch(() => {});
         relay!.close();
         docs.close();
         await repo.flush().catch(() => {});
         await repo.shutdown().catch(() => {});
+        storage.close();
         db.close();
       })()),
   };

@@ -2,6 +2,9 @@
  * Keeps the core's Repo connected to the configured relay: one RelayConnection at a time (replaced when the URL or
  * token changes), the team index learned from GET /v1/team (cached per relay, so an offline start still lists the
  * team's documents), and the relay's storage id (cached, so "N changes waiting" is right while offline).
+ * The credential is the relay token when one is set, else the signed-in GitHub user token (relay admission by GitHub,
+ * issue #3; see relayCredential): follow() reconnects only when the address or that credential really changed, so
+ * every GitHub refresh reconnects once with the fresh token and signing out of GitHub disconnects.
  * What must stay true: the adapter of a replaced connection is removed from the Repo before the new one joins.
  */
 import type { PeerId, Repo, StorageId } from "@automerge/automerge-repo";
@@ -23,6 +26,11 @@ export interface RelayLinkStatus {
 const TEAM_RETRY_MIN_MS = 250;
 const TEAM_RETRY_MAX_MS = 10_000;
 
+/** The relay token wins when set (teams without GitHub, or an explicit choice); else the GitHub user token. */
+export function relayCredential(relayToken: string | null, githubToken: string | null): string | null {
+  return relayToken ?? githubToken;
+}
+
 const teamIndexKey = (url: string) => `relay.teamIndexId:${url}`;
 const storageIdKey = (url: string) => `relay.storageId:${url}`;
 
@@ -30,6 +38,9 @@ export class RelayLink {
   #connection: RelayConnection | null = null;
   #teamError: ErrorShape | null = null;
   #generation = 0;
+  /** What configure() last applied, so follow() can tell a real change from a repeated announcement. */
+  #applied: { url: string | null; token: string | null } | null = null;
+  #closed = false;
   readonly #learning = new WeakSet<RelayConnection>();
 
   constructor(
@@ -43,6 +54,7 @@ export class RelayLink {
   /** (Re)connects to `url` with `token`; null for either disconnects and returns to local-only. */
   async configure(url: string | null, token: string | null): Promise<void> {
     const generation = ++this.#generation;
+    this.#applied = { url, token };
     this.#disconnect();
     this.#teamError = null;
     this.documents.setDefaultShared(url !== null);
@@ -67,6 +79,14 @@ export class RelayLink {
     });
     this.repo.networkSubsystem.addNetworkAdapter(connection.adapter);
     this.onChange();
+  }
+
+  /** configure() only when `url` or `token` differs from what is applied now (e.g. on every GitHub auth-state event). */
+  async follow(url: string | null, token: string | null): Promise<void> {
+    const applied = this.#applied;
+    if (this.#closed) return;
+    if (applied && applied.url === url && applied.token === token) return;
+    await this.configure(url, token);
   }
 
   /** Retries with backoff while this connection is current and connected; a reconnect starts a fresh attempt. */
@@ -135,6 +155,7 @@ export class RelayLink {
 
   close(): void {
     this.#generation++;
+    this.#closed = true;
     this.#disconnect();
   }
 }
