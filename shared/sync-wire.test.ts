@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_PEER_ID_CHARS } from "./limits.js";
-import { decodeFrame, encodeFrame, isValidPeerId, type WireFrame } from "./sync-wire.js";
+import { FAST_CHANGES_TYPE, FEATURE_FAST_CHANGES, decodeFrame, encodeFrame, hasFeature, isValidPeerId, type WireFrame } from "./sync-wire.js";
 
 describe("relay wire frames", () => {
   it("round-trips a repo message with its bytes", () => {
@@ -33,6 +33,24 @@ describe("relay wire frames", () => {
     expect(decodeFrame(encodeFrame({ type: "sync", senderId: "a", targetId: "b", data: "x" } as unknown as WireFrame)).ok).toBe(false);
     expect(decodeFrame(encodeFrame([1, 2] as unknown as WireFrame)).ok).toBe(false);
     expect(decodeFrame(new Uint8Array([0xff, 0xff])).ok).toBe(false);
+  });
+
+  it("keeps a join's feature list and refuses a malformed one", () => {
+    const ok = decodeFrame(encodeFrame({ type: "join", senderId: "a:b", features: [FEATURE_FAST_CHANGES] } as unknown as WireFrame));
+    expect(ok.ok && hasFeature(ok.frame as { features?: unknown }, FEATURE_FAST_CHANGES)).toBe(true);
+    expect(decodeFrame(encodeFrame({ type: "join", senderId: "a:b", features: "fast-changes" } as unknown as WireFrame)).ok).toBe(false);
+    expect(decodeFrame(encodeFrame({ type: "join", senderId: "a:b", features: new Array(17).fill("x") } as unknown as WireFrame)).ok).toBe(false);
+  });
+
+  it("round-trips a changes frame and refuses one without a list of non-empty changes", () => {
+    const frame = { type: FAST_CHANGES_TYPE, senderId: "a:b", targetId: "relay", documentId: "d", changes: [new Uint8Array([1, 2])] };
+    const decoded = decodeFrame(encodeFrame(frame as WireFrame));
+    expect(decoded.ok).toBe(true);
+    if (decoded.ok) expect((decoded.frame as typeof frame).changes.map((c) => [...c])).toEqual([[1, 2]]);
+    for (const changes of [[], [new Uint8Array(0)], ["x"], new Uint8Array([1]), undefined]) {
+      expect(decodeFrame(encodeFrame({ ...frame, changes } as unknown as WireFrame)).ok).toBe(false);
+    }
+    expect(decodeFrame(encodeFrame({ ...frame, documentId: undefined } as unknown as WireFrame)).ok).toBe(false);
   });
 
   it("never throws on arbitrary bytes", () => {

@@ -7,11 +7,25 @@
  * - decodeFrame never throws: every malformed input becomes { ok: false, reason } so the relay can close that one
  *   socket with 1007 and carry on.
  * - Encoding matches automerge-repo's cbor helper (no Uint8Array tags, no records), so payloads round-trip as bytes.
+ * - Optional features (the change fast path) are used only when BOTH the join and the peer frame list them: a side
+ *   that does not know a frame type must never receive it (an old relay closes 1008; an old client's Repo throws).
+ *
+ * The change fast path ("changes" frames): a client sends the Automerge change bytes of a fresh local batch to the
+ * relay the moment it is made; the relay applies them and forwards the same bytes to the other peers syncing that
+ * document. It exists because automerge-repo's sync protocol is throttled per document (~100 ms) and needs a round
+ * trip per hop (automerge.md gotcha 2); the sync protocol keeps running underneath and stays the source of truth.
  */
 import { Encoder, decode } from "cbor-x";
 import { MAX_PEER_ID_CHARS } from "./limits.js";
 
 export const RELAY_PROTOCOL_VERSION = "1";
+
+/** Feature name in join/peer frames: the side understands "changes" frames. */
+export const FEATURE_FAST_CHANGES = "fast-changes";
+/** Frame type of the change fast path; never handed to a Repo. */
+export const FAST_CHANGES_TYPE = "changes";
+/** A join or peer frame lists at most this many features (anything longer is malformed). */
+const MAX_FEATURES = 16;
 
 /** WebSocket close codes on the relay wire. 1xxx are standard; 4xxx are ours. */
 export const CLOSE_CODES = {
@@ -43,6 +57,8 @@ export interface JoinFrame {
   senderId: string;
   peerMetadata: PeerMetadataFrame;
   supportedProtocolVersions: string[];
+  /** Optional features this client understands (FEATURE_FAST_CHANGES). */
+  features?: string[];
 }
 
 export interface PeerFrame {
@@ -51,6 +67,24 @@ export interface PeerFrame {
   targetId: string;
   peerMetadata: PeerMetadataFrame;
   selectedProtocolVersion: string;
+  /** Optional features the relay understands AND the joining client listed. */
+  features?: string[];
+}
+
+/** One fast-path batch: Automerge changes, each as A.getChanges returns it (A.applyChanges takes them back). */
+export interface FastChangesFrame {
+  type: typeof FAST_CHANGES_TYPE;
+  senderId: string;
+  targetId: string;
+  documentId: string;
+  changes: Uint8Array[];
+}
+
+/** Total bytes of a batch's changes. */
+export function batchBytes(changes: readonly Uint8Array[]): number {
+  let total = 0;
+  for (const change of changes) total += change.byteLength;
+  return total;
 }
 
 export interface ErrorFrame {
@@ -70,7 +104,7 @@ export interface RepoFrame {
   [extra: string]: unknown;
 }
 
-export type WireFrame = JoinFrame | PeerFrame | ErrorFrame | RepoFrame;
+export type WireFrame = JoinFrame | PeerFrame | ErrorFrame | FastChangesFrame | RepoFrame;
 
 export type DecodeResult = { ok: true; frame: WireFrame } | { ok: false; reason: string };
 
@@ -88,6 +122,27 @@ export function isPeerFrame(frame: WireFrame): frame is PeerFrame {
 }
 export function isErrorFrame(frame: WireFrame): frame is ErrorFrame {
   return frame.type === "error";
+}
+export function isFastChangesFrame(frame: WireFrame): frame is FastChangesFrame {
+  return frame.type === FAST_CHANGES_TYPE;
+}
+
+/** Whether a join or peer frame lists `feature`. */
+export function hasFeature(frame: { features?: unknown }, feature: string): boolean {
+  return Array.isArray(frame.features) && frame.features.includes(feature);
+}
+
+function isChangeList(documentId: unknown, changes: unknown): boolean {
+  return (
+    typeof documentId === "string" &&
+    Array.isArray(changes) &&
+    changes.length > 0 &&
+    changes.every((c) => c instanceof Uint8Array && c.byteLength > 0)
+  );
+}
+
+function isFeatureList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.length <= MAX_FEATURES && value.every((f) => typeof f === "string" && f.length <= 64);
 }
 
 export function isValidPeerId(value: unknown): value is string {
@@ -118,15 +173,17 @@ export function decodeFrame(bytes: Uint8Array): DecodeResult {
     if (meta !== undefined && (meta === null || typeof meta !== "object" || Array.isArray(meta))) {
       return { ok: false, reason: "join frame has invalid peerMetadata" };
     }
-    return {
-      ok: true,
-      frame: {
-        type: "join",
-        senderId: frame.senderId,
-        peerMetadata: (meta ?? {}) as PeerMetadataFrame,
-        supportedProtocolVersions: (versions as string[] | undefined) ?? [RELAY_PROTOCOL_VERSION],
-      },
+    if (frame.features !== undefined && !isFeatureList(frame.features)) {
+      return { ok: false, reason: "join frame has invalid features" };
+    }
+    const join: JoinFrame = {
+      type: "join",
+      senderId: frame.senderId,
+      peerMetadata: (meta ?? {}) as PeerMetadataFrame,
+      supportedProtocolVersions: (versions as string[] | undefined) ?? [RELAY_PROTOCOL_VERSION],
     };
+    if (frame.features !== undefined) join.features = frame.features as string[];
+    return { ok: true, frame: join };
   }
   if (!isValidPeerId(frame.targetId)) return { ok: false, reason: "frame has no valid targetId" };
   if (frame.documentId !== undefined && (typeof frame.documentId !== "string" || frame.documentId.length > 128)) {
@@ -134,6 +191,12 @@ export function decodeFrame(bytes: Uint8Array): DecodeResult {
   }
   if (frame.data !== undefined && !(frame.data instanceof Uint8Array)) {
     return { ok: false, reason: "frame data is not bytes" };
+  }
+  if (frame.type === "peer" && frame.features !== undefined && !isFeatureList(frame.features)) {
+    return { ok: false, reason: "peer frame has invalid features" };
+  }
+  if (frame.type === FAST_CHANGES_TYPE && !isChangeList(frame.documentId, frame.changes)) {
+    return { ok: false, reason: "changes frame needs a documentId and a list of changes" };
   }
   if (frame.type === "error" && typeof frame.message !== "string") {
     return { ok: false, reason: "error frame has no message" };

@@ -15,16 +15,26 @@
  * - A join with a peer id the user may not present is refused (4403); a second join by the SAME user and peer id
  *   replaces the first (4409 to the old socket; the Repo sees peer-disconnected then peer-candidate).
  * - Nothing an inbound socket sends can throw out of this adapter.
+ * - Change fast path ("changes" frames, see shared/sync-wire.ts and fast-path.ts): agreed per connection only when
+ *   the client's join listed the feature and onFastChanges is set; such frames never reach the Repo, a frame on a
+ *   connection that did not agree or above FAST_PATH_MAX_BYTES closes it (1008), and the relay sends them only to
+ *   connections that agreed.
  */
 import { NetworkAdapter, type Message, type PeerId, type PeerMetadata } from "@automerge/automerge-repo";
 import type { WebSocket } from "ws";
-import { RELAY_JOIN_TIMEOUT_MS, RELAY_KEEPALIVE_MS } from "../shared/limits.js";
+import { FAST_PATH_MAX_BYTES, RELAY_JOIN_TIMEOUT_MS, RELAY_KEEPALIVE_MS } from "../shared/limits.js";
 import {
   CLOSE_CODES,
+  FAST_CHANGES_TYPE,
+  FEATURE_FAST_CHANGES,
   RELAY_PROTOCOL_VERSION,
   decodeFrame,
   encodeFrame,
+  batchBytes,
+  hasFeature,
+  isFastChangesFrame,
   isJoinFrame,
+  type FastChangesFrame,
   type JoinFrame,
   type RepoFrame,
   type WireFrame,
@@ -48,6 +58,11 @@ export interface RelayServerAdapterOptions {
   onJoin?: (sessionId: string, user: string) => void;
   /** A session peer is gone; the Repo is told next. */
   onLeave?: (sessionId: string, user: string) => void;
+  /**
+   * Handles a fast-path batch from a session that agreed to the feature (senderId already the session peer id); a
+   * refusal closes that socket. Unset: the relay does not offer the fast path.
+   */
+  onFastChanges?: (sessionId: string, frame: FastChangesFrame) => GuardVerdict;
   /** What the Repo is told about a joining peer. Default: what the peer presented. */
   presentMetadata?: (presented: PeerMetadata) => PeerMetadata;
   joinTimeoutMs?: number;
@@ -63,6 +78,8 @@ interface Connection {
   closed: boolean;
   alive: boolean;
   joinTimer: NodeJS.Timeout | null;
+  /** Agreed to the change fast path at join. */
+  fast: boolean;
 }
 
 const SESSION_SUFFIX = /#s\d+$/;
@@ -83,8 +100,8 @@ function closeReason(reason: string): string {
 }
 
 export class RelayServerAdapter extends NetworkAdapter {
-  readonly #options: Required<Omit<RelayServerAdapterOptions, "onInbound" | "onJoin" | "onLeave">> &
-    Pick<RelayServerAdapterOptions, "onInbound" | "onJoin" | "onLeave">;
+  readonly #options: Required<Omit<RelayServerAdapterOptions, "onInbound" | "onJoin" | "onLeave" | "onFastChanges">> &
+    Pick<RelayServerAdapterOptions, "onInbound" | "onJoin" | "onLeave" | "onFastChanges">;
   readonly #connections = new Set<Connection>();
   /** By the peer id the client presented: finds the connection a new join replaces. */
   readonly #byPeer = new Map<string, Connection>();
@@ -106,6 +123,7 @@ export class RelayServerAdapter extends NetworkAdapter {
       onInbound: options.onInbound,
       onJoin: options.onJoin,
       onLeave: options.onLeave,
+      onFastChanges: options.onFastChanges,
       presentMetadata: options.presentMetadata ?? ((presented) => presented),
       joinTimeoutMs: options.joinTimeoutMs ?? RELAY_JOIN_TIMEOUT_MS,
       keepAliveMs: options.keepAliveMs ?? RELAY_KEEPALIVE_MS,
@@ -151,7 +169,7 @@ export class RelayServerAdapter extends NetworkAdapter {
 
   /** Takes over an authenticated socket. */
   accept(ws: WebSocket, identity: SocketIdentity): void {
-    const conn: Connection = { ws, identity, peerId: null, sessionId: null, closed: false, alive: true, joinTimer: null };
+    const conn: Connection = { ws, identity, peerId: null, sessionId: null, closed: false, alive: true, joinTimer: null, fast: false };
     if (!this.#connected) {
       ws.close(1013, "relay is not ready; try again later");
       return;
@@ -182,6 +200,20 @@ export class RelayServerAdapter extends NetworkAdapter {
 
   get connectionCount(): number {
     return this.#connections.size;
+  }
+
+  /** Session peer ids of the connections that agreed to the change fast path. */
+  *fastSessions(): Iterable<string> {
+    for (const conn of this.#bySession.values()) if (conn.fast && !conn.closed) yield conn.sessionId as string;
+  }
+
+  /** Sends a fast-path batch from the relay to one session that agreed to it; false when it cannot. */
+  sendFastChanges(sessionId: string, documentId: string, changes: Uint8Array[]): boolean {
+    const conn = this.#bySession.get(sessionId);
+    if (!conn || !conn.fast || conn.closed || conn.peerId === null || !this.peerId || conn.ws.readyState !== conn.ws.OPEN) return false;
+    const frame: FastChangesFrame = { type: FAST_CHANGES_TYPE, senderId: this.peerId, targetId: conn.peerId, documentId, changes };
+    conn.ws.send(encodeFrame(frame), () => undefined);
+    return true;
   }
 
   /** The user a session peer (as the Repo knows it) authenticated as. */
@@ -230,6 +262,10 @@ export class RelayServerAdapter extends NetworkAdapter {
       this.#drop(conn, CLOSE_CODES.policy, "messages may only be addressed to the relay");
       return;
     }
+    if (isFastChangesFrame(frame)) {
+      this.#receiveFast(conn, frame);
+      return;
+    }
     const verdict = this.#options.checkMessage(repoFrame);
     if (!verdict.ok) {
       this.#drop(conn, verdict.code, verdict.reason);
@@ -243,6 +279,27 @@ export class RelayServerAdapter extends NetworkAdapter {
     } catch {
       // automerge-repo handles messages asynchronously; a synchronous throw here must not reach ws.
     }
+  }
+
+  #receiveFast(conn: Connection, frame: FastChangesFrame): void {
+    const handler = this.#options.onFastChanges;
+    if (!conn.fast || !handler) {
+      this.#drop(conn, CLOSE_CODES.policy, "changes frames were not agreed on this connection");
+      return;
+    }
+    if (batchBytes(frame.changes) > FAST_PATH_MAX_BYTES) {
+      this.#drop(conn, CLOSE_CODES.policy, `changes frame above ${FAST_PATH_MAX_BYTES} bytes`);
+      return;
+    }
+    const inbound: FastChangesFrame = { ...frame, senderId: conn.sessionId as string };
+    let verdict: GuardVerdict;
+    try {
+      this.#options.onInbound?.(inbound.senderId, inbound as unknown as RepoFrame);
+      verdict = handler(inbound.senderId, inbound);
+    } catch {
+      verdict = { ok: true };
+    }
+    if (!verdict.ok) this.#drop(conn, verdict.code, verdict.reason);
   }
 
   #join(conn: Connection, frame: JoinFrame): void {
@@ -276,6 +333,7 @@ export class RelayServerAdapter extends NetworkAdapter {
     conn.joinTimer = null;
     conn.peerId = peerId;
     conn.sessionId = `${peerId}#s${++this.#sessionCounter}`;
+    conn.fast = this.#options.onFastChanges !== undefined && hasFeature(frame, FEATURE_FAST_CHANGES);
     this.#byPeer.set(peerId, conn);
     this.#bySession.set(conn.sessionId, conn);
     this.#options.onJoin?.(conn.sessionId, user);
@@ -288,6 +346,7 @@ export class RelayServerAdapter extends NetworkAdapter {
         targetId: peerId,
         peerMetadata: (this.peerMetadata ?? {}) as Record<string, unknown>,
         selectedProtocolVersion: RELAY_PROTOCOL_VERSION,
+        ...(conn.fast ? { features: [FEATURE_FAST_CHANGES] } : {}),
       }),
       () => undefined,
     );

@@ -4,9 +4,13 @@
  * SQLite storage whose shareConfig announces to each peer exactly the documents that peer has sent sync messages for
  * and whose access goes through the single access() hook. Together with one fresh session peer per connection and no
  * persisted per-client sync state, this is what keeps reconnecting clients from looping (automerge.md gotcha 1).
+ * Clients that ask for it also get the change fast path (fast-path.ts): fresh changes are applied and forwarded at
+ * once, under the same access() and PeerInterest rules, because automerge-repo's sync is throttled per document.
  *
  * What must stay true:
  * - A wrong or missing token gets a 401 with a reason at the upgrade; nothing a client sends crashes the process.
+ * - With `github` set, a GitHub user token is admitted too (authenticate.ts): 403 not admitted, 503 while GitHub cannot
+ *   answer (fail closed, live sockets stay); live GitHub sockets are re-verified and cut (4401) on lost admission.
  * - A user revoked from another process loses its sockets within RELAY_REVOCATION_BOUND_MS (poll every userPollMs).
  * - Idle documents leave memory (flushed first); close() flushes everything and closes the database last.
  */
@@ -28,7 +32,9 @@ import {
 import { SqliteStorageAdapter } from "../shared/node/sqlite-storage-adapter.js";
 import { CLOSE_CODES } from "../shared/sync-wire.js";
 import { teamAccess, type AccessDecision } from "./access.js";
+import { isGitHubIdentity, startRelayAuth, type RelayGitHubOptions } from "./authenticate.js";
 import { DocumentEvictor } from "./eviction.js";
+import { RelayFastPath } from "./fast-path.js";
 import { bearerToken, handleHttp } from "./http-routes.js";
 import { checkRepoMessage } from "./message-guard.js";
 import { PeerInterest } from "./peer-interest.js";
@@ -54,6 +60,10 @@ export interface RelayOptions {
   access?: AccessDecision;
   peerId?: string;
   log?: (line: string) => void;
+  /** The change fast path (fast-path.ts) for clients that ask for it. Default true; false measures the sync path alone. */
+  fastPath?: boolean;
+  /** Also admit GitHub user tokens (issue #3). Absent: relay tokens only. */
+  github?: RelayGitHubOptions;
 }
 
 export interface RunningRelay {
@@ -69,11 +79,15 @@ export interface RunningRelay {
   teamIndexDocumentId: DocumentId;
   adapter: RelayServerAdapter;
   evictor: DocumentEvictor;
+  /** The change fast path's relay half (stats for tests and health). */
+  fastPath: RelayFastPath;
   httpServer: Server;
   loadedDocuments(): number;
   connections(): number;
   /** Re-reads the users table and cuts revoked credentials now; returns sockets cut. */
   pollUsers(): number;
+  /** Re-verifies live GitHub-admitted sockets now; resolves with the number of tokens cut off. */
+  reverifyGitHub(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -88,6 +102,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const interest = new PeerInterest();
   // Set below once the Repo exists; inbound messages cannot arrive before the adapter is connected by the Repo.
   let evictor: DocumentEvictor | null = null;
+  let fastPath: RelayFastPath | null = null;
 
   const adapter = new RelayServerAdapter({
     authorizePeer: (user, peerId) => users.claimPeer(user, peerId),
@@ -97,6 +112,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       evictor?.touch(frame.documentId);
       if (frame.type === "sync" || frame.type === "request") interest.record(peerId, frame.documentId);
     },
+    // The change fast path (fast-path.ts): fresh changes cross the relay without automerge-repo's sync throttle.
+    onFastChanges: options.fastPath === false ? undefined : (sessionId, frame) => fastPath?.receive(sessionId, frame) ?? { ok: true },
     onLeave: (sessionId) => {
       interest.forget(sessionId);
       delete repo.peerMetadataByPeerId[sessionId as PeerId];
@@ -121,19 +138,36 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       },
     },
   });
+  fastPath = new RelayFastPath({
+    repo,
+    interest,
+    access,
+    userOf: (sessionId) => adapter.userOf(sessionId),
+    fastSessions: () => adapter.fastSessions(),
+    send: (sessionId, documentId, changes) => adapter.sendFastChanges(sessionId, documentId, changes),
+  });
   evictor = new DocumentEvictor(repo, {
     idleMs: options.idleEvictMs ?? RELAY_IDLE_EVICT_MS,
     sweepMs: options.evictSweepMs ?? RELAY_EVICT_SWEEP_MS,
   });
   const teamIndexDocumentId = await ensureTeamIndex(db, repo);
 
+  const auth = startRelayAuth({
+    users,
+    github: options.github,
+    cut: (tokenHash, code, reason) => adapter.cutWhere((identity) => identity.tokenHash === tokenHash, code, reason),
+    log,
+  });
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? MAX_RELAY_MESSAGE_BYTES });
   const loadedDocuments = () => Object.keys(repo.handles).length;
   const server: Server = createServer((req, res) =>
     handleHttp(
       {
         health: () => ({ documents: loadedDocuments(), connections: adapter.connectionCount }),
-        authenticate: (token) => users.authenticate(token)?.handle ?? null,
+        authenticate: async (token) => {
+          const outcome = await auth.authenticate(token);
+          return outcome.ok ? { ok: true, user: outcome.identity.user } : outcome;
+        },
         teamIndexDocumentId,
       },
       req,
@@ -142,14 +176,20 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   );
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => undefined);
-    const identity = users.authenticate(bearerToken(req));
-    if (!identity) {
-      refuseUpgrade(socket, 401, "Unauthorized", "The relay token is missing, wrong or revoked.");
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      adapter.accept(ws, { user: identity.handle, tokenHash: identity.tokenHash });
-    });
+    void auth.authenticate(bearerToken(req)).then(
+      (outcome) => {
+        if (!outcome.ok) {
+          refuseUpgrade(socket, outcome.status, outcome.code, outcome.message);
+          return;
+        }
+        // A socket closed while GitHub was asked is dropped by ws itself (it checks the socket before upgrading).
+        wss.handleUpgrade(req, socket, head, (ws) => {
+          auth.accepted(ws, outcome);
+          adapter.accept(ws, outcome.identity);
+        });
+      },
+      () => refuseUpgrade(socket, 500, "internal", "The relay could not check the token."),
+    );
   });
   server.on("clientError", (_err, socket) => socket.destroy());
 
@@ -162,7 +202,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       return 0;
     }
     return adapter.cutWhere(
-      (identity) => active.get(identity.user) !== identity.tokenHash,
+      // GitHub-admitted sockets are not in the users table; live re-verification judges them.
+      (identity) => !isGitHubIdentity(identity.user) && active.get(identity.user) !== identity.tokenHash,
       CLOSE_CODES.revoked,
       "access to this relay was revoked",
     );
@@ -189,6 +230,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const close = (): Promise<void> => {
     closing ??= (async () => {
       clearInterval(userPoll);
+      auth.stop();
       await evictor.stop();
       server.close();
       adapter.disconnect();
@@ -217,10 +259,12 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     teamIndexDocumentId,
     adapter,
     evictor,
+    fastPath,
     httpServer: server,
     loadedDocuments,
     connections: () => adapter.connectionCount,
     pollUsers,
+    reverifyGitHub: () => auth.reverifyGitHub(),
     close,
   };
 }
@@ -231,13 +275,17 @@ function readyDocumentIds(repo: Repo): DocumentId[] {
     .map((handle) => handle.documentId);
 }
 
-function refuseUpgrade(socket: Duplex, status: number, statusText: string, message: string): void {
-  const body = JSON.stringify({ code: "unauthorized", message });
+const STATUS_TEXT: Record<number, string> = { 401: "Unauthorized", 403: "Forbidden", 500: "Internal Server Error", 503: "Service Unavailable" };
+
+function refuseUpgrade(socket: Duplex, status: number, code: string, message: string): void {
+  if (socket.destroyed) return;
+  const body = JSON.stringify({ code, message });
   socket.end(
-    `HTTP/1.1 ${status} ${statusText}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? "Error"}\r\n` +
       "Content-Type: application/json; charset=utf-8\r\n" +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'WWW-Authenticate: Bearer realm="chopin-relay"\r\n' +
+      (status === 401 ? 'WWW-Authenticate: Bearer realm="chopin-relay"\r\n' : "") +
+      (status === 503 ? "Retry-After: 5\r\n" : "") +
       "Connection: close\r\n\r\n" +
       body,
   );

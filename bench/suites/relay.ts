@@ -1,7 +1,8 @@
 /**
  * Relay suite: change-to-peer latency (paced: a change every 150 ms; typing: every 30 ms) and throughput (20 clients
- * x 20 documents, one writer and two readers per document) for Yjs, bare automerge-repo and our relay, each relay in
- * its own process, all clients in this process (one clock for writer and reader).
+ * x 20 documents, one writer and two readers per document) for Yjs, bare automerge-repo and our relay (by the sync
+ * protocol alone, and with the change fast path as the app core runs it), each relay in its own process, all clients
+ * in this process (one clock for writer and reader).
  * Latency of change N = time the reader first sees text length >= N minus the time the writer started change N, so
  * changes a relay batches together are each charged their full wait.
  */
@@ -12,7 +13,7 @@ import { notAvailable, type Row, type Suite, type SuiteContext } from "../lib/re
 import { RelayNotAvailable, type RelayClient, type RelayTarget, type RunningRelay, type TextDoc } from "../targets/relay-target.js";
 import { yjsBaseline } from "../targets/yjs-baseline.js";
 import { automergeBaseline } from "../targets/automerge-baseline.js";
-import { chopinRelay } from "../targets/chopin-relay.js";
+import { chopinRelay, chopinRelaySyncOnly } from "../targets/chopin-relay.js";
 
 const PACED_INTERVAL_MS = 150;
 const TYPING_INTERVAL_MS = 30;
@@ -195,9 +196,15 @@ export const relaySuite: Suite = async (ctx: SuiteContext) => {
     ? { paced: 20, typing: 60, throughputMs: 3000 }
     : { paced: 200, typing: 500, throughputMs: 10_000 };
   const rows: Row[] = [];
-  for (const target of [yjsBaseline, automergeBaseline, chopinRelay]) rows.push(await measureTarget(target, sizes, ctx.log));
+  // BENCH_RELAY_ONLY=<name substring> measures matching targets only (profiling, iterating); reports use all.
+  const only = process.env.BENCH_RELAY_ONLY;
+  const targets = [yjsBaseline, automergeBaseline, chopinRelaySyncOnly, chopinRelay].filter((t) => !only || t.name.includes(only));
+  for (const target of targets) rows.push(await measureTarget(target, sizes, ctx.log));
   const tables = [{ title: "change-to-peer latency and throughput (relay in its own process, loopback)", rows }];
-  if (rows[0].notAvailable === undefined) tables.push({ title: "ratios against yjs y-websocket (same run)", rows: ratios(rows, rows[0]) });
+  for (const base of [yjsBaseline.name, automergeBaseline.name]) {
+    const row = rows.find((r) => r.name === base && r.notAvailable === undefined);
+    if (row) tables.push({ title: `ratios against ${base} (same run)`, rows: ratios(rows, row) });
+  }
   return {
     suite: "relay",
     tables,

@@ -31,8 +31,11 @@ export async function connectAutomergeClient(
   adapter: NetworkAdapterInterface,
   label: string,
   peerId = `${label}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+  /** Called with the new Repo before its adapter can connect (our adapter attaches its change fast path here). */
+  onRepo?: (repo: Repo) => void,
 ): Promise<RelayClient> {
   const repo = new Repo({ network: [adapter], peerId: peerId as PeerId });
+  onRepo?.(repo);
   await waitFor(() => repo.peers.length > 0, CONNECT_TIMEOUT_MS, `${label} to join the relay`);
   const own = new Map<string, DocHandle<TextShape>>();
   return {

@@ -26,6 +26,8 @@ import type { AppCore, AppCoreOptions } from "./types.js";
 
 /** Sync status is recomputed at most this often while changes stream in. */
 const SYNC_STATUS_DEBOUNCE_MS = 150;
+/** While changes wait for the relay, the count is recomputed this often. */
+const SYNC_STATUS_RECHECK_MS = 1000;
 
 async function startMcpWithFallback(options: Omit<Parameters<typeof startMcpServer>[0], "port">, port: number): Promise<RunningMcpServer> {
   try {
@@ -73,6 +75,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 
   let lastStatus = "";
   let statusTimer: NodeJS.Timeout | null = null;
+  let recheckTimer: NodeJS.Timeout | null = null;
   const syncStatus = (): SyncStatus => {
     const link = relay!.status();
     const pendingChanges = link.state === "local-only" ? 0 : countPendingChanges(repo, (id) => docs.isShared(id), relay!.relayStorageId(), toHexHeads);
@@ -88,11 +91,18 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         lastStatus = key;
         events.emit("sync-status", status);
       }
+      // The relay's acknowledgements raise no event we can hear (automerge-repo 2.5.6 emits no "document" event for
+      // handles to hook), so while changes wait or the link is down, look again until the count is true.
+      if (status.pendingChanges > 0 || (status.state !== "connected" && status.state !== "local-only")) {
+        recheckTimer ??= setTimeout(() => {
+          recheckTimer = null;
+          publishStatus();
+        }, SYNC_STATUS_RECHECK_MS);
+      }
     }, SYNC_STATUS_DEBOUNCE_MS);
   };
   relay = new RelayLink(repo, db, docs, peerId, publishStatus);
   events.on("documents-changed", publishStatus);
-  repo.on("document", ({ handle }) => handle.on("remote-heads", publishStatus));
   // Sharing a document changes what the relay may see: let the Repo re-announce.
   events.on("documents-changed", () => repo.shareConfigChanged());
 
@@ -161,6 +171,10 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     mcp: { url: mcpServer.url, port: mcpServer.port, configPath },
     attachRendererAdapter(adapter: NetworkAdapterInterface) {
       // Registered before the Repo's own listener, so the policy knows the peer before the Repo asks about it.
+      // A renderer adapter counts as ready only once a window connects, and the Repo holds every find() until all
+      // adapters are ready: without this, the core (and MCP, and the relay's team index) would wait for a window.
+      adapter.isReady = () => true;
+      adapter.whenReady = () => Promise.resolve();
       adapter.on("peer-candidate", ({ peerId: peer }) => rendererPeers.add(peer));
       adapter.on("peer-disconnected", ({ peerId: peer }) => rendererPeers.delete(peer));
       repo.networkSubsystem.addNetworkAdapter(adapter);
@@ -168,6 +182,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     close: () =>
       (closing ??= (async () => {
         if (statusTimer) clearTimeout(statusTimer);
+        if (recheckTimer) clearTimeout(recheckTimer);
         github.dispose();
         await mcpServer.close().catch(() => {});
         relay!.close();

@@ -68,6 +68,8 @@ export class RelayLink {
     if (generation !== this.#generation) return;
 
     const connection = new RelayConnection({ url, token, peerId: this.peerId });
+    // The change fast path (docs/architecture.md, "Sync fast path") needs the Repo to read new changes from.
+    connection.attachRepo(this.repo);
     this.#connection = connection;
     let teamKnown = false;
     connection.onStatus((event) => {

@@ -10,21 +10,28 @@
  *   socket is lost and peer-candidate when the handshake completes again.
  * - 401 at the upgrade, 4401 (revoked), 4403 (peer id refused) and 4409 (replaced) stop retrying until setToken()
  *   or connect() is called again; everything else retries between minBackoffMs and maxBackoffMs.
+ * - The change fast path (fast-path-client.ts) runs only once attachRepo() gave it the Repo AND the relay's peer frame
+ *   agreed to the feature; "changes" frames never reach the Repo, and a relay without the feature never gets one.
  */
-import { NetworkAdapter, type Message, type PeerId, type PeerMetadata } from "@automerge/automerge-repo";
+import { NetworkAdapter, type Message, type PeerId, type PeerMetadata, type Repo } from "@automerge/automerge-repo";
 import WebSocket from "ws";
 import type { ErrorShape } from "../../shared/errors.js";
 import { MAX_RELAY_MESSAGE_BYTES, RELAY_KEEPALIVE_MS, RELAY_RECONNECT_MAX_MS, RELAY_RECONNECT_MIN_MS } from "../../shared/limits.js";
 import {
   CLOSE_CODES,
+  FAST_CHANGES_TYPE,
+  FEATURE_FAST_CHANGES,
   RELAY_PROTOCOL_VERSION,
   decodeFrame,
   encodeFrame,
+  hasFeature,
   isErrorFrame,
+  isFastChangesFrame,
   isPeerFrame,
   type WireFrame,
 } from "../../shared/sync-wire.js";
 import { TypedEmitter } from "../core/typed-emitter.js";
+import { ClientFastPath, type FastPathStats } from "./fast-path-client.js";
 
 export type RelayConnectionState = "connecting" | "connected" | "offline" | "reconnecting" | "unauthorized";
 
@@ -74,6 +81,9 @@ export class RelayClientAdapter extends NetworkAdapter {
   #retryTimer: NodeJS.Timeout | null = null;
   #deadTimer: NodeJS.Timeout | null = null;
   #ready = false;
+  /** Whether the relay on the current socket agreed to the change fast path. */
+  #fastAgreed = false;
+  readonly #fastPath = new ClientFastPath((documentId, changes) => this.#sendFastChanges(documentId, changes));
   #readyResolve!: () => void;
   readonly #readyPromise = new Promise<void>((resolve) => (this.#readyResolve = resolve));
 
@@ -109,6 +119,30 @@ export class RelayClientAdapter extends NetworkAdapter {
 
   get relayPeerIds(): string[] {
     return [...this.#relayPeers];
+  }
+
+  /**
+   * Gives the change fast path the Repo this adapter serves, so fresh changes reach the relay without automerge-repo's
+   * per-document sync throttle. Takes effect from the next handshake (call it before adding the adapter to the Repo's
+   * network, or right after `new Repo`).
+   */
+  attachRepo(repo: Repo): void {
+    this.#fastPath.attach(repo);
+  }
+
+  /** Stops the change fast path watching the Repo (the adapter is leaving it). */
+  detachRepo(): void {
+    this.#fastPath.detach();
+    this.#fastAgreed = false;
+  }
+
+  /** Whether the current connection uses the change fast path. */
+  get fastPathActive(): boolean {
+    return this.#fastAgreed;
+  }
+
+  get fastPathStats(): FastPathStats {
+    return { ...this.#fastPath.stats };
   }
 
   /** Ready once the first handshake completed or the first attempt failed, so offline work never waits on the relay. */
@@ -167,6 +201,20 @@ export class RelayClientAdapter extends NetworkAdapter {
       socket.send(encodeFrame(message as unknown as WireFrame), () => undefined);
     } catch {
       // a socket failing mid-send is handled by its close event
+      return;
+    }
+    if (this.#fastAgreed) this.#fastPath.noteOutbound(message.type, message.documentId);
+  }
+
+  #sendFastChanges(documentId: string, changes: Uint8Array[]): boolean {
+    const socket = this.#socket;
+    if (!this.#fastAgreed || !socket || !this.#remotePeerId || socket.readyState !== WebSocket.OPEN) return false;
+    try {
+      const frame = { type: FAST_CHANGES_TYPE, senderId: this.peerId as string, targetId: this.#remotePeerId, documentId, changes };
+      socket.send(encodeFrame(frame), () => undefined);
+      return true;
+    } catch {
+      return false;
     }
   }
 
@@ -226,6 +274,7 @@ export class RelayClientAdapter extends NetworkAdapter {
           senderId: this.peerId as string,
           peerMetadata: (this.peerMetadata ?? {}) as Record<string, unknown>,
           supportedProtocolVersions: [RELAY_PROTOCOL_VERSION],
+          ...(this.#fastPath.attached ? { features: [FEATURE_FAST_CHANGES] } : {}),
         }),
         () => undefined,
       );
@@ -271,6 +320,8 @@ export class RelayClientAdapter extends NetworkAdapter {
     if (isPeerFrame(frame)) {
       this.#remotePeerId = frame.senderId as PeerId;
       this.#relayPeers.add(frame.senderId);
+      this.#fastPath.reset();
+      this.#fastAgreed = this.#fastPath.attached && hasFeature(frame, FEATURE_FAST_CHANGES);
       this.#everConnected = true;
       this.#attempt = 0;
       this.#setState("connected", null);
@@ -286,6 +337,10 @@ export class RelayClientAdapter extends NetworkAdapter {
       return;
     }
     if (!this.#remotePeerId) return;
+    if (isFastChangesFrame(frame)) {
+      if (this.#fastAgreed && frame.senderId === this.#remotePeerId) this.#fastPath.receive(frame.documentId, frame.changes);
+      return;
+    }
     if (frame.senderId !== this.#remotePeerId) {
       // The relay forwards other members' ephemeral messages (presence) under their own peer ids; nothing else.
       if (frame.type !== "ephemeral") return;
@@ -321,6 +376,8 @@ export class RelayClientAdapter extends NetworkAdapter {
     this.#deadTimer = null;
     const remote = this.#remotePeerId;
     this.#remotePeerId = null;
+    this.#fastAgreed = false;
+    this.#fastPath.reset();
     if (remote) this.emit("peer-disconnected", { peerId: remote });
   }
 

@@ -38,7 +38,7 @@ export interface TestClient {
 }
 
 /** A client Repo with SQLite storage and the relay-peer-aware shareConfig the core uses (sample of it). */
-export function startClient(opts: { url: string; token: string; peerId: string; dbFile: string }): TestClient {
+export function startClient(opts: { url: string; token: string; peerId: string; dbFile: string; fastPath?: boolean }): TestClient {
   const connection = new RelayConnection({ url: opts.url, token: opts.token, peerId: opts.peerId, minBackoffMs: 20, maxBackoffMs: 200 });
   const storage = new SqliteStorageAdapter(opts.dbFile);
   const privateDocs = new Set<string>();
@@ -50,6 +50,8 @@ export function startClient(opts: { url: string; token: string; peerId: string; 
     peerId: opts.peerId as PeerId,
     shareConfig: { announce: allowed, access: allowed },
   });
+  // As the app core does: every sync test runs with the change fast path unless it asks otherwise.
+  if (opts.fastPath !== false) connection.attachRepo(repo);
   return {
     repo,
     connection,
