@@ -8,22 +8,8 @@
 import { protocol } from "electron";
 import { readFile, stat } from "node:fs/promises";
 import { extname } from "node:path";
-import { resolveStaticPath } from "../host/static-files.js";
+import { CONTENT_TYPES, resolveStaticPath } from "../host/static-files.js";
 import { APP_CSP, APP_HOST, APP_SCHEME } from "./app-origin.js";
-
-const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".woff2": "font/woff2",
-  ".map": "application/json",
-};
 
 const BASE_HEADERS = {
   "content-security-policy": APP_CSP,

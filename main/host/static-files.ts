@@ -6,7 +6,8 @@ import { createReadStream, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
 
-const CONTENT_TYPES: Record<string, string> = {
+/** File types the renderer build produces; host mode and the Electron app:// protocol both serve them. */
+export const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
   ".mjs": "text/javascript; charset=utf-8",
@@ -17,6 +18,7 @@ const CONTENT_TYPES: Record<string, string> = {
   ".png": "image/png",
   ".ico": "image/x-icon",
   ".woff2": "font/woff2",
+  ".map": "application/json",
 };
 
 /** The page may talk only to its own origin; scripts and wasm only from it. */
