@@ -143,6 +143,12 @@ export interface ChopinApi {
   bindRepository(id: DocumentId, choice: RepositoryChoice): Promise<DocumentDetail>;
   unbindRepository(id: DocumentId): Promise<DocumentDetail>;
   /**
+   * Follows the binding by GitHub's numeric repository id and writes the current owner/name/default branch when a
+   * rename or transfer changed them (same node id). Refuses (not-found) when the id now names another repository or
+   * none, leaving the binding as it was; a binding without a repository id (owner/name only) is returned unchanged.
+   */
+  refreshRepositoryBinding(id: DocumentId): Promise<DocumentDetail>;
+  /**
    * The last saved text of a document, readable before the document is loaded (null when none is stored): the
    * window paints it read-only at once and makes it editable when its replica holds the document.
    */
@@ -250,6 +256,7 @@ export const API_METHODS = [
   "unbindRepository",
   "openSnapshot",
   "readSavedDocument",
+  "refreshRepositoryBinding",
 ] as const satisfies readonly ApiMethod[];
 
 // Compile-time proof that API_METHODS lists every method of ChopinApi.

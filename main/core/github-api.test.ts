@@ -48,7 +48,14 @@ describe("GitHub API methods", () => {
     await expect(api.bindRepository(id, { installationId: 71, repositoryNodeId: "R_kgDO00001001" })).rejects.toMatchObject({ code: "unauthorized" });
     await signIn();
     const bound = await api.bindRepository(id, { installationId: 71, repositoryNodeId: "R_kgDO00001001" });
-    expect(bound.repository).toEqual({ owner: "octo-org", name: "planets", nodeId: "R_kgDO00001001", defaultBranch: "main" });
+    expect(bound.repository).toEqual({
+      owner: "octo-org",
+      name: "planets",
+      nodeId: "R_kgDO00001001",
+      defaultBranch: "main",
+      repositoryId: 1001,
+      installationId: 71,
+    });
     expect((await fx.service.getDocument(id)).repository).toEqual(bound.repository);
 
     // Signing out does not touch documents: unbinding and editing need no sign-in.
@@ -67,5 +74,53 @@ describe("GitHub API methods", () => {
     await expect(api.bindRepository(id, { installationId: 71, repositoryNodeId: "R_kgDO00001001" })).rejects.toMatchObject({ code: "document-archived" });
     expect(fake.state.countRequests("/user/installations")).toBe(before);
     await expect(api.bindRepository(id, null as never)).rejects.toMatchObject({ code: "document-archived" });
+  });
+
+  it("refresh follows a rename and a transfer by repository id, keeping the node id", async () => {
+    const { id } = await fx.service.createDocument({ title: "Plan" });
+    await signIn();
+    await api.bindRepository(id, { installationId: 71, repositoryNodeId: "R_kgDO00001001" });
+
+    fake.state.renameRepo(1001, "octo-org", "worlds");
+    fake.state.repoById(1001)!.defaultBranch = "trunk";
+    const renamed = await api.refreshRepositoryBinding(id);
+    expect(renamed.repository).toEqual({
+      owner: "octo-org",
+      name: "worlds",
+      nodeId: "R_kgDO00001001",
+      defaultBranch: "trunk",
+      repositoryId: 1001,
+      installationId: 71,
+    });
+
+    expect(fake.state.countRequests("/repositories/1001")).toBe(1);
+
+    fake.state.renameRepo(1001, "alice", "worlds");
+    await api.refreshRepositoryBinding(id);
+    expect((await fx.service.getDocument(id)).repository).toMatchObject({ owner: "alice", name: "worlds", nodeId: "R_kgDO00001001", repositoryId: 1001 });
+  });
+
+  it("refuses when the id names another repository or none, leaving the binding unchanged", async () => {
+    const { id } = await fx.service.createDocument({});
+    await signIn();
+    const bound = (await api.bindRepository(id, { installationId: 71, repositoryNodeId: "R_kgDO00001001" })).repository;
+
+    fake.state.repoById(1001)!.nodeId = "R_kgDO99999999";
+    await expect(api.refreshRepositoryBinding(id)).rejects.toMatchObject({ code: "not-found", details: { nodeId: "R_kgDO00001001" } });
+    expect((await fx.service.getDocument(id)).repository).toEqual(bound);
+
+    fake.state.fixtures.repos.splice(fake.state.fixtures.repos.findIndex((r) => r.id === 1001), 1);
+    await expect(api.refreshRepositoryBinding(id)).rejects.toMatchObject({ code: "not-found" });
+    expect((await fx.service.getDocument(id)).repository).toEqual(bound);
+  });
+
+  it("needs sign-in, and leaves owner/name-only bindings as they are without asking GitHub", async () => {
+    const { id } = await fx.service.createDocument({});
+    await fx.service.setRepository(id, { owner: "octo-org", name: "planets" });
+    await expect(api.refreshRepositoryBinding(id)).rejects.toMatchObject({ code: "unauthorized" });
+    await signIn();
+    const before = fake.state.countRequests("/repositories/");
+    expect((await api.refreshRepositoryBinding(id)).repository).toEqual({ owner: "octo-org", name: "planets" });
+    expect(fake.state.countRequests("/repositories/")).toBe(before);
   });
 });

@@ -2,7 +2,8 @@
  * The GitHub half of ChopinApi: sign-in state and the repository picker from GitHubSession, and binding a document
  * through DocumentService. What must stay true: a binding is written only from what GitHub listed for the signed-in
  * person right now (node id authoritative, owner/name and default branch as GitHub reports them); unbinding needs no
- * sign-in, and neither does anything else a document does.
+ * sign-in, and neither does anything else a document does. Refreshing follows the recorded numeric repository id and
+ * rewrites only owner/name/default branch, only while the document is still bound to that same node id.
  */
 import type { ChopinApi } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
@@ -19,6 +20,7 @@ export type GitHubApi = Pick<
   | "listInstallationRepositories"
   | "bindRepository"
   | "unbindRepository"
+  | "refreshRepositoryBinding"
 >;
 
 export function createGitHubApi(session: GitHubSession, documents: Pick<DocumentService, "setRepository" | "getDocument">): GitHubApi {
@@ -39,8 +41,29 @@ export function createGitHubApi(session: GitHubSession, documents: Pick<Document
         name: binding.name,
         nodeId: binding.nodeId,
         defaultBranch: binding.defaultBranch,
+        repositoryId: binding.id,
+        installationId: binding.installationId,
       });
     },
     unbindRepository: (id) => documents.setRepository(id, null),
+    refreshRepositoryBinding: async (id) => {
+      session.assertSignedIn();
+      const doc = await documents.getDocument(id);
+      const bound = doc.repository;
+      // Owner/name-only bindings (e.g. from MCP) have nothing to follow; archived documents are not written.
+      if (!bound?.nodeId || bound.repositoryId === undefined || bound.installationId === undefined || doc.archivedAt !== null) return doc;
+      const now = await session.followRepository({
+        nodeId: bound.nodeId,
+        id: bound.repositoryId,
+        installationId: bound.installationId,
+        owner: bound.owner,
+        name: bound.name,
+        defaultBranch: bound.defaultBranch ?? "",
+      });
+      // The document may have been rebound or unbound while GitHub answered: write only over the binding we followed.
+      const latest = await documents.getDocument(id);
+      if (latest.repository?.nodeId !== bound.nodeId || latest.repository.repositoryId !== bound.repositoryId) return latest;
+      return documents.setRepository(id, { ...latest.repository, owner: now.owner, name: now.name, defaultBranch: now.defaultBranch });
+    },
   };
 }

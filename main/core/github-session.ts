@@ -16,6 +16,7 @@ import type { GitHubConfig } from "../github/github-config.js";
 import { GitHubRequestError } from "../github/github-errors.js";
 import {
   bindRepository,
+  followBinding,
   listInstallationRepositories,
   listInstallations,
   type RepositoryBinding,
@@ -283,6 +284,24 @@ export class GitHubSession {
       throw new ChopinError("not-found", "That repository is not among the ones the Chopin GitHub App can reach for you.", { nodeId });
     }
     return bindRepository(installationId, found);
+  }
+
+  /** Refuses with the contract's typed error unless someone is signed in (not-configured / unauthorized). */
+  assertSignedIn(): void {
+    this.#requireSignedIn();
+  }
+
+  /**
+   * The binding as GitHub describes its repository now, followed by numeric id (renames and transfers keep it).
+   * Refuses with not-found when the id answers with a different node id or not at all.
+   */
+  async followRepository(binding: RepositoryBinding): Promise<RepositoryBinding> {
+    const rest = this.#requireSignedIn();
+    try {
+      return await followBinding(rest, binding);
+    } catch (error) {
+      throw toChopinError(error);
+    }
   }
 
   /** Stops timers and listeners; a saved sign-in stays saved. */

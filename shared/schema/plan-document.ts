@@ -37,6 +37,11 @@ export const repositoryBindingSchema = z.object({
   /** Authoritative identity once bound through GitHub (issue #3); absent for an owner/name-only binding. */
   nodeId: z.string().max(128).optional(),
   defaultBranch: z.string().max(MAX_MCP_BRANCH_CHARS).optional(),
+  // Optional additions, so documents written before them stay valid: no schema version bump.
+  /** GitHub's numeric repository id: followed (GET /repositories/{id}) to track renames and transfers. */
+  repositoryId: z.number().int().positive().optional(),
+  /** The App installation the repository was chosen through. */
+  installationId: z.number().int().positive().optional(),
 });
 export type RepositoryBinding = z.infer<typeof repositoryBindingSchema>;
 

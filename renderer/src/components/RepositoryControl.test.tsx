@@ -69,6 +69,36 @@ describe("Repository control", () => {
     expect(bridge.docs.get(id)!.repository).toBeNull();
   });
 
+  it("refreshes a bound document once when shown signed in: a renamed repository shows its new owner/name", async () => {
+    const { bridge, group } = await renderWithDocument();
+    const id = [...bridge.docs.keys()][0];
+    // Bound before GitHub renamed alice/old-notes to alice/notes (same node id).
+    bridge.docs.get(id)!.repository = { owner: "alice", name: "old-notes", nodeId: "R_notes", defaultBranch: "main" };
+    act(() => bridge.emit("documents-changed", { ids: [id] }));
+    await until(() => group().textContent?.includes("alice/old-notes") ?? false, "the stored binding");
+    expect(bridge.calls.some((c) => c.method === "refreshRepositoryBinding")).toBe(false);
+
+    act(() => bridge.completeSignIn("alice"));
+    await until(() => group().textContent?.includes("alice/notes") ?? false, "the renamed repository");
+    expect(bridge.docs.get(id)!.repository).toMatchObject({ owner: "alice", name: "notes", nodeId: "R_notes" });
+    expect(bridge.calls.filter((c) => c.method === "refreshRepositoryBinding").map((c) => c.args)).toEqual([[id]]);
+  });
+
+  it("a failed refresh changes nothing and is only mentioned in the tooltip", async () => {
+    const { bridge, group } = await renderWithDocument();
+    const id = [...bridge.docs.keys()][0];
+    bridge.docs.get(id)!.repository = { owner: "alice", name: "old-notes", nodeId: "R_notes", defaultBranch: "main" };
+    act(() => bridge.emit("documents-changed", { ids: [id] }));
+    await until(() => group().textContent?.includes("alice/old-notes") ?? false, "the stored binding");
+    const { ChopinError } = await import("../../../shared/errors.js");
+    bridge.failNext("refreshRepositoryBinding", new ChopinError("not-found", "The bound repository no longer exists under its recorded identity."));
+    act(() => bridge.completeSignIn("alice"));
+    const name = () => within(group()).getByText("alice/old-notes", { exact: false });
+    await until(() => name().getAttribute("title")?.includes("no longer exists") ?? false, "the tooltip");
+    expect(name().getAttribute("title")).toContain("Default branch: main");
+    expect(bridge.docs.get(id)!.repository?.name).toBe("old-notes");
+  });
+
   it("a failed bind is shown in the picker and changes nothing", async () => {
     const { bridge, group } = await renderWithDocument();
     act(() => bridge.completeSignIn("alice"));

@@ -209,6 +209,17 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
     async unbindRepository(id) {
       return { ...touch(need(id), { repository: null }) };
     },
+    async refreshRepositoryBinding(id) {
+      needSignedIn();
+      const d = need(id);
+      const bound = d.repository;
+      if (!bound?.nodeId) return { ...d };
+      // The memory GitHub has no numeric ids: a repository is followed by node id across every installation's list.
+      const now = [...bridge.repositories.values()].flat().find((r) => r.nodeId === bound.nodeId);
+      if (!now) throw new ChopinError("not-found", "The bound repository no longer exists under its recorded identity.");
+      if (now.owner === bound.owner && now.name === bound.name && now.defaultBranch === bound.defaultBranch) return { ...d };
+      return { ...touch(d, { repository: { ...bound, owner: now.owner, name: now.name, defaultBranch: now.defaultBranch } }) };
+    },
     async readSavedDocument(id) {
       if (bridge.savedGate) await bridge.savedGate;
       // The real core hands over its stored chunks; a save() of the core-side document is the same state.
