@@ -4,24 +4,34 @@
  * Builds what is missing first, so a fresh `npm install && npm start` works.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const require = createRequire(import.meta.url);
 const args = process.argv.slice(2);
 const bin = (name) => join(root, "node_modules", ".bin", process.platform === "win32" ? `${name}.cmd` : name);
 
-/** The path of a runnable Electron binary, or null (the npm package installs without one where downloads fail). */
+/**
+ * The path of a runnable Electron binary, or null. The electron package (v45) fetches its binary on first use; we
+ * try that once, quietly, and fall back to host mode when it cannot be had (offline, or downloads blocked).
+ */
 function electronBinary() {
-  try {
-    const path = require("electron");
-    return typeof path === "string" && existsSync(path) ? path : null;
-  } catch {
-    return null;
-  }
+  const pkg = join(root, "node_modules", "electron");
+  const pathFile = join(pkg, "path.txt");
+  const installed = () => {
+    if (!existsSync(pathFile)) return null;
+    const binary = join(pkg, "dist", readFileSync(pathFile, "utf8").trim());
+    return existsSync(binary) ? binary : null;
+  };
+  if (!existsSync(join(pkg, "install.js"))) return null;
+  const found = installed();
+  if (found) return found;
+  console.log("Fetching the Electron binary…");
+  const result = spawnSync(process.execPath, [join(pkg, "install.js")], { cwd: pkg, stdio: "pipe", timeout: 180_000 });
+  const fetched = result.status === 0 ? installed() : null;
+  if (!fetched) console.log("Could not fetch Electron here.");
+  return fetched;
 }
 
 function run(command, commandArgs) {
