@@ -175,3 +175,7 @@ export const MAX_SAVED_DOCUMENT_BYTES = 2 * 1024 * 1024;
  * larger batches (an import, a long offline stretch) travel by the sync protocol alone. The relay refuses above it.
  */
 export const FAST_PATH_MAX_BYTES = 64 * 1024;
+
+// ---- Settings ----
+/** Relay tokens are opaque printable strings; this bounds what the app stores and sends. */
+export const MAX_RELAY_TOKEN_CHARS = 512;

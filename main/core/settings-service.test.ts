@@ -2,9 +2,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_DISPLAY_NAME_CHARS } from "../../shared/limits.js";
+import { MAX_DISPLAY_NAME_CHARS, MAX_RELAY_TOKEN_CHARS } from "../../shared/limits.js";
 import { openLocalDb } from "../store/local-db.js";
-import { MAX_RELAY_TOKEN_CHARS, SettingsService } from "./settings-service.js";
+import { SettingsService } from "./settings-service.js";
 
 function service() {
   return new SettingsService(openLocalDb(mkdtempSync(join(tmpdir(), "chopin-settings-"))));

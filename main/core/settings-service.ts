@@ -7,12 +7,10 @@ import { userInfo } from "node:os";
 import type { Database } from "better-sqlite3";
 import type { Settings, SettingsPatch } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
-import { MAX_DISPLAY_NAME_CHARS } from "../../shared/limits.js";
+import { MAX_DISPLAY_NAME_CHARS, MAX_RELAY_TOKEN_CHARS } from "../../shared/limits.js";
 import { deleteSetting, getSetting, setSetting } from "../store/settings.js";
 
 const KEYS = { displayName: "settings.displayName", relayUrl: "settings.relayUrl", relayToken: "settings.relayToken" } as const;
-/** Relay tokens are opaque printable strings; this bounds what we store and send. */
-export const MAX_RELAY_TOKEN_CHARS = 512;
 
 function osUserName(): string {
   try {
