@@ -13,9 +13,9 @@ import { runUserCommand } from "../../sync-relay/cli-commands.js";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { RelayConnection, type RelayStatusEvent } from "./relay-connection.js";
 import { fetchTeamInfo, relayHttpBase } from "./team-info.js";
-import { startClient, tempDir, waitFor, type TestClient } from "./test-helpers.js";
+import { setUpRelay, startClient, tearDownRelay, waitFor, type RelayFixture, type TestClient } from "./test-helpers.js";
 
-let dir: ReturnType<typeof tempDir>;
+let dir: RelayFixture["dir"];
 let relay: RunningRelay;
 let tokens: Record<string, string>;
 const clients: TestClient[] = [];
@@ -27,15 +27,11 @@ function client(peerId: string, token: string, url = relay.url): TestClient {
 }
 
 beforeEach(async () => {
-  dir = tempDir("chopin-relay-conn-");
-  relay = await startRelay({ dataDir: join(dir.path, "relay") });
-  tokens = { alice: relay.users.add("alice").token, bob: relay.users.add("bob").token };
+  ({ dir, relay, tokens } = await setUpRelay("chopin-relay-conn-"));
 });
 
 afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  await relay.close();
-  dir.remove();
+  await tearDownRelay({ dir, relay, tokens }, clients);
 });
 
 describe("RelayConnection status", () => {

@@ -5,13 +5,13 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AutomergeUrl, DocHandle, DocumentId } from "@automerge/automerge-repo";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
-import { startClient, tempDir, waitFor, type TestClient } from "./test-helpers.js";
+import { setUpRelay, startClient, tearDownRelay, waitFor, type RelayFixture, type TestClient } from "./test-helpers.js";
 
 interface Notes {
   items: string[];
 }
 
-let dir: ReturnType<typeof tempDir>;
+let dir: RelayFixture["dir"];
 let relay: RunningRelay;
 let tokens: Record<string, string>;
 const clients: TestClient[] = [];
@@ -36,15 +36,11 @@ function sameHeads(a: DocHandle<unknown>, b: DocHandle<unknown>): boolean {
 }
 
 beforeEach(async () => {
-  dir = tempDir("chopin-relay-sync-");
-  relay = await startRelay({ dataDir: join(dir.path, "relay") });
-  tokens = { alice: relay.users.add("alice").token, bob: relay.users.add("bob").token };
+  ({ dir, relay, tokens } = await setUpRelay("chopin-relay-sync-"));
 });
 
 afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  await relay.close();
-  dir.remove();
+  await tearDownRelay({ dir, relay, tokens }, clients);
 });
 
 describe("sync through the relay", () => {

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Repo, type DocumentId, type PeerId } from "@automerge/automerge-repo";
 import { SqliteStorageAdapter } from "../../shared/node/sqlite-storage-adapter.js";
+import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { RelayConnection } from "./relay-connection.js";
 
 export function tempDir(prefix = "chopin-sync-"): { path: string; remove(): void } {
@@ -66,4 +67,25 @@ export function startClient(opts: { url: string; token: string; peerId: string; 
       storage.close();
     },
   };
+}
+
+export interface RelayFixture {
+  dir: { path: string; remove(): void };
+  relay: RunningRelay;
+  /** Relay tokens of the users alice and bob. */
+  tokens: Record<string, string>;
+}
+
+/** A fresh relay in its own temp folder with users alice and bob. */
+export async function setUpRelay(prefix: string): Promise<RelayFixture> {
+  const dir = tempDir(prefix);
+  const relay = await startRelay({ dataDir: join(dir.path, "relay") });
+  return { dir, relay, tokens: { alice: relay.users.add("alice").token, bob: relay.users.add("bob").token } };
+}
+
+/** Closes the clients a test started, then the relay, then removes the folder. */
+export async function tearDownRelay(fixture: RelayFixture, clients: TestClient[]): Promise<void> {
+  for (const c of clients.splice(0)) await c.close();
+  await fixture.relay.close();
+  fixture.dir.remove();
 }
