@@ -175,6 +175,13 @@ export const MAX_SAVED_DOCUMENT_BYTES = 2 * 1024 * 1024;
  * larger batches (an import, a long offline stretch) travel by the sync protocol alone. The relay refuses above it.
  */
 export const FAST_PATH_MAX_BYTES = 64 * 1024;
+/**
+ * Between a client and the relay that agreed on the fast path, every change crosses in a "changes" frame the moment
+ * it is made, so automerge-repo's sync protocol (stock pace: a round per document every 100 ms of changes) is only the
+ * safety net and runs at most this often per document and peer. Anything the fast path cannot carry (a batch above
+ * FAST_PATH_MAX_BYTES, a batch waiting on missing dependencies) asks for a sync round at once instead.
+ */
+export const FAST_PATH_SYNC_INTERVAL_MS = 1000;
 
 // ---- Settings ----
 /** Relay tokens are opaque printable strings; this bounds what the app stores and sends. */

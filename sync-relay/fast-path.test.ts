@@ -7,7 +7,8 @@ import { join } from "node:path";
 import * as A from "@automerge/automerge";
 import type { DocumentId } from "@automerge/automerge-repo";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FAST_PATH_MAX_BYTES } from "../shared/limits.js";
+import { FAST_PATH_MAX_BYTES, FAST_PATH_SYNC_INTERVAL_MS } from "../shared/limits.js";
+import { syncPacing } from "../shared/sync-pacing.js";
 import { CLOSE_CODES, FAST_CHANGES_TYPE, FEATURE_FAST_CHANGES, type WireFrame } from "../shared/sync-wire.js";
 import { RELAY_PEER_ID, startRelay, type RunningRelay } from "./server.js";
 import { rawClient, tempDir, waitFor, type RawClient } from "./test-wire.js";
@@ -109,6 +110,37 @@ describe("relay change fast path", () => {
     await drained(reader.client, reader.peerId);
     expect(changesFor(reader.client, documentId)).toHaveLength(1);
     expect(writer.client.closed).toBeNull();
+  });
+
+  it("forwards a change the relay gains any other way (a client's sync protocol) to fast sessions at once", async () => {
+    const { documentId } = docWithChange();
+    const reader = await joined("carol", "desktop", true);
+    reader.client.send(requestFrame(reader.peerId, documentId));
+    await waitFor(() => reader.client.frames.some((f) => (f as { documentId?: string }).documentId === documentId), "request answered");
+    relay.repo.handles[documentId].change((d) => void d.items.push("by sync"));
+    await waitFor(() => changesFor(reader.client, documentId).length === 1, "carol gets the change on the fast path");
+    const forwarded = changesFor(reader.client, documentId)[0] as unknown as { changes: Uint8Array[] };
+    expect(A.decodeChange(new Uint8Array(forwarded.changes[0])).hash).toBe(A.getHeads(relay.repo.handles[documentId].doc())[0]);
+  });
+
+  it("runs a sync round at once instead when a change is above FAST_PATH_MAX_BYTES, and paces fast sessions only", async () => {
+    const { documentId } = docWithChange();
+    const reader = await joined("carol", "desktop", true);
+    const plain = await joined("dave", "desktop", false);
+    const [session] = [...relay.adapter.fastSessions()];
+    expect(syncPacing().intervalFor(RELAY_PEER_ID, session)).toBe(FAST_PATH_SYNC_INTERVAL_MS);
+    expect(session.startsWith(reader.peerId)).toBe(true);
+    reader.client.send(requestFrame(reader.peerId, documentId));
+    plain.client.send(requestFrame(plain.peerId, documentId));
+    await waitFor(() => reader.client.frames.some((f) => (f as { documentId?: string }).documentId === documentId), "request answered");
+    const syncs = () => reader.client.frames.filter((f) => f.type === "sync" && (f as { documentId?: string }).documentId === documentId).length;
+    const before = syncs();
+    relay.repo.handles[documentId].change((d) => void d.items.push("x".repeat(FAST_PATH_MAX_BYTES + 1)));
+    await waitFor(() => syncs() > before, "a sync round carries the big change");
+    expect(relay.fastPath.stats.syncRounds).toBe(1);
+    expect(changesFor(reader.client, documentId)).toEqual([]);
+    reader.client.ws.close();
+    await waitFor(() => syncPacing().intervalFor(RELAY_PEER_ID, session) === undefined, "pace cleared when the session leaves");
   });
 
   it("drops a batch from a user without access to the document", async () => {

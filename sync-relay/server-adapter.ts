@@ -207,6 +207,12 @@ export class RelayServerAdapter extends NetworkAdapter {
     for (const conn of this.#bySession.values()) if (conn.fast && !conn.closed) yield conn.sessionId as string;
   }
 
+  /** Whether the session agreed to the change fast path at join. */
+  isFastSession(sessionId: string): boolean {
+    const conn = this.#bySession.get(sessionId);
+    return conn !== undefined && conn.fast && !conn.closed;
+  }
+
   /** Sends a fast-path batch from the relay to one session that agreed to it; false when it cannot. */
   sendFastChanges(sessionId: string, documentId: string, changes: Uint8Array[]): boolean {
     const conn = this.#bySession.get(sessionId);

@@ -22,6 +22,7 @@ import { Repo, type DocumentId, type PeerId } from "@automerge/automerge-repo";
 import type Database from "better-sqlite3";
 import { WebSocketServer } from "ws";
 import {
+  FAST_PATH_SYNC_INTERVAL_MS,
   MAX_RELAY_MESSAGE_BYTES,
   RELAY_EVICT_SWEEP_MS,
   RELAY_IDLE_EVICT_MS,
@@ -30,6 +31,7 @@ import {
   RELAY_USER_POLL_MS,
 } from "../shared/limits.js";
 import { SqliteStorageAdapter } from "../shared/node/sqlite-storage-adapter.js";
+import { notePeerHas, syncPacing, syncWithPeerNow } from "../shared/sync-pacing.js";
 import { CLOSE_CODES } from "../shared/sync-wire.js";
 import { teamAccess, type AccessDecision } from "./access.js";
 import { isGitHubIdentity, startRelayAuth, type RelayGitHubOptions } from "./authenticate.js";
@@ -98,7 +100,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const relayPeerId = options.peerId ?? RELAY_PEER_ID;
   const db = openRelayDb(options.dataDir);
   const users = new UserStore(db);
-  const storage = new SqliteStorageAdapter(db);
+  const storage = new SqliteStorageAdapter(db, { durability: "process-crash" });
   const interest = new PeerInterest();
   // Set below once the Repo exists; inbound messages cannot arrive before the adapter is connected by the Repo.
   let evictor: DocumentEvictor | null = null;
@@ -110,12 +112,20 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     onInbound: (peerId, frame) => {
       if (!frame.documentId) return;
       evictor?.touch(frame.documentId);
-      if (frame.type === "sync" || frame.type === "request") interest.record(peerId, frame.documentId);
+      if (frame.type === "sync" || frame.type === "request") {
+        interest.record(peerId, frame.documentId);
+        if (adapter.isFastSession(peerId)) fastPath?.watch(frame.documentId);
+      }
+    },
+    // A session on the fast path gets every change at once, so the sync protocol to it is only the safety net.
+    onJoin: (sessionId) => {
+      if (fastPath && adapter.isFastSession(sessionId)) syncPacing().set(relayPeerId, sessionId, FAST_PATH_SYNC_INTERVAL_MS);
     },
     // The change fast path (fast-path.ts): fresh changes cross the relay without automerge-repo's sync throttle.
     onFastChanges: options.fastPath === false ? undefined : (sessionId, frame) => fastPath?.receive(sessionId, frame) ?? { ok: true },
     onLeave: (sessionId) => {
       interest.forget(sessionId);
+      syncPacing().clear(relayPeerId, sessionId);
       delete repo.peerMetadataByPeerId[sessionId as PeerId];
     },
     // No storageId: the relay keeps no per-client sync state on disk, so every session starts from a clean state.
@@ -145,6 +155,13 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     userOf: (sessionId) => adapter.userOf(sessionId),
     fastSessions: () => adapter.fastSessions(),
     send: (sessionId, documentId, changes) => adapter.sendFastChanges(sessionId, documentId, changes),
+    syncNow: (sessionId, documentId) => void syncWithPeerNow(repo, documentId, sessionId),
+    notePeerHas: (sessionId, documentId, hashes) => notePeerHas(repo, documentId, sessionId, hashes),
+  });
+  // The first message of a session about a document can arrive before the Repo has a handle for it; any sync message
+  // the relay sends a fast session proves the handle exists, so watching starts there at the latest.
+  repo.synchronizer.on("message", (message) => {
+    if ("documentId" in message && message.documentId && adapter.isFastSession(message.targetId)) fastPath?.watch(message.documentId);
   });
   evictor = new DocumentEvictor(repo, {
     idleMs: options.idleEvictMs ?? RELAY_IDLE_EVICT_MS,

@@ -196,9 +196,11 @@ export const relaySuite: Suite = async (ctx: SuiteContext) => {
     ? { paced: 20, typing: 60, throughputMs: 3000 }
     : { paced: 200, typing: 500, throughputMs: 10_000 };
   const rows: Row[] = [];
-  // BENCH_RELAY_ONLY=<name substring> measures matching targets only (profiling, iterating); reports use all.
+  // BENCH_RELAY_ONLY=<name substring> (or =<exact name>) measures matching targets only (profiling, iterating);
+  // reports use all.
   const only = process.env.BENCH_RELAY_ONLY;
-  const targets = [yjsBaseline, automergeBaseline, chopinRelaySyncOnly, chopinRelay].filter((t) => !only || t.name.includes(only));
+  const matches = (name: string): boolean => !only || (only.startsWith("=") ? name === only.slice(1) : name.includes(only));
+  const targets = [yjsBaseline, automergeBaseline, chopinRelaySyncOnly, chopinRelay].filter((t) => matches(t.name));
   for (const target of targets) rows.push(await measureTarget(target, sizes, ctx.log));
   const tables = [{ title: "change-to-peer latency and throughput (relay in its own process, loopback)", rows }];
   for (const base of [yjsBaseline.name, automergeBaseline.name]) {

@@ -9,14 +9,20 @@
  * - A document goes out on the fast path only after this Repo itself sent a sync/request message for it to the relay
  *   on the current connection: the fast path never widens what the Repo's shareConfig shares (private documents
  *   never reach the relay), and it is reset on every new connection.
- * - It only ever adds: the sync protocol keeps running underneath and repairs anything the fast path drops (a batch
- *   above FAST_PATH_MAX_BYTES, a document not loaded here, a frame lost to a reconnect, missing dependencies, which
- *   Automerge queues until they arrive).
+ * - It only ever adds: the sync protocol keeps running underneath and repairs anything the fast path drops (a frame
+ *   lost to a reconnect, a document not loaded here). While the fast path carries every change, that protocol is
+ *   paced down to FAST_PATH_SYNC_INTERVAL_MS (shared/sync-pacing.ts), so whatever this side knows the fast path could
+ *   not carry asks for a sync round at once: a batch above FAST_PATH_MAX_BYTES, or a relay batch whose dependencies
+ *   are missing here (Automerge queues it until they arrive).
  * - Changes applied from a relay frame are not sent back; nothing here throws into the Repo or the socket.
+ * - A relay batch for a document this Repo holds is applied, never dropped: both sides note fast-path changes as
+ *   delivered in their sync states (notePeerHas), so the protocol would not carry a dropped one again. A batch for a
+ *   document still arriving waits until it is ready.
  */
 import * as A from "@automerge/automerge";
 import type { DocHandle, DocHandleChangePayload, DocumentId, Repo } from "@automerge/automerge-repo";
 import { FAST_PATH_MAX_BYTES } from "../../shared/limits.js";
+import { changeHashes } from "../../shared/node/change-hash.js";
 import { batchBytes } from "../../shared/sync-wire.js";
 
 /** The changes as one fast-path batch, or null when there are none or they total more than maxBytes. */
@@ -30,26 +36,47 @@ export interface FastPathStats {
   sentChanges: number;
   /** Relay frames that changed a local document. */
   appliedFrames: number;
+  /** Sync rounds asked for because the fast path could not carry something (too big, missing dependencies). */
+  syncRounds: number;
 }
 
 type ChangeListener = (payload: DocHandleChangePayload<unknown>) => void;
 
 export class ClientFastPath {
-  readonly stats: FastPathStats = { sentChanges: 0, appliedFrames: 0 };
+  readonly stats: FastPathStats = { sentChanges: 0, appliedFrames: 0, syncRounds: 0 };
   readonly #send: (documentId: string, changes: Uint8Array[]) => boolean;
+  readonly #syncNow: (repo: Repo, documentId: string) => void;
+  readonly #notePeerHas: (repo: Repo, documentId: string, hashes: readonly string[]) => void;
   #repo: Repo | null = null;
   /** Documents this Repo sent sync/request messages for to the relay on the current connection. */
   readonly #relayDocs = new Set<string>();
   readonly #listeners = new Map<DocHandle<unknown>, ChangeListener>();
   /** The document a relay frame is being applied to (its change event must not echo back). */
   #applying: string | null = null;
-  /** Fresh changes per document since the last flush; flushed once per turn of the event loop (one frame each). */
-  readonly #pending = new Map<string, Uint8Array[]>();
+  /**
+   * Per document with fresh local edits: its handle and the document before the first of them. Flushed once per
+   * microtask checkpoint as one frame (one getChanges for the whole burst).
+   */
+  readonly #pending = new Map<string, { handle: DocHandle<unknown>; before: A.Doc<unknown> }>();
+  /** Relay batches per document waiting for the same checkpoint: the frames of one socket read apply as one update. */
+  readonly #incoming = new Map<string, Uint8Array[]>();
   #flushQueued = false;
 
-  /** `send` delivers one "changes" frame to the relay and says whether it could. */
-  constructor(send: (documentId: string, changes: Uint8Array[]) => boolean) {
+  /**
+   * `send` delivers one "changes" frame to the relay and says whether it could; `sync` runs a sync-protocol round with
+   * the relay for the document at once (syncNow) or records in the sync state that the relay has these changes
+   * (notePeerHas, shared/sync-pacing.ts).
+   */
+  constructor(
+    send: (documentId: string, changes: Uint8Array[]) => boolean,
+    sync: {
+      syncNow: (repo: Repo, documentId: string) => void;
+      notePeerHas: (repo: Repo, documentId: string, hashes: readonly string[]) => void;
+    },
+  ) {
     this.#send = send;
+    this.#syncNow = sync.syncNow;
+    this.#notePeerHas = sync.notePeerHas;
   }
 
   get attached(): boolean {
@@ -86,11 +113,30 @@ export class ClientFastPath {
     if (handle) this.#watch(handle as DocHandle<unknown>);
   }
 
-  /** Applies a relay-forwarded batch to a loaded document this Repo syncs with the relay; ignores anything else. */
+  /**
+   * Applies a relay-forwarded batch to a loaded document this Repo syncs with the relay; ignores anything else. Batches
+   * that arrive together (one socket read) are applied together at the next microtask checkpoint.
+   */
   receive(documentId: string, changes: Uint8Array[]): void {
     if (!this.#relayDocs.has(documentId)) return;
+    const list = this.#incoming.get(documentId);
+    if (list) list.push(...changes);
+    else this.#incoming.set(documentId, [...changes]);
+    this.#queueFlush();
+  }
+
+  #apply(documentId: string, changes: Uint8Array[]): void {
     const handle = this.#repo?.handles[documentId as DocumentId];
-    if (!handle || !handle.isReady()) return;
+    if (!handle) return;
+    if (!handle.isReady()) {
+      // Never dropped: the relay noted these as delivered, so its sync protocol will not send them again. A document
+      // still arriving (requested, loading) takes them once it is ready.
+      void handle.whenReady().then(
+        () => this.#apply(documentId, changes),
+        () => undefined,
+      );
+      return;
+    }
     const before = A.getHeads(handle.doc());
     this.#applying = documentId;
     try {
@@ -102,6 +148,15 @@ export class ClientFastPath {
       this.#applying = null;
     }
     if (!sameHeads(before, A.getHeads(handle.doc()))) this.stats.appliedFrames++;
+    // The relay sent these, so it has them: the protocol's next round need not carry them back.
+    if (this.#repo) this.#notePeerHas(this.#repo, documentId, changeHashes(changes));
+    if (A.getMissingDeps(handle.doc(), []).length > 0) this.#requestSync(documentId);
+  }
+
+  #requestSync(documentId: string): void {
+    if (!this.#repo) return;
+    this.stats.syncRounds++;
+    this.#syncNow(this.#repo, documentId);
   }
 
   #watch(handle: DocHandle<unknown>): void {
@@ -114,36 +169,42 @@ export class ClientFastPath {
   #onChange(handle: DocHandle<unknown>, payload: DocHandleChangePayload<unknown>): void {
     const documentId = handle.documentId;
     if (this.#applying === documentId || !this.#relayDocs.has(documentId)) return;
-    try {
-      // A document's first arrival (loaded or fetched whole) is not a fresh edit: the sync protocol carries it.
-      if (A.getHeads(payload.patchInfo.before).length === 0) return;
-      const changes = A.getChanges(payload.patchInfo.before, payload.patchInfo.after);
-      const list = this.#pending.get(documentId);
-      if (list) list.push(...changes);
-      else this.#pending.set(documentId, changes);
-    } catch {
-      // The sync protocol carries these changes anyway.
-      return;
-    }
-    if (!this.#flushQueued) {
-      this.#flushQueued = true;
-      // Edits made in one synchronous burst (a paste, an agent's multi-step change) cross the relay as one frame:
-      // one apply there and at each reader instead of one per change, at no added latency.
-      queueMicrotask(() => this.#flush());
-    }
+    // A document's first arrival (loaded or fetched whole) is not a fresh edit: the sync protocol carries it.
+    if (this.#pending.has(documentId) || A.getHeads(payload.patchInfo.before).length === 0) return;
+    this.#pending.set(documentId, { handle, before: payload.patchInfo.before });
+    this.#queueFlush();
   }
 
+  #queueFlush(): void {
+    if (this.#flushQueued) return;
+    this.#flushQueued = true;
+    // Edits made in one synchronous burst (a paste, an agent's multi-step change) cross the relay as one frame: one
+    // apply there and at each reader instead of one per change, at no added latency.
+    queueMicrotask(() => this.#flush());
+  }
+
+  /** Local edits go out before relay batches are applied, so the diff of a burst holds only this side's edits. */
   #flush(): void {
     this.#flushQueued = false;
-    for (const [documentId, changes] of this.#pending) {
-      const batch = fastPathBatch(changes);
-      try {
-        if (batch && this.#send(documentId, batch)) this.stats.sentChanges += changes.length;
-      } catch {
-        // The sync protocol carries these changes anyway.
-      }
-    }
+    const pending = [...this.#pending];
     this.#pending.clear();
+    for (const [documentId, { handle, before }] of pending) this.#sendBurst(documentId, handle, before);
+    const incoming = [...this.#incoming];
+    this.#incoming.clear();
+    for (const [documentId, changes] of incoming) this.#apply(documentId, changes);
+  }
+
+  #sendBurst(documentId: string, handle: DocHandle<unknown>, before: A.Doc<unknown>): void {
+    try {
+      const changes = A.getChanges(before, handle.doc());
+      const batch = fastPathBatch(changes);
+      if (batch && this.#send(documentId, batch)) {
+        this.stats.sentChanges += changes.length;
+        if (this.#repo) this.#notePeerHas(this.#repo, documentId, changeHashes(batch));
+      } else if (batch === null && changes.length > 0) this.#requestSync(documentId);
+    } catch {
+      // The sync protocol carries these changes anyway.
+    }
   }
 }
 

@@ -16,7 +16,13 @@
 import { NetworkAdapter, type Message, type PeerId, type PeerMetadata, type Repo } from "@automerge/automerge-repo";
 import WebSocket from "ws";
 import type { ErrorShape } from "../../shared/errors.js";
-import { MAX_RELAY_MESSAGE_BYTES, RELAY_KEEPALIVE_MS, RELAY_RECONNECT_MAX_MS, RELAY_RECONNECT_MIN_MS } from "../../shared/limits.js";
+import {
+  FAST_PATH_SYNC_INTERVAL_MS,
+  MAX_RELAY_MESSAGE_BYTES,
+  RELAY_KEEPALIVE_MS,
+  RELAY_RECONNECT_MAX_MS,
+  RELAY_RECONNECT_MIN_MS,
+} from "../../shared/limits.js";
 import {
   CLOSE_CODES,
   FAST_CHANGES_TYPE,
@@ -30,6 +36,7 @@ import {
   isPeerFrame,
   type WireFrame,
 } from "../../shared/sync-wire.js";
+import { notePeerHas, syncPacing, syncWithPeerNow } from "../../shared/sync-pacing.js";
 import { TypedEmitter } from "../core/typed-emitter.js";
 import { ClientFastPath, type FastPathStats } from "./fast-path-client.js";
 
@@ -83,7 +90,17 @@ export class RelayClientAdapter extends NetworkAdapter {
   #ready = false;
   /** Whether the relay on the current socket agreed to the change fast path. */
   #fastAgreed = false;
-  readonly #fastPath = new ClientFastPath((documentId, changes) => this.#sendFastChanges(documentId, changes));
+  readonly #fastPath = new ClientFastPath(
+    (documentId, changes) => this.#sendFastChanges(documentId, changes),
+    {
+      syncNow: (repo, documentId) => {
+        if (this.#remotePeerId) syncWithPeerNow(repo, documentId, this.#remotePeerId);
+      },
+      notePeerHas: (repo, documentId, hashes) => {
+        if (this.#remotePeerId) notePeerHas(repo, documentId, this.#remotePeerId, hashes);
+      },
+    },
+  );
   #readyResolve!: () => void;
   readonly #readyPromise = new Promise<void>((resolve) => (this.#readyResolve = resolve));
 
@@ -134,6 +151,14 @@ export class RelayClientAdapter extends NetworkAdapter {
   detachRepo(): void {
     this.#fastPath.detach();
     this.#fastAgreed = false;
+    this.#paceRelay(this.#remotePeerId, false);
+  }
+
+  /** While the fast path carries every change to the relay, the sync protocol to it is only the safety net. */
+  #paceRelay(remote: string | null, fast: boolean): void {
+    if (remote === null || this.peerId === undefined) return;
+    if (fast) syncPacing().set(this.peerId, remote, FAST_PATH_SYNC_INTERVAL_MS);
+    else syncPacing().clear(this.peerId, remote);
   }
 
   /** Whether the current connection uses the change fast path. */
@@ -322,6 +347,7 @@ export class RelayClientAdapter extends NetworkAdapter {
       this.#relayPeers.add(frame.senderId);
       this.#fastPath.reset();
       this.#fastAgreed = this.#fastPath.attached && hasFeature(frame, FEATURE_FAST_CHANGES);
+      this.#paceRelay(frame.senderId, this.#fastAgreed);
       this.#everConnected = true;
       this.#attempt = 0;
       this.#setState("connected", null);
@@ -378,6 +404,7 @@ export class RelayClientAdapter extends NetworkAdapter {
     this.#remotePeerId = null;
     this.#fastAgreed = false;
     this.#fastPath.reset();
+    this.#paceRelay(remote, false);
     if (remote) this.emit("peer-disconnected", { peerId: remote });
   }
 

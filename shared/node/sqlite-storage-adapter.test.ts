@@ -53,6 +53,18 @@ describe("SqliteStorageAdapter", () => {
     adapter.close();
   });
 
+  it("runs WAL with synchronous=NORMAL when asked for process-crash durability (the relay), and keeps every save", async () => {
+    const file = join(tempDir(), "relay-chunks.sqlite");
+    const adapter = new SqliteStorageAdapter(file, { durability: "process-crash" });
+    expect(adapter.db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(adapter.db.pragma("synchronous", { simple: true })).toBe(1);
+    await adapter.save(["doc", "incremental", "h1"], new Uint8Array([4, 5]));
+    adapter.close();
+    const reopened = new SqliteStorageAdapter(file);
+    expect(await reopened.load(["doc", "incremental", "h1"])).toStrictEqual(new Uint8Array([4, 5]));
+    reopened.close();
+  });
+
   it("leaves a shared Database open on close and shares the file with other tables", async () => {
     const db = new Database(join(tempDir(), "component.sqlite"));
     db.exec("CREATE TABLE settings (k TEXT PRIMARY KEY, v TEXT)");

@@ -3,8 +3,10 @@
  * file as the rest of their state, and never hold saved chunks in memory (unlike NodeFSStorageAdapter, gotcha 6).
  *
  * What must stay true:
- * - A save has reached the disk when its promise resolves: WAL with synchronous=FULL fsyncs the WAL on every commit.
- *   (NORMAL+WAL can lose the last commits on power loss; a "saved" receipt must not lie, so FULL.)
+ * - By default a save has reached the disk when its promise resolves: WAL with synchronous=FULL fsyncs the WAL on every
+ *   commit (NORMAL+WAL can lose the last commits on power loss; the app's "saved" receipt must not lie, so FULL).
+ *   durability "process-crash" (the relay) is WAL+NORMAL: a killed process loses nothing, a power cut may lose the
+ *   last commits, which every client still holds and sends again on its next sync.
  * - Keys are StorageKey arrays stored as their parts joined by KEY_SEPARATOR; a part containing it is refused, so a
  *   prefix can never match a longer sibling part (["doc","sync-state"] never matches ["doc","sync-stateX"]).
  * - loadRange returns chunks in first-insertion order (the acceptance suite expects it); overwriting keeps the slot.
@@ -21,6 +23,8 @@ const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export interface SqliteStorageAdapterOptions {
   /** Table holding the chunks; lets several components share one file. Default "automerge_chunks". */
   table?: string;
+  /** "power-loss" (default): fsync every commit. "process-crash": survive a killed process without an fsync each. */
+  durability?: "power-loss" | "process-crash";
 }
 
 export class SqliteStorageAdapter implements StorageAdapterInterface {
@@ -44,7 +48,7 @@ export class SqliteStorageAdapter implements StorageAdapterInterface {
     this.db = typeof pathOrDb === "string" ? new Database(pathOrDb) : pathOrDb;
     // Durability is per connection; a shared connection becomes at least as durable as "saved" promises require.
     if (!this.db.memory) this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = FULL");
+    this.db.pragma(`synchronous = ${options.durability === "process-crash" ? "NORMAL" : "FULL"}`);
     this.db.pragma("busy_timeout = 5000");
     // INTEGER PRIMARY KEY seq keeps first-insertion order; the unique key gives point lookups and range scans.
     this.db.exec(

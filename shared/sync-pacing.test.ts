@@ -1,0 +1,176 @@
+import * as A from "@automerge/automerge";
+import { Repo, type DocHandle, type DocumentId, type PeerId } from "@automerge/automerge-repo";
+import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { notePeerHas, syncPacing, syncWithPeerNow } from "./sync-pacing.js";
+
+interface Text {
+  text: string;
+}
+
+/** A hub Repo connected to each spoke by its own MessageChannel, as the relay is to its clients. */
+async function star(spokes: string[]): Promise<{ hub: Repo; repos: Map<string, Repo>; close(): Promise<void> }> {
+  const hub = new Repo({ peerId: "hub" as PeerId, network: [] });
+  const repos = new Map<string, Repo>();
+  const channels: MessageChannel[] = [];
+  for (const name of spokes) {
+    const channel = new MessageChannel();
+    channels.push(channel);
+    hub.networkSubsystem.addNetworkAdapter(new MessageChannelNetworkAdapter(channel.port1 as unknown as MessagePort));
+    repos.set(name, new Repo({ peerId: name as PeerId, network: [new MessageChannelNetworkAdapter(channel.port2 as unknown as MessagePort)] }));
+  }
+  await vi.waitFor(() => expect(hub.peers.length).toBe(spokes.length), { timeout: 10_000 });
+  return {
+    hub,
+    repos,
+    async close() {
+      await Promise.all([hub, ...repos.values()].map((r) => r.shutdown()));
+      for (const c of channels) {
+        c.port1.close();
+        c.port2.close();
+      }
+    },
+  };
+}
+
+async function open(repo: Repo, handle: DocHandle<Text>): Promise<DocHandle<Text>> {
+  return vi.waitFor(() => repo.find<Text>(handle.url), { timeout: 10_000 });
+}
+
+/** Counts what `from` sends `to` and what `to` receives from `from`, for one direction of one link. */
+function countLink(from: Repo, to: Repo): () => boolean {
+  let sent = 0;
+  let received = 0;
+  from.synchronizer.on("message", (m) => void (m.targetId === to.peerId && sent++));
+  to.networkSubsystem.on("message", (m) => void (m.senderId === from.peerId && received++));
+  return () => sent === received;
+}
+
+/**
+ * True once the link is quiet: nothing in transit either way and neither side's sync state has anything to send, so a
+ * message after this point was started by the pacing under test, not by the tail of the first sync.
+ */
+function quiet(a: Repo, b: Repo, documentId: string): () => void {
+  const ab = countLink(a, b);
+  const ba = countLink(b, a);
+  const states = new Map<string, A.SyncState>();
+  for (const [self, other] of [[a, b], [b, a]] as const) {
+    self.synchronizer.on("sync-state", (e) => void (e.peerId === other.peerId && e.documentId === documentId && states.set(self.peerId, e.syncState)));
+  }
+  const idle = (self: Repo): boolean => {
+    const state = states.get(self.peerId);
+    const doc = self.handles[documentId as DocumentId]?.doc();
+    return state !== undefined && doc !== undefined && A.generateSyncMessage(doc, state)[1] === null;
+  };
+  return () => expect(ab() && ba() && idle(a) && idle(b)).toBe(true);
+}
+
+describe("sync pacing (patched automerge-repo DocSynchronizer)", () => {
+  const registry = syncPacing();
+  afterEach(() => {
+    vi.useRealTimers();
+    registry.clear("hub", "paced");
+  });
+
+  it("keeps the stock pace for pairs without an entry and keys entries by both peers", () => {
+    registry.set("hub", "paced", 5000);
+    expect(registry.intervalFor("hub", "paced")).toBe(5000);
+    expect(registry.intervalFor("paced", "hub")).toBeUndefined();
+    expect(registry.intervalFor("hub", "other")).toBeUndefined();
+    registry.clear("hub", "paced");
+    expect(registry.intervalFor("hub", "paced")).toBeUndefined();
+  });
+
+  it("is one registry per process, on a global symbol", () => {
+    expect(syncPacing()).toBe(registry);
+    expect((globalThis as Record<symbol, unknown>)[Symbol.for("automerge-repo.syncPacing")]).toBe(registry);
+  });
+
+  it("syncs a paced peer on its own slower clock while stock peers keep 100 ms, and syncWithPeerNow skips the wait", async () => {
+    const net = await star(["stock", "paced"]);
+    try {
+      const origin = net.hub.create<Text>({ text: "" });
+      const pacedRepo = net.repos.get("paced")!;
+      const settled = quiet(net.hub, pacedRepo, origin.documentId);
+      const stock = await open(net.repos.get("stock")!, origin);
+      const paced = await open(pacedRepo, origin);
+      registry.set("hub", "paced", 60_000);
+      await vi.waitFor(settled, { timeout: 10_000 });
+
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+      origin.change((d) => A.splice(d, ["text"], 0, 0, "a"));
+      // The stock peer's round fires after 100 ms of (fake) time; the paced peer's not for a minute.
+      await vi.advanceTimersByTimeAsync(150);
+      await vi.waitFor(() => expect(stock.doc().text).toBe("a"));
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(paced.doc().text).toBe("");
+
+      expect(syncWithPeerNow(net.hub, origin.documentId, "paced")).toBe(true);
+      await vi.waitFor(() => expect(paced.doc().text).toBe("a"));
+      vi.useRealTimers();
+
+      // Back to the stock pace once the entry is cleared.
+      registry.clear("hub", "paced");
+      origin.change((d) => A.splice(d, ["text"], 1, 0, "b"));
+      await vi.waitFor(() => expect(paced.doc().text).toBe("ab"), { timeout: 10_000 });
+    } finally {
+      vi.useRealTimers();
+      await net.close();
+    }
+  });
+
+  it("still delivers a paced peer's changes when its interval passes (the safety net)", async () => {
+    const net = await star(["paced"]);
+    try {
+      const origin = net.hub.create<Text>({ text: "" });
+      const paced = await open(net.repos.get("paced")!, origin);
+      registry.set("hub", "paced", 2000);
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+      origin.change((d) => A.splice(d, ["text"], 0, 0, "z"));
+      await vi.advanceTimersByTimeAsync(2100);
+      await vi.waitFor(() => expect(paced.doc().text).toBe("z"));
+    } finally {
+      vi.useRealTimers();
+      await net.close();
+    }
+  });
+
+  it("does not send a peer again the changes noted as already there (they crossed on the fast path)", async () => {
+    const net = await star(["paced"]);
+    try {
+      const origin = net.hub.create<Text>({ text: "" });
+      const pacedRepo = net.repos.get("paced")!;
+      const settled = quiet(net.hub, pacedRepo, origin.documentId);
+      const paced = await open(pacedRepo, origin);
+      registry.set("hub", "paced", 60_000);
+      await vi.waitFor(settled, { timeout: 10_000 });
+      const carried: number[] = [];
+      net.hub.synchronizer.on("message", (m) => {
+        if (m.targetId === "paced" && "data" in m && m.type === "sync") carried.push(A.decodeSyncMessage(m.data).changes.length);
+      });
+      // One change crosses "by another channel", as the fast path does; then a protocol round is forced.
+      const crossOver = (note: boolean): void => {
+        const before = A.getHeads(origin.doc());
+        origin.change((d) => A.splice(d, ["text"], d.text.length, 0, "q"));
+        const changes = A.getChanges(A.view(origin.doc(), before), origin.doc());
+        paced.update((d) => A.applyChanges(d, changes)[0]);
+        if (note) notePeerHas(net.hub, origin.documentId, "paced", changes.map((c) => A.decodeChange(c).hash as string));
+        syncWithPeerNow(net.hub, origin.documentId, "paced");
+      };
+      crossOver(false);
+      await vi.waitFor(() => expect(carried.length).toBe(1), { timeout: 10_000 });
+      expect(carried[0]).toBeGreaterThan(0);
+      await vi.waitFor(settled, { timeout: 10_000 });
+      crossOver(true);
+      await vi.waitFor(() => expect(carried.length).toBe(2), { timeout: 10_000 });
+      expect(carried[1]).toBe(0);
+    } finally {
+      await net.close();
+    }
+  });
+
+  it("answers false for a document the Repo has no synchronizer for", () => {
+    const repo = new Repo({ peerId: "lonely" as PeerId, network: [] });
+    expect(syncWithPeerNow(repo, "4NMNnkMhL8jXrdJ9jamS58PAVdXu", "anyone")).toBe(false);
+  });
+});
