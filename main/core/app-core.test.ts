@@ -1,6 +1,10 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { Repo, type AutomergeUrl } from "@automerge/automerge-repo";
+import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
 import { afterEach, describe, expect, it } from "vitest";
+import { LOCAL_HOP_SYNC_INTERVAL_MS } from "../../shared/limits.js";
+import { syncPacing } from "../../shared/sync-pacing.js";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { tempDir, waitFor } from "../sync/test-helpers.js";
 import { createAppCore } from "./app-core.js";
@@ -37,6 +41,28 @@ describe("createAppCore", () => {
     const listed = await second.api.listDocuments();
     expect(listed.map((d) => d.title)).toEqual(["Offline plan"]);
     expect(existsSync(join(dir.path, "chopin.db"))).toBe(true);
+  });
+
+  it("syncs a window on this machine at LOCAL_HOP_SYNC_INTERVAL_MS instead of the stock throttle, until it leaves", async () => {
+    const dir = tempDir("chopin-core-window-");
+    cleanups.push(() => dir.remove());
+    const c = await core(dir.path);
+    const created = await c.api.createDocument({ title: "Window plan", markdown: "hello" });
+    const channel = new MessageChannel();
+    c.attachRendererAdapter(new MessageChannelNetworkAdapter(channel.port1 as unknown as MessagePort));
+    const window = new Repo({ network: [new MessageChannelNetworkAdapter(channel.port2 as unknown as MessagePort)] });
+    cleanups.push(async () => {
+      await window.shutdown();
+      channel.port1.close();
+    });
+    await waitFor(() => syncPacing().intervalFor(c.repo.peerId, window.peerId) === LOCAL_HOP_SYNC_INTERVAL_MS, "window paced");
+    const handle = await window.find<{ title: string }>(created.url as AutomergeUrl);
+    expect(handle.doc().title).toBe("Window plan");
+    await c.api.renameDocument(created.id, "Renamed");
+    await waitFor(() => handle.doc().title === "Renamed", "the rename reaches the window");
+    // The window's adapter says "leave" on the way out, as a closing window's does.
+    window.networkSubsystem.disconnect();
+    await waitFor(() => syncPacing().intervalFor(c.repo.peerId, window.peerId) === undefined, "pace cleared when the window leaves");
   });
 
   it("shares new documents with the team by default and never sends a private one to the relay", { timeout: 120_000 }, async () => {
