@@ -50,6 +50,12 @@ export const RELAY_USER_POLL_MS = 1000;
 export const RELAY_IDLE_EVICT_MS = 60_000;
 /** How often the relay looks for idle documents. */
 export const RELAY_EVICT_SWEEP_MS = 10_000;
+/**
+ * The relay saves a document that keeps changing at most this often (automerge-repo's stock is 100 ms). Its copy is
+ * one replica of many: a killed relay loses at most this much, which clients send again on their next sync; a
+ * graceful stop and eviction flush first.
+ */
+export const RELAY_SAVE_DEBOUNCE_MS = 1000;
 /** Handle (user name) shape at the relay. */
 export const MAX_HANDLE_CHARS = 39;
 
@@ -166,6 +172,12 @@ export const RELAY_HTTP_TIMEOUT_MS = 10_000;
 // ---- Document snapshots (main/documents/snapshot-*.ts) ----
 /** A plan document's text snapshot is rewritten at most this often per document while it changes (and on close). */
 export const SNAPSHOT_WRITE_INTERVAL_MS = 500;
+/**
+ * How long a click waits for the snapshot before showing the document without its text ("Opening…"). The core
+ * answers in a few ms; showing the document only then paints header and text in one frame, instead of spending a
+ * frame (layout, raster) on an empty page while the answer waits behind it.
+ */
+export const OPEN_PREVIEW_WAIT_MS = 100;
 /** Texts above this many UTF-8 bytes get no snapshot (it must fit a bridge frame even when JSON-escaped). */
 export const MAX_SNAPSHOT_TEXT_BYTES = 512 * 1024;
 /** A stored document larger than this is not handed to a window whole (readSavedDocument); it syncs instead. */

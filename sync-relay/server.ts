@@ -28,8 +28,10 @@ import {
   RELAY_IDLE_EVICT_MS,
   RELAY_JOIN_TIMEOUT_MS,
   RELAY_KEEPALIVE_MS,
+  RELAY_SAVE_DEBOUNCE_MS,
   RELAY_USER_POLL_MS,
 } from "../shared/limits.js";
+import { ClosableStorage } from "../shared/closable-storage.js";
 import { SqliteStorageAdapter } from "../shared/node/sqlite-storage-adapter.js";
 import { notePeerHas, syncPacing, syncWithPeerNow } from "../shared/sync-pacing.js";
 import { CLOSE_CODES } from "../shared/sync-wire.js";
@@ -101,6 +103,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const db = openRelayDb(options.dataDir);
   const users = new UserStore(db);
   const storage = new SqliteStorageAdapter(db, { durability: "process-crash" });
+  // automerge-repo's throttled saves fire after shutdown; closing this first keeps them off the closed database.
+  const closableStorage = new ClosableStorage(storage);
   const interest = new PeerInterest();
   // Set below once the Repo exists; inbound messages cannot arrive before the adapter is connected by the Repo.
   let evictor: DocumentEvictor | null = null;
@@ -134,10 +138,11 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     keepAliveMs: options.keepAliveMs ?? RELAY_KEEPALIVE_MS,
   });
 
-  const saveDebounceMs = 100;
   const repo = new Repo({
-    saveDebounceRate: saveDebounceMs,
-    storage,
+    // Saving is what a relay does most under load; every client holds the changes too and sends them again on its
+    // next sync, so the relay saves each busy document at most this often (close() and eviction flush first).
+    saveDebounceRate: RELAY_SAVE_DEBOUNCE_MS,
+    storage: closableStorage,
     network: [adapter],
     peerId: relayPeerId as PeerId,
     shareConfig: {
@@ -256,9 +261,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       // Not repo.shutdown(): its flush throws on any handle that is not ready (e.g. a document requested but never
       // created), which would skip saving the rest.
       await repo.flush(readyDocumentIds(repo));
-      // automerge-repo's throttled saves fire up to saveDebounceMs after the last change; let them land before the
-      // database closes (they write what flush() already wrote, but would fail loudly on a closed database).
-      await new Promise((resolve) => setTimeout(resolve, saveDebounceMs + 50));
+      // Throttled saves still pending would write what flush() just wrote; they now go nowhere.
+      closableStorage.close();
       db.close();
       log("relay stopped");
     })();

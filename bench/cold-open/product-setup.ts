@@ -9,7 +9,7 @@ import * as A from "@automerge/automerge";
 import { Repo, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinEvents } from "../../shared/api.js";
 import { SqliteStorageAdapter } from "../../shared/node/sqlite-storage-adapter.js";
-import { ClosableStorage } from "../../main/core/closable-storage.js";
+import { ClosableStorage } from "../../shared/closable-storage.js";
 import { TypedEmitter } from "../../main/core/typed-emitter.js";
 import { DocumentService } from "../../main/documents/document-service.js";
 import { readSnapshot } from "../../main/documents/snapshot-store.js";

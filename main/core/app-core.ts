@@ -22,7 +22,7 @@ import { colorForPeer, loadOrCreatePeerId } from "./identity.js";
 import { countPendingChanges } from "./pending-changes.js";
 import { RelayLink, relayCredential } from "./relay-link.js";
 import { SettingsService } from "./settings-service.js";
-import { ClosableStorage } from "./closable-storage.js";
+import { ClosableStorage } from "../../shared/closable-storage.js";
 import { TypedEmitter } from "./typed-emitter.js";
 import type { AppCore, AppCoreOptions } from "./types.js";
 

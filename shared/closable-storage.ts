@@ -1,7 +1,8 @@
 /**
- * Wraps the core's storage adapter so the Repo's throttled background writes (sync states, which it schedules on
- * timers that shutdown() does not cancel) cannot touch the database after the core closed it. Document data is
- * flushed before close; what a late timer would write is sync state, which the next sync rebuilds.
+ * Wraps a storage adapter so the Repo's throttled background writes (document saves and sync states, which it
+ * schedules on timers that shutdown() does not cancel) cannot touch the database after its owner (the app core, the
+ * relay) closed it. Document data is flushed before close, so a late save would only write it again; a late sync
+ * state is rebuilt by the next sync.
  * What must stay true: before close() every call passes straight through.
  */
 import type { Chunk, StorageAdapterInterface, StorageKey } from "@automerge/automerge-repo";
