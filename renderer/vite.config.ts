@@ -1,18 +1,20 @@
 /**
  * Builds the renderer page. The same output is served by host mode (main/host/) and loaded by Electron, so it must
  * work from any base path ('./') and need nothing from the network: Automerge's wasm is imported natively by Vite 8
- * and must not be pre-bundled in dev (a second copy of the wasm glue throws at startup).
+ * and must not be pre-bundled in dev (a second copy of the wasm glue throws at startup). The built JavaScript carries
+ * V8's compile hint (compile-hints.ts), so opening the first document does not compile the editor on the main thread.
  */
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
+import { compileHints } from "./compile-hints.js";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
 export default defineConfig({
   root,
   base: "./",
-  plugins: [react()],
+  plugins: [react(), compileHints()],
   optimizeDeps: { exclude: ["@automerge/automerge"] },
   build: {
     outDir: fileURLToPath(new URL("./dist", import.meta.url)),

@@ -19,7 +19,7 @@ import { bindPresence, type PresenceBinding } from "../editor/presence.js";
 import { extractOutline } from "../editor/outline.js";
 import { recordEditMetadata } from "../editor/edit-metadata.js";
 import { useStore } from "zustand";
-import { markOpening } from "./use-open-document.js";
+import { markOpening } from "../state/opening-marks.js";
 
 const OUTLINE_DEBOUNCE_MS = 150;
 const FALLBACK_COLOR = "#5b6b7f";

@@ -77,6 +77,32 @@ describe("opening a document from its snapshot", () => {
     await until(() => coreHandle.doc().text === "# Snap\nbody text!", "the edit to reach the core");
   });
 
+  it("paints a snapshot that is already here in the document's first render, with no empty page before it", async () => {
+    const { bridge, coreHandle, id, open, release } = await setup("# Snap\nbody text");
+    bridge.snapshots.set(id, { id, title: "Big plan", markdown: "# Snap\nbody text", heads: coreHandle.heads() });
+    // Every element that came or went, looked at when it did: an "Opening…" page shown even briefly is caught.
+    let emptyPage = false;
+    let headerWithText = false;
+    const observer = new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of [...record.addedNodes, ...record.removedNodes]) {
+          if (!(node instanceof Element)) continue;
+          if (node.matches(".doc-loading") || node.querySelector(".doc-loading")) emptyPage = true;
+          if (node.querySelector(".doc-header") && node.querySelector(".cm-content")) headerWithText = true;
+        }
+      }
+    });
+    observer.observe(document.body, { subtree: true, childList: true });
+    open();
+    await until(() => shownText() === "# Snap\nbody text", "the snapshot text");
+    observer.disconnect();
+    expect(emptyPage).toBe(false);
+    // The header came with the text, in the same commit.
+    expect(headerWithText).toBe(true);
+    release();
+    await until(() => content()?.getAttribute("contenteditable") === "true", "the editor to become editable");
+  });
+
   it("replaces a stale snapshot with the loaded text before it becomes editable, outside undo history", async () => {
     const { bridge, services, coreHandle, id, open, release } = await setup("line one\nline two, current");
     bridge.snapshots.set(id, { id, title: "Big plan", markdown: "line one\nline two", heads: ["stale-head"] });

@@ -1,6 +1,8 @@
 /**
  * Opening one document in this window: asks the core for the text snapshot (to paint at once) and for the stored
  * document bytes (to load the replica without a full sync round) in parallel, then hands out the ready handle.
+ * A snapshot that came before the document was shown (the documents store waits briefly for it) is there from the
+ * first render, so the editor paints it in the same frame as the rest of the document.
  * What must stay true: when a snapshot is shown, a frame is painted before the replica's load starts (that load
  * holds the main thread for as long as Automerge needs); a failed snapshot or bytes request only costs speed, never
  * the open; an answer for a document no longer shown is dropped.
@@ -13,6 +15,7 @@ import { base64ToBytes } from "../replica/base64.js";
 import { openDocumentFrom } from "../replica/replica.js";
 import { useServices } from "../state/app-services.js";
 import { describeError } from "../state/describe-error.js";
+import { markOpening } from "../state/opening-marks.js";
 
 export interface OpeningState {
   /** undefined while the core has not answered; null when it has no snapshot. */
@@ -36,33 +39,33 @@ export function afterNextPaint(): Promise<void> {
   });
 }
 
-/**
- * User-timing marks of the last open ("chopin:snapshot-received", "chopin:snapshot-shown", "chopin:replica-load-start", "chopin:replica-ready",
- * "chopin:editable"), read by the cold-open benchmark; each replaces its previous one, so nothing accumulates.
- */
-export function markOpening(step: string): void {
-  if (typeof performance === "undefined" || typeof performance.mark !== "function") return;
-  performance.clearMarks(`chopin:${step}`);
-  performance.mark(`chopin:${step}`);
-}
-
 export function useOpenDocument(id: string, url: string): OpeningState {
   const { repo, bridge, documents } = useServices();
-  const [state, setState] = useState<OpeningState & { id: string }>({ id });
+  const answered = () => {
+    const prefetched = documents.getState().opening;
+    return prefetched?.id === id ? prefetched.snapshotAnswer : undefined;
+  };
+  const [state, setState] = useState<OpeningState & { id: string }>(() => ({ id, snapshot: answered() }));
   const saved = useRef<{ id: string; answer: Promise<string | null> } | null>(null);
 
   useEffect(() => {
     let cancelled = false;
-    setState({ id });
-    // The documents store asked already when it opened this document; otherwise (e.g. just created) ask now.
+    setState((s) => (s.id === id ? s : { id, snapshot: answered() }));
+    // The documents store asked already when it opened this document (and marked the answer's arrival); otherwise
+    // (e.g. just created) ask now.
     const prefetched = documents.getState().opening;
     const requests =
       prefetched?.id === id
         ? prefetched
-        : { snapshot: bridge.api.openSnapshot(id).catch(() => null), saved: bridge.api.readSavedDocument(id).catch(() => null) };
+        : {
+            snapshot: bridge.api.openSnapshot(id).then((snapshot) => {
+              markOpening("snapshot-received");
+              return snapshot;
+            }, () => null),
+            saved: bridge.api.readSavedDocument(id).catch(() => null),
+          };
     saved.current = { id, answer: requests.saved };
     void requests.snapshot.then((snapshot) => {
-      markOpening("snapshot-received");
       if (!cancelled) setState((s) => (s.id === id && s.snapshot === undefined ? { ...s, snapshot } : s));
     });
     return () => {

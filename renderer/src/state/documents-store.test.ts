@@ -3,7 +3,7 @@ import { ChopinError } from "../../../shared/errors.js";
 import { MAX_SEARCH_QUERY_CHARS } from "../../../shared/limits.js";
 import { createMemoryBridge } from "../test/memory-bridge.js";
 import { waitFor } from "../test/wait-for.js";
-import { createDocumentsStore } from "./documents-store.js";
+import { createDocumentsStore, type DocumentsState } from "./documents-store.js";
 
 async function setup() {
   const bridge = createMemoryBridge();
@@ -74,5 +74,66 @@ describe("documents store", () => {
     expect(s().selected?.shared).toBe(true);
     await s().share(doc.id);
     expect(s().notice).toBe("This document is already shared.");
+  });
+
+  it("shows an opened document once its snapshot is here, with the snapshot at hand for the first render", async () => {
+    const bridge = createMemoryBridge();
+    // A wait far longer than the test, so only the snapshot's arrival can show the document.
+    const store = createDocumentsStore(bridge.api, { previewWaitMs: 60_000 });
+    const doc = await bridge.api.createDocument({ title: "Big", markdown: "# Big" });
+    bridge.snapshots.set(doc.id, { id: doc.id, title: "Big", markdown: "# Big", heads: ["h1"] });
+    await store.getState().refresh();
+    let release!: () => void;
+    bridge.snapshotGate = new Promise<void>((resolve) => (release = resolve));
+    let atFirstShow: DocumentsState | null = null;
+    store.subscribe((state) => void (state.selected && !atFirstShow && (atFirstShow = state)));
+
+    const opened = store.getState().open(doc.id);
+    await waitFor(() => bridge.calls.some((c) => c.method === "openSnapshot"));
+    expect(store.getState().selected).toBeNull();
+    release();
+    await opened;
+    expect(atFirstShow!.selected?.id).toBe(doc.id);
+    expect(atFirstShow!.selectedIsPreview).toBe(true);
+    expect(atFirstShow!.opening?.snapshotAnswer?.markdown).toBe("# Big");
+    expect(store.getState().selectedIsPreview).toBe(false);
+  });
+
+  it("shows the document without its text when the snapshot is slower than the wait", async () => {
+    const bridge = createMemoryBridge();
+    const store = createDocumentsStore(bridge.api, { previewWaitMs: 20 });
+    const doc = await bridge.api.createDocument({ title: "Slow" });
+    await store.getState().refresh();
+    let release!: () => void;
+    bridge.snapshotGate = new Promise<void>((resolve) => (release = resolve));
+    const opened = store.getState().open(doc.id);
+    await waitFor(() => store.getState().selected?.id === doc.id);
+    expect(store.getState().selectedIsPreview).toBe(true);
+    expect(store.getState().opening?.snapshotAnswer).toBeUndefined();
+    release();
+    await opened;
+    // No snapshot stored: the answer is null, and the full description replaces the preview.
+    expect(store.getState().opening?.snapshotAnswer).toBeNull();
+    expect(store.getState().selectedIsPreview).toBe(false);
+  });
+
+  it("drops a snapshot answer for a document no longer being opened", async () => {
+    const bridge = createMemoryBridge();
+    const store = createDocumentsStore(bridge.api, { previewWaitMs: 60_000 });
+    const first = await bridge.api.createDocument({ title: "First" });
+    const second = await bridge.api.createDocument({ title: "Second" });
+    bridge.snapshots.set(first.id, { id: first.id, title: "First", markdown: "first", heads: ["h"] });
+    await store.getState().refresh();
+    let release!: () => void;
+    bridge.snapshotGate = new Promise<void>((resolve) => (release = resolve));
+    const openingFirst = store.getState().open(first.id);
+    await waitFor(() => bridge.calls.some((c) => c.method === "openSnapshot"));
+    bridge.snapshotGate = null;
+    await store.getState().open(second.id);
+    release();
+    await openingFirst;
+    expect(store.getState().selected?.id).toBe(second.id);
+    expect(store.getState().opening?.id).toBe(second.id);
+    expect(store.getState().opening?.snapshotAnswer).toBeNull();
   });
 });

@@ -6,14 +6,25 @@
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { ChopinApi, DocumentDetail, DocumentId, DocumentSnapshot, DocumentSummary } from "../../../shared/api.js";
-import { MAX_SEARCH_QUERY_CHARS } from "../../../shared/limits.js";
+import { MAX_SEARCH_QUERY_CHARS, OPEN_PREVIEW_WAIT_MS } from "../../../shared/limits.js";
 import { describeError } from "./describe-error.js";
+import { markOpening } from "./opening-marks.js";
 
 /** The fast answers asked for first when a document is opened (see use-open-document.ts); each settles, null on failure. */
 export interface OpeningRequests {
   id: DocumentId;
   snapshot: Promise<DocumentSnapshot | null>;
   saved: Promise<string | null>;
+  /** The snapshot's answer when it came before the document was shown, so the first render paints it at once. */
+  snapshotAnswer?: DocumentSnapshot | null;
+}
+
+
+/** The promise's value if it settles within `ms`, else undefined (the promise itself carries on). */
+function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 export interface DocumentsState {
@@ -49,7 +60,7 @@ export interface DocumentsState {
 
 export type DocumentsStore = StoreApi<DocumentsState>;
 
-export function createDocumentsStore(api: ChopinApi): DocumentsStore {
+export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREVIEW_WAIT_MS } = {}): DocumentsStore {
   let listRequest = 0;
   let openRequest = 0;
   return createStore<DocumentsState>((set, get) => {
@@ -108,7 +119,16 @@ export function createDocumentsStore(api: ChopinApi): DocumentsStore {
           saved: api.readSavedDocument(id).catch(() => null),
         };
         set({ opening });
-        if (summary && get().selected?.id !== id) set({ selected: previewOf(summary), selectedIsPreview: true });
+        const recorded = opening.snapshot.then((snapshotAnswer) => {
+          markOpening("snapshot-received");
+          const current = get().opening;
+          if (request === openRequest && current?.id === id) set({ opening: { ...current, snapshotAnswer } });
+        });
+        if (summary && get().selected?.id !== id) {
+          await settledWithin(recorded, previewWaitMs);
+          if (request !== openRequest) return;
+          set({ selected: previewOf(summary), selectedIsPreview: true });
+        }
         // getDocument makes the core load the document, which holds its event loop for as long as a large document
         // takes: the cheap reads above are answered first.
         await Promise.all([opening.snapshot, opening.saved]);
