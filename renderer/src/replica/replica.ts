@@ -15,10 +15,26 @@ import {
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import { ChopinError } from "../../../shared/errors.js";
 import { OPEN_DOCUMENT_RETRY_MS, OPEN_DOCUMENT_TIMEOUT_MS } from "../../../shared/limits.js";
+import { paceLocalHop } from "./local-hop.js";
 
+/**
+ * The replica syncs only documents this window opened itself (find or import made a handle). The core announces
+ * every document it holds to its windows, the workspace indexes too, which no window reads; syncing those at
+ * startup held the page's main thread for 50-70 ms of first-time Automerge work, right when a first click on a
+ * document wanted it. A refused announcement costs one "doc-unavailable" message; opening the document later asks
+ * the core afresh.
+ */
 export function createReplica(adapter: NetworkAdapterInterface): Repo {
-  // The core is the only peer; it may hear about every document this window opens.
-  return new Repo({ network: [adapter], sharePolicy: async () => true });
+  const repo: Repo = new Repo({
+    network: [adapter],
+    shareConfig: {
+      // The core is the only peer; it may hear about every document this window opens.
+      announce: async () => true,
+      access: async (_peer, documentId) => documentId !== undefined && repo.handles[documentId] !== undefined,
+    },
+  });
+  paceLocalHop(repo, adapter);
+  return repo;
 }
 
 /** Resolves with a ready handle for `url`, asking the core again while it does not have the document yet. */
