@@ -43,7 +43,7 @@ describe("createAppCore", () => {
     expect(existsSync(join(dir.path, "chopin.db"))).toBe(true);
   });
 
-  it("syncs a window on this machine at LOCAL_HOP_SYNC_INTERVAL_MS instead of the stock throttle, until it leaves", async () => {
+  it("syncs a window at LOCAL_HOP_SYNC_INTERVAL_MS until it leaves, and only the documents it asks for", async () => {
     const dir = tempDir("chopin-core-window-");
     cleanups.push(() => dir.remove());
     const c = await core(dir.path);
@@ -51,6 +51,8 @@ describe("createAppCore", () => {
     const channel = new MessageChannel();
     c.attachRendererAdapter(new MessageChannelNetworkAdapter(channel.port1 as unknown as MessagePort));
     const window = new Repo({ network: [new MessageChannelNetworkAdapter(channel.port2 as unknown as MessagePort)] });
+    const heardAbout = new Set<string>();
+    window.networkSubsystem.on("message", (m) => void ("documentId" in m && m.documentId && heardAbout.add(m.documentId)));
     cleanups.push(async () => {
       await window.shutdown();
       channel.port1.close();
@@ -60,6 +62,8 @@ describe("createAppCore", () => {
     expect(handle.doc().title).toBe("Window plan");
     await c.api.renameDocument(created.id, "Renamed");
     await waitFor(() => handle.doc().title === "Renamed", "the rename reaches the window");
+    // The core announces nothing to a window: it heard only about the document it asked for (not the workspace index).
+    expect([...heardAbout]).toEqual([created.id]);
     // The window's adapter says "leave" on the way out, as a closing window's does.
     window.networkSubsystem.disconnect();
     await waitFor(() => syncPacing().intervalFor(c.repo.peerId, window.peerId) === undefined, "pace cleared when the window leaves");

@@ -64,12 +64,15 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     if (relay?.isRelayPeer(peer) && documents && documentId) return documents.isShared(documentId);
     return false;
   };
+  // A window asks for each document it opens (its replica refuses the rest), so the core announces nothing to it:
+  // announcing every document to a window that just connected cost both sides a sync round per document at startup.
+  const mayAnnounce = async (peer: PeerId, documentId?: string) => !rendererPeers.has(peer) && mayShare(peer, documentId);
   const storage = new ClosableStorage(new SqliteStorageAdapter(db));
   const repo = new Repo({
     storage,
     network: [],
     peerId: peerId as PeerId,
-    shareConfig: { announce: mayShare, access: (peer, doc) => mayShare(peer, doc) },
+    shareConfig: { announce: mayAnnounce, access: (peer, doc) => mayShare(peer, doc) },
   });
 
   documents = await DocumentService.open({ repo, db, events, displayName: () => settings.get().displayName });
