@@ -2,6 +2,7 @@ import * as A from "@automerge/automerge";
 import { Repo, type DocHandle, type DocumentId, type PeerId } from "@automerge/automerge-repo";
 import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { FAST_PATH_SYNC_INTERVAL_MS, LOCAL_HOP_SYNC_INTERVAL_MS } from "./limits.js";
 import { notePeerHas, syncPacing, syncWithPeerNow } from "./sync-pacing.js";
 
 interface Text {
@@ -119,15 +120,23 @@ describe("sync pacing (patched automerge-repo DocSynchronizer)", () => {
     }
   });
 
-  it("still delivers a paced peer's changes when its interval passes (the safety net)", async () => {
+  it.each([
+    ["FAST_PATH_SYNC_INTERVAL_MS", FAST_PATH_SYNC_INTERVAL_MS],
+    ["LOCAL_HOP_SYNC_INTERVAL_MS", LOCAL_HOP_SYNC_INTERVAL_MS],
+  ])("syncs a peer paced at %s no sooner than that after a change, and then at once", async (_name, interval) => {
     const net = await star(["paced"]);
     try {
       const origin = net.hub.create<Text>({ text: "" });
-      const paced = await open(net.repos.get("paced")!, origin);
-      registry.set("hub", "paced", 2000);
+      const pacedRepo = net.repos.get("paced")!;
+      const settled = quiet(net.hub, pacedRepo, origin.documentId);
+      const paced = await open(pacedRepo, origin);
+      registry.set("hub", "paced", interval);
+      await vi.waitFor(settled, { timeout: 10_000 });
       vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
       origin.change((d) => A.splice(d, ["text"], 0, 0, "z"));
-      await vi.advanceTimersByTimeAsync(2100);
+      await vi.advanceTimersByTimeAsync(interval - 1);
+      expect(paced.doc().text).toBe("");
+      await vi.advanceTimersByTimeAsync(1);
       await vi.waitFor(() => expect(paced.doc().text).toBe("z"));
     } finally {
       vi.useRealTimers();
