@@ -194,12 +194,6 @@ export const FAST_PATH_MAX_BYTES = 64 * 1024;
  * FAST_PATH_MAX_BYTES, a batch waiting on missing dependencies) asks for a sync round at once instead.
  */
 export const FAST_PATH_SYNC_INTERVAL_MS = 1000;
-/**
- * Between the core and a window on the same machine the sync protocol is the only channel, and a round costs well
- * under a millisecond, so it runs this soon after a change instead of automerge-repo's stock 100 ms: a keystroke
- * crosses core -> relay -> core -> window without two 100 ms waits. Long enough to batch a burst of typing.
- */
-export const LOCAL_HOP_SYNC_INTERVAL_MS = 10;
 
 // ---- Settings ----
 /** Relay tokens are opaque printable strings; this bounds what the app stores and sends. */

@@ -2,7 +2,7 @@ import * as A from "@automerge/automerge";
 import { Repo, type DocHandle, type DocumentId, type PeerId } from "@automerge/automerge-repo";
 import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { FAST_PATH_SYNC_INTERVAL_MS, LOCAL_HOP_SYNC_INTERVAL_MS } from "./limits.js";
+import { FAST_PATH_SYNC_INTERVAL_MS } from "./limits.js";
 import { notePeerHas, syncPacing, syncWithPeerNow } from "./sync-pacing.js";
 
 interface Text {
@@ -122,7 +122,7 @@ describe("sync pacing (patched automerge-repo DocSynchronizer)", () => {
 
   it.each([
     ["FAST_PATH_SYNC_INTERVAL_MS", FAST_PATH_SYNC_INTERVAL_MS],
-    ["LOCAL_HOP_SYNC_INTERVAL_MS", LOCAL_HOP_SYNC_INTERVAL_MS],
+    ["a short local pace", 10],
   ])("syncs a peer paced at %s no sooner than that after a change, and then at once", async (_name, interval) => {
     const net = await star(["paced"]);
     try {

@@ -8,9 +8,7 @@ import { chmodSync, mkdirSync } from "node:fs";
 import { Repo, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinApi, ChopinEvents, SyncStatus } from "../../shared/api.js";
 import { DEFAULT_MCP_PORT } from "../../shared/defaults.js";
-import { LOCAL_HOP_SYNC_INTERVAL_MS } from "../../shared/limits.js";
 import { SqliteStorageAdapter } from "../../shared/node/sqlite-storage-adapter.js";
-import { syncPacing } from "../../shared/sync-pacing.js";
 import { DocumentService } from "../documents/document-service.js";
 import { toHexHeads } from "../documents/heads.js";
 import { loadOrCreateMcpToken, mcpConnectCommands, startMcpServer, writeMcpConfig, type RunningMcpServer } from "../mcp/index.js";
@@ -180,16 +178,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       // adapters are ready: without this, the core (and MCP, and the relay's team index) would wait for a window.
       adapter.isReady = () => true;
       adapter.whenReady = () => Promise.resolve();
-      adapter.on("peer-candidate", ({ peerId: peer }) => {
-        rendererPeers.add(peer);
-        // A window is on this machine: its hop syncs at once rather than on the stock 100 ms throttle, so a
-        // teammate's keystroke arriving on the relay fast path reaches the screen without waiting for it.
-        syncPacing().set(repo.peerId, peer, LOCAL_HOP_SYNC_INTERVAL_MS);
-      });
-      adapter.on("peer-disconnected", ({ peerId: peer }) => {
-        rendererPeers.delete(peer);
-        syncPacing().clear(repo.peerId, peer);
-      });
+      adapter.on("peer-candidate", ({ peerId: peer }) => rendererPeers.add(peer));
+      adapter.on("peer-disconnected", ({ peerId: peer }) => rendererPeers.delete(peer));
       repo.networkSubsystem.addNetworkAdapter(adapter);
     },
     close: () =>

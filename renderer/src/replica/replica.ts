@@ -15,7 +15,6 @@ import {
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import { ChopinError } from "../../../shared/errors.js";
 import { OPEN_DOCUMENT_RETRY_MS, OPEN_DOCUMENT_TIMEOUT_MS } from "../../../shared/limits.js";
-import { paceLocalHop } from "./local-hop.js";
 
 /**
  * The replica syncs only documents this window opened itself (find or import made a handle). The core announces
@@ -33,7 +32,6 @@ export function createReplica(adapter: NetworkAdapterInterface): Repo {
       access: async (_peer, documentId) => documentId !== undefined && repo.handles[documentId] !== undefined,
     },
   });
-  paceLocalHop(repo, adapter);
   return repo;
 }
 
