@@ -66,6 +66,20 @@ function quiet(a: Repo, b: Repo, documentId: string): () => void {
   return () => expect(ab() && ba() && idle(a) && idle(b)).toBe(true);
 }
 
+/**
+ * A hub document open on the "paced" spoke, paced at `intervalMs` from the hub, once the first sync has gone quiet.
+ * `settled` tells when the link is quiet again.
+ */
+async function pacedDocument(net: { hub: Repo; repos: Map<string, Repo> }, intervalMs: number) {
+  const origin = net.hub.create<Text>({ text: "" });
+  const pacedRepo = net.repos.get("paced")!;
+  const settled = quiet(net.hub, pacedRepo, origin.documentId);
+  const paced = await open(pacedRepo, origin);
+  syncPacing().set("hub", "paced", intervalMs);
+  await vi.waitFor(settled, { timeout: 10_000 });
+  return { origin, paced, settled };
+}
+
 describe("sync pacing (patched automerge-repo DocSynchronizer)", () => {
   const registry = syncPacing();
   afterEach(() => {
@@ -90,13 +104,8 @@ describe("sync pacing (patched automerge-repo DocSynchronizer)", () => {
   it("syncs a paced peer on its own slower clock while stock peers keep 100 ms, and syncWithPeerNow skips the wait", async () => {
     const net = await star(["stock", "paced"]);
     try {
-      const origin = net.hub.create<Text>({ text: "" });
-      const pacedRepo = net.repos.get("paced")!;
-      const settled = quiet(net.hub, pacedRepo, origin.documentId);
+      const { origin, paced } = await pacedDocument(net, 60_000);
       const stock = await open(net.repos.get("stock")!, origin);
-      const paced = await open(pacedRepo, origin);
-      registry.set("hub", "paced", 60_000);
-      await vi.waitFor(settled, { timeout: 10_000 });
 
       vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
       origin.change((d) => A.splice(d, ["text"], 0, 0, "a"));
@@ -126,12 +135,7 @@ describe("sync pacing (patched automerge-repo DocSynchronizer)", () => {
   ])("syncs a peer paced at %s no sooner than that after a change, and then at once", async (_name, interval) => {
     const net = await star(["paced"]);
     try {
-      const origin = net.hub.create<Text>({ text: "" });
-      const pacedRepo = net.repos.get("paced")!;
-      const settled = quiet(net.hub, pacedRepo, origin.documentId);
-      const paced = await open(pacedRepo, origin);
-      registry.set("hub", "paced", interval);
-      await vi.waitFor(settled, { timeout: 10_000 });
+      const { origin, paced, settled } = await pacedDocument(net, interval);
       vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
       origin.change((d) => A.splice(d, ["text"], 0, 0, "z"));
       await vi.advanceTimersByTimeAsync(interval - 1);
@@ -147,12 +151,7 @@ describe("sync pacing (patched automerge-repo DocSynchronizer)", () => {
   it("does not send a peer again the changes noted as already there (they crossed on the fast path)", async () => {
     const net = await star(["paced"]);
     try {
-      const origin = net.hub.create<Text>({ text: "" });
-      const pacedRepo = net.repos.get("paced")!;
-      const settled = quiet(net.hub, pacedRepo, origin.documentId);
-      const paced = await open(pacedRepo, origin);
-      registry.set("hub", "paced", 60_000);
-      await vi.waitFor(settled, { timeout: 10_000 });
+      const { origin, paced, settled } = await pacedDocument(net, 60_000);
       const carried: number[] = [];
       net.hub.synchronizer.on("message", (m) => {
         if (m.targetId === "paced" && "data" in m && m.type === "sync") carried.push(A.decodeSyncMessage(m.data).changes.length);
