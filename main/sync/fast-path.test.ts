@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FAST_PATH_MAX_BYTES } from "../../shared/limits.js";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { fastPathBatch } from "./fast-path-client.js";
-import { startClient, tempDir, waitFor, type TestClient } from "./test-helpers.js";
+import { relayHolds, startClient, tempDir, waitFor, type TestClient } from "./test-helpers.js";
 
 interface Notes {
   items: string[];
@@ -79,7 +79,7 @@ describe("change fast path through the relay", () => {
     await connected(a, b);
     expect([a.connection.adapter.fastPathActive, b.connection.adapter.fastPathActive]).toEqual([true, true]);
     const handleA = a.repo.create<Notes>({ items: [] });
-    await waitFor(() => relay.repo.handles[handleA.documentId]?.isReady() ?? false, "relay has the document");
+    await relayHolds(relay, handleA.documentId);
     const handleB = await b.repo.find<Notes>(handleA.url);
     for (let i = 0; i < 5; i++) {
       handleA.change((d) => void d.items.push(`edit ${i}`));
@@ -119,7 +119,7 @@ describe("change fast path through the relay", () => {
     await connected(a, plain);
     expect(plain.connection.adapter.fastPathActive).toBe(false);
     const handleA = a.repo.create<Notes>({ items: [] });
-    await waitFor(() => relay.repo.handles[handleA.documentId]?.isReady() ?? false, "relay has the document");
+    await relayHolds(relay, handleA.documentId);
     const handleB = await plain.repo.find<Notes>(handleA.url);
     for (let i = 0; i < 3; i++) handleA.change((d) => void d.items.push(`edit ${i}`));
     await waitFor(() => handleB.doc().items.length === 3, "the plain client gets every edit by sync");

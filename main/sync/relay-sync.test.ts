@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AutomergeUrl, DocHandle, DocumentId } from "@automerge/automerge-repo";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
-import { setUpRelay, startClient, tearDownRelay, waitFor, type RelayFixture, type TestClient } from "./test-helpers.js";
+import { relayHolds, setUpRelay, startClient, tearDownRelay, waitFor, type RelayFixture, type TestClient } from "./test-helpers.js";
 
 interface Notes {
   items: string[];
@@ -50,7 +50,7 @@ describe("sync through the relay", () => {
     await Promise.all([connected(a), connected(b)]);
 
     const handleA = a.repo.create<Notes>({ items: ["from alice"] });
-    await waitFor(() => relay.repo.handles[handleA.documentId]?.isReady() ?? false, "relay has the document");
+    await relayHolds(relay, handleA.documentId);
     const handleB = await b.repo.find<Notes>(handleA.url);
     expect(handleB.doc().items).toEqual(["from alice"]);
 
@@ -66,7 +66,7 @@ describe("sync through the relay", () => {
     const b = client("bob", "desktop");
     await Promise.all([connected(a), connected(b)]);
     const handleA = a.repo.create<Notes>({ items: [] });
-    await waitFor(() => relay.repo.handles[handleA.documentId]?.isReady() ?? false, "relay has the document");
+    await relayHolds(relay, handleA.documentId);
     const handleB = await b.repo.find<Notes>(handleA.url);
 
     b.connection.adapter.disconnect();
@@ -87,7 +87,7 @@ describe("sync through the relay", () => {
     await Promise.all([connected(a), connected(b)]);
     const handleA = a.repo.create<Notes>({ items: [] });
     const second = a.repo.create<Notes>({ items: [] });
-    await waitFor(() => relay.repo.handles[handleA.documentId]?.isReady() ?? false, "relay has the document");
+    await relayHolds(relay, handleA.documentId);
     const handleB = await b.repo.find<Notes>(handleA.url);
     const secondB = await b.repo.find<Notes>(second.url);
 
@@ -119,7 +119,7 @@ describe("sync through the relay", () => {
     const a = client("alice", "laptop");
     await connected(a);
     const handleA = a.repo.create<Notes>({ items: ["before restart"] });
-    await waitFor(() => relay.repo.handles[handleA.documentId]?.isReady() ?? false, "relay has the document");
+    await relayHolds(relay, handleA.documentId);
     await waitFor(async () => (await relay.repo.storageSubsystem!.loadDoc(handleA.documentId)) !== null, "relay saved it");
     const port = relay.port;
     const teamIndex = relay.teamIndexDocumentId;
@@ -164,7 +164,7 @@ describe("sync through the relay", () => {
     const b = client("bob", "desktop");
     await Promise.all([connected(laptop), connected(phone), connected(b)]);
     const h = b.repo.create<Notes>({ items: ["x"] });
-    await waitFor(() => relay.repo.handles[h.documentId]?.isReady() ?? false, "relay has the document");
+    await relayHolds(relay, h.documentId);
     const [h1, h2] = await Promise.all([laptop.repo.find<Notes>(h.url), phone.repo.find<Notes>(h.url)]);
     h.change((d) => void d.items.push("y"));
     await waitFor(() => h1.doc().items.length === 2 && h2.doc().items.length === 2, "both devices get the change");
@@ -175,7 +175,7 @@ describe("sync through the relay", () => {
     const b = client("bob", "desktop");
     await Promise.all([connected(a), connected(b)]);
     const handleA = a.repo.create<Notes>({ items: [] });
-    await waitFor(() => relay.repo.handles[handleA.documentId]?.isReady() ?? false, "relay has the document");
+    await relayHolds(relay, handleA.documentId);
     const handleB = await b.repo.find<Notes>(handleA.url);
     const received: { senderId: string; message: unknown }[] = [];
     handleB.on("ephemeral-message", ({ senderId, message }) => received.push({ senderId, message }));

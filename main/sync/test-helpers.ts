@@ -29,6 +29,11 @@ export async function waitFor(
   }
 }
 
+/** Resolves once the relay holds `documentId` loaded and ready (a client's create has reached it). */
+export function relayHolds(relay: RunningRelay, documentId: string): Promise<void> {
+  return waitFor(() => relay.repo.handles[documentId as DocumentId]?.isReady() ?? false, "relay has the document");
+}
+
 export interface TestClient {
   repo: Repo;
   connection: RelayConnection;
