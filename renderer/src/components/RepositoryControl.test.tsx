@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from "vitest";
-import { act, cleanup, fireEvent, render, screen, waitFor as settle, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { until } from "../test/until.js";
 import "../test/jsdom-layout.js";
 import { linkedRepos } from "../test/linked-repos.js";
 import { createMemoryBridge } from "../test/memory-bridge.js";
@@ -13,13 +14,6 @@ afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
 
-const until = (condition: () => boolean, what: string) =>
-  settle(
-    () => {
-      if (!condition()) throw new Error(`still waiting for ${what}`);
-    },
-    { timeout: 10_000, interval: 10 },
-  );
 
 async function renderWithDocument() {
   const { core, replica, close } = linkedRepos();

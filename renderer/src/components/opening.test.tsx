@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor as settle, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { until } from "../test/until.js";
 import { undo } from "@codemirror/commands";
 import type { DocHandle } from "@automerge/automerge-repo";
 import "../test/jsdom-layout.js";
@@ -15,13 +16,6 @@ afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
 
-const until = (condition: () => boolean, what: string) =>
-  settle(
-    () => {
-      if (!condition()) throw new Error(`still waiting for ${what}`);
-    },
-    { timeout: 10_000, interval: 10 },
-  );
 
 /** The app around a core Repo holding one document, with the replica's load held until `release()`. */
 async function setup(markdown: string) {
