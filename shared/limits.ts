@@ -194,6 +194,13 @@ export const FAST_PATH_MAX_BYTES = 64 * 1024;
  * FAST_PATH_MAX_BYTES, a batch waiting on missing dependencies) asks for a sync round at once instead.
  */
 export const FAST_PATH_SYNC_INTERVAL_MS = 1000;
+/**
+ * A change noted in a sync state as already delivered by the fast path (shared/sync-pacing.ts notePeerHas) is
+ * forgotten again after this long: by then the peer's own paced sync messages (one per FAST_PATH_SYNC_INTERVAL_MS)
+ * report heads that cover it. Automerge keeps such notes for the whole session and copies them in and out of wasm on
+ * every sync message (~5 µs each), so unforgotten they made each round cost more the longer people typed.
+ */
+export const NOTED_CHANGE_TTL_MS = 2 * FAST_PATH_SYNC_INTERVAL_MS;
 
 // ---- Settings ----
 /** Relay tokens are opaque printable strings; this bounds what the app stores and sends. */

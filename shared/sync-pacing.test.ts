@@ -2,7 +2,7 @@ import * as A from "@automerge/automerge";
 import { Repo, type DocHandle, type DocumentId, type PeerId } from "@automerge/automerge-repo";
 import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { FAST_PATH_SYNC_INTERVAL_MS } from "./limits.js";
+import { FAST_PATH_SYNC_INTERVAL_MS, NOTED_CHANGE_TTL_MS } from "./limits.js";
 import { notePeerHas, syncPacing, syncWithPeerNow } from "./sync-pacing.js";
 
 interface Text {
@@ -177,8 +177,74 @@ describe("sync pacing (patched automerge-repo DocSynchronizer)", () => {
     }
   });
 
+  it.each([
+    ["kept at NOTED_CHANGE_TTL_MS", NOTED_CHANGE_TTL_MS, 0],
+    ["forgotten 1 ms after it", NOTED_CHANGE_TTL_MS + 1, 1],
+  ])("a noted change is %s (a later note drops older ones; the next round then carries it again)", async (_name, age, resent) => {
+    const net = await star(["paced"]);
+    try {
+      const { origin, paced } = await pacedDocument(net, 60_000);
+      const carried: number[] = [];
+      net.hub.synchronizer.on("message", (m) => {
+        if (m.targetId === "paced" && "data" in m && m.type === "sync") carried.push(A.decodeSyncMessage(m.data).changes.length);
+      });
+      vi.useFakeTimers({ toFake: ["Date"] });
+      const crossNoted = (char: string): void => {
+        const before = A.getHeads(origin.doc());
+        origin.change((d) => A.splice(d, ["text"], d.text.length, 0, char));
+        const changes = A.getChanges(A.view(origin.doc(), before), origin.doc());
+        paced.update((d) => A.applyChanges(d, changes)[0]);
+        notePeerHas(net.hub, origin.documentId, "paced", changes.map((c) => A.decodeChange(c).hash as string));
+      };
+      crossNoted("a");
+      vi.setSystemTime(Date.now() + age);
+      crossNoted("b");
+      syncWithPeerNow(net.hub, origin.documentId, "paced");
+      await vi.waitFor(() => expect(carried.length).toBe(1), { timeout: 10_000 });
+      expect(carried[0]).toBe(resent);
+    } finally {
+      vi.useRealTimers();
+      await net.close();
+    }
+  });
+
   it("answers false for a document the Repo has no synchronizer for", () => {
     const repo = new Repo({ peerId: "lonely" as PeerId, network: [] });
     expect(syncWithPeerNow(repo, "4NMNnkMhL8jXrdJ9jamS58PAVdXu", "anyone")).toBe(false);
+  });
+});
+
+/**
+ * The cost half of the same patch: the synchronizer schedules sync on "heads-changed", so DocHandle computes the
+ * patches of a "change" event only for someone listening (a relay's handles have no such listener).
+ */
+describe("sync on heads-changed, patches only for listeners (patched DocSynchronizer and DocHandle)", () => {
+  it("syncs a change with no visible effect (stock automerge-repo waits for a change event that never comes)", async () => {
+    const net = await star(["stock"]);
+    try {
+      const origin = net.hub.create<Text>({ text: "x" });
+      const stockRepo = net.repos.get("stock")!;
+      const settled = quiet(net.hub, stockRepo, origin.documentId);
+      const copy = await open(stockRepo, origin);
+      await vi.waitFor(settled, { timeout: 10_000 });
+      origin.update((doc) => A.emptyChange(doc, "nothing visible"));
+      await vi.waitFor(() => expect(A.getHeads(copy.doc())).toEqual(A.getHeads(origin.doc())), { timeout: 5000 });
+      expect(copy.doc().text).toBe("x");
+    } finally {
+      await net.close();
+    }
+  });
+
+  it("still gives a change listener its patches, and reports new heads to a handle without one", () => {
+    const repo = new Repo({ network: [] });
+    const handle = repo.create<Text>({ text: "" });
+    const patches: A.Patch[][] = [];
+    let headsChanged = 0;
+    handle.on("heads-changed", () => void headsChanged++);
+    handle.change((d) => A.splice(d, ["text"], 0, 0, "a"));
+    expect(headsChanged).toBe(1);
+    handle.on("change", (e) => void patches.push(e.patches));
+    handle.change((d) => A.splice(d, ["text"], 1, 0, "b"));
+    expect(patches).toEqual([[expect.objectContaining({ action: "splice", path: ["text", 1], value: "b" })]]);
   });
 });

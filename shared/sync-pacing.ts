@@ -12,6 +12,7 @@
  * - One registry per process, shared by every copy of this module (the symbol is global).
  */
 import type { DocumentId, PeerId, Repo } from "@automerge/automerge-repo";
+import { NOTED_CHANGE_TTL_MS } from "./limits.js";
 
 const SYNC_PACING_KEY = Symbol.for("automerge-repo.syncPacing");
 
@@ -51,7 +52,7 @@ export function syncPacing(): SyncPacing {
 
 interface PatchedDocSynchronizer {
   syncWithPeerNow?(peerId: PeerId): void;
-  notePeerHas?(peerId: PeerId, hashes: readonly string[]): void;
+  notePeerHas?(peerId: PeerId, hashes: readonly string[], forgetAfterMs?: number): void;
 }
 
 function synchronizerOf(repo: Repo, documentId: string): PatchedDocSynchronizer | undefined {
@@ -71,9 +72,10 @@ export function syncWithPeerNow(repo: Repo, documentId: string, peerId: string):
 
 /**
  * Tells `repo`'s sync state for `peerId` that the peer has these changes (they crossed on the fast path, either way),
- * so its next sync round does not carry them again. Noting less than the truth only costs duplicate bytes.
+ * so its next sync round does not carry them again. Noting less than the truth only costs duplicate bytes, so notes
+ * are forgotten after NOTED_CHANGE_TTL_MS (the sync state would otherwise grow by every change of the session).
  */
 export function notePeerHas(repo: Repo, documentId: string, peerId: string, hashes: readonly string[]): void {
   if (hashes.length === 0) return;
-  synchronizerOf(repo, documentId)?.notePeerHas?.(peerId as PeerId, hashes);
+  synchronizerOf(repo, documentId)?.notePeerHas?.(peerId as PeerId, hashes, NOTED_CHANGE_TTL_MS);
 }

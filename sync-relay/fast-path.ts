@@ -18,11 +18,18 @@
  *   the slowed protocol never delays it. A batch for an evicted document loads it from storage first.
  * - A document's first arrival (loaded from storage, or fetched whole by the sync protocol) is not forwarded: the
  *   sync protocol carries whole documents.
+ *
+ * Cost: the batches of one turn of the event loop are applied per document as one update, at setImmediate (after
+ * every socket that turn has been read), so under load the per-update cost (DocHandle's state machine, Automerge's
+ * patch for the materialized document, one frame per recipient) is paid once per document per turn, not once per
+ * frame; an idle relay applies a lone frame at once. Forwarding listens to "heads-changed", not "change", so the
+ * relay's handles have no "change" listener and skip the diff DocHandle would compute for one (the automerge-repo
+ * patch makes that diff conditional); fast-path.test.ts checks that nothing re-adds one.
  */
 import * as A from "@automerge/automerge";
-import type { DocHandle, DocHandleChangePayload, DocumentId, Repo } from "@automerge/automerge-repo";
+import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
 import { FAST_PATH_MAX_BYTES } from "../shared/limits.js";
-import { changeHashes } from "../shared/node/change-hash.js";
+import { changeHashes, verifiedChangeHashes } from "../shared/node/change-hash.js";
 import type { FastChangesFrame } from "../shared/sync-wire.js";
 import { batchBytes, CLOSE_CODES } from "../shared/sync-wire.js";
 import type { AccessDecision } from "./access.js";
@@ -42,10 +49,12 @@ export interface RelayFastPathDeps {
   syncNow(sessionId: string, documentId: string): void;
   /** Records in the sync state that `sessionId` has these changes (shared/sync-pacing.ts notePeerHas). */
   notePeerHas(sessionId: string, documentId: string, hashes: readonly string[]): void;
+  /** Closes a session whose batch turned out not to apply (found after the frame was accepted). */
+  refuse(sessionId: string, code: number, reason: string): void;
 }
 
 export interface RelayFastPathStats {
-  /** Batches applied here that added something. */
+  /** Updates applied here that added something (one per document per turn of the event loop). */
   applied: number;
   /** Batches sent on to other sessions. */
   forwarded: number;
@@ -55,33 +64,43 @@ export interface RelayFastPathStats {
   syncRounds: number;
 }
 
-type ChangeListener = (payload: DocHandleChangePayload<unknown>) => void;
+/** One sender's part of a document's batch for this turn, with the hashes checked on arrival. */
+interface Part {
+  sessionId: string;
+  changes: Uint8Array[];
+  hashes: string[];
+}
+
+const MALFORMED = "changes frame is not Automerge change data";
 
 export class RelayFastPath {
   readonly stats: RelayFastPathStats = { applied: 0, forwarded: 0, dropped: 0, syncRounds: 0 };
   readonly #deps: RelayFastPathDeps;
-  /** Handles whose changes are forwarded; weak, so an evicted handle is not kept alive by being watched once. */
-  readonly #watched = new WeakSet<DocHandle<unknown>>();
-  /** The session whose batch is being applied to a document right now (its own changes are not sent back). */
-  #applyingFrom: { documentId: string; sessionId: string } | null = null;
+  /** Heads each watched handle had when it last told us of a change; weak, so eviction frees a handle at once. */
+  readonly #seenHeads = new WeakMap<DocHandle<unknown>, A.Heads>();
+  /** Batches received this turn, per document, applied together at setImmediate. */
+  readonly #queued = new Map<string, Part[]>();
+  #flushScheduled = false;
+  /** The sessions whose batch is being applied to a document right now (their own changes are not sent back). */
+  #applyingFrom: { documentId: string; sessions: ReadonlySet<string> } | null = null;
 
   constructor(deps: RelayFastPathDeps) {
     this.#deps = deps;
   }
 
-  /** Handles one batch from `sessionId`; a refusal closes that socket. */
+  /** Handles one batch from `sessionId`; bytes that are not Automerge changes get a refusal, which closes that socket. */
   receive(sessionId: string, frame: FastChangesFrame): GuardVerdict {
     const { documentId, changes } = frame;
     const user = this.#deps.userOf(sessionId);
     if (user === undefined) return this.#drop();
+    const hashes = verifiedChangeHashes(changes);
+    if (hashes === null) return { ok: false, code: CLOSE_CODES.malformed, reason: MALFORMED };
+    const part: Part = { sessionId, changes, hashes };
     const allowed = this.#allowed(user, documentId);
     if (allowed === false) return this.#drop();
-    if (allowed !== true) {
-      // An asynchronous access decision: apply once it allows; a refusal then cannot close the socket, only drop.
-      void allowed.then((ok) => (ok ? this.#applyWhenLoaded(sessionId, documentId, changes) : this.#drop()));
-      return { ok: true };
-    }
-    return this.#applyWhenLoaded(sessionId, documentId, changes);
+    if (allowed === true) this.#enqueue(documentId, part);
+    else void allowed.then((ok) => (ok ? this.#enqueue(documentId, part) : this.#drop()));
+    return { ok: true };
   }
 
   /**
@@ -90,62 +109,100 @@ export class RelayFastPath {
    */
   watch(documentId: string): void {
     const handle = this.#deps.repo.handles[documentId as DocumentId] as DocHandle<unknown> | undefined;
-    if (!handle || this.#watched.has(handle)) return;
-    this.#watched.add(handle);
-    const listener: ChangeListener = (payload) => this.#onChange(handle, payload);
-    handle.on("change", listener);
+    if (!handle || this.#seenHeads.has(handle)) return;
+    this.#seenHeads.set(handle, handle.isReady() ? A.getHeads(handle.doc()) : []);
+    handle.on("heads-changed", ({ doc }) => this.#onHeadsChanged(handle, doc));
   }
 
-  #applyWhenLoaded(sessionId: string, documentId: string, changes: Uint8Array[]): GuardVerdict {
+  #enqueue(documentId: string, part: Part): void {
+    const parts = this.#queued.get(documentId);
+    if (parts) parts.push(part);
+    else this.#queued.set(documentId, [part]);
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    setImmediate(() => this.#flush());
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false;
+    const queued = [...this.#queued];
+    this.#queued.clear();
+    for (const [documentId, parts] of queued) {
+      try {
+        this.#applyWhenLoaded(documentId, parts);
+      } catch {
+        // One document's trouble must not stop the others of this turn.
+        this.#drop();
+      }
+    }
+  }
+
+  #applyWhenLoaded(documentId: string, parts: Part[]): void {
     const handle = this.#deps.repo.handles[documentId as DocumentId] as DocHandle<unknown> | undefined;
-    if (handle?.isReady()) return this.#apply(sessionId, handle, changes);
+    if (handle?.isReady()) return this.#apply(handle, parts);
     // Evicted (or still loading): load it from storage, then apply. A document the relay never had stays unknown.
     void this.#deps.repo.find(documentId as DocumentId).then(
-      (loaded) => {
-        const verdict = this.#apply(sessionId, loaded as DocHandle<unknown>, changes);
-        if (!verdict.ok) this.#drop();
-      },
+      (loaded) => this.#apply(loaded as DocHandle<unknown>, parts),
       () => this.#drop(),
     );
-    return { ok: true };
   }
 
-  #apply(sessionId: string, handle: DocHandle<unknown>, changes: Uint8Array[]): GuardVerdict {
+  #apply(handle: DocHandle<unknown>, parts: Part[]): void {
+    if (this.#update(handle, parts)) return this.#afterApply(handle, parts);
+    // The combined batch did not apply: apply each sender's part alone, so only the sender of bad bytes is refused.
+    for (const part of parts) {
+      if (parts.length > 1 && this.#update(handle, [part])) this.#afterApply(handle, [part]);
+      else this.#deps.refuse(part.sessionId, CLOSE_CODES.malformed, MALFORMED);
+    }
+  }
+
+  /** Applies the parts as one update; false when Automerge refuses the bytes. */
+  #update(handle: DocHandle<unknown>, parts: Part[]): boolean {
     const documentId = handle.documentId;
     this.watch(documentId);
+    const changes = parts.length === 1 ? parts[0].changes : parts.flatMap((p) => p.changes);
     const before = A.getHeads(handle.doc());
-    this.#applyingFrom = { documentId, sessionId };
+    this.#applyingFrom = { documentId, sessions: new Set(parts.map((p) => p.sessionId)) };
     try {
       handle.update((doc) => A.applyChanges(doc, changes)[0]);
     } catch {
-      return { ok: false, code: CLOSE_CODES.malformed, reason: "changes frame is not Automerge change data" };
+      return false;
     } finally {
       this.#applyingFrom = null;
     }
-    const doc = handle.doc();
-    if (!sameHeads(before, A.getHeads(doc))) this.stats.applied++;
-    // The sender has what it sent: the protocol's next round to it need not carry these back.
-    this.#deps.notePeerHas(sessionId, documentId, changeHashes(changes));
-    // Changes waiting on dependencies this copy lacks: the sender's sync protocol has them, ask for them now.
-    if (A.getMissingDeps(doc, []).length > 0) this.#syncNow(sessionId, documentId);
-    return { ok: true };
+    if (!sameHeads(before, A.getHeads(handle.doc()))) this.stats.applied++;
+    return true;
   }
 
-  #onChange(handle: DocHandle<unknown>, payload: DocHandleChangePayload<unknown>): void {
+  #afterApply(handle: DocHandle<unknown>, parts: Part[]): void {
     const documentId = handle.documentId;
+    // Each sender has what it sent: the protocol's next round to it need not carry these back.
+    for (const part of parts) this.#deps.notePeerHas(part.sessionId, documentId, part.hashes);
+    // Changes waiting on dependencies this copy lacks: the senders' sync protocol has them, ask for them now.
+    if (A.getMissingDeps(handle.doc(), []).length === 0) return;
+    for (const sessionId of new Set(parts.map((p) => p.sessionId))) this.#syncNow(sessionId, documentId);
+  }
+
+  #onHeadsChanged(handle: DocHandle<unknown>, doc: A.Doc<unknown>): void {
+    const documentId = handle.documentId;
+    const seen = this.#seenHeads.get(handle) ?? [];
     let changes: Uint8Array[];
     try {
-      if (A.getHeads(payload.patchInfo.before).length === 0) return;
-      changes = A.getChanges(payload.patchInfo.before, payload.patchInfo.after);
+      this.#seenHeads.set(handle, A.getHeads(doc));
+      // The document's first arrival: the sync protocol carries whole documents.
+      if (seen.length === 0) return;
+      changes = A.getChangesSince(doc, seen);
     } catch {
       return;
     }
     if (changes.length === 0) return;
-    const origin = this.#applyingFrom?.documentId === documentId ? this.#applyingFrom.sessionId : null;
+    const origins = this.#applyingFrom?.documentId === documentId ? this.#applyingFrom.sessions : null;
     const fits = batchBytes(changes) <= FAST_PATH_MAX_BYTES;
     let hashes: string[] | null = null;
     for (const target of this.#deps.fastSessions()) {
-      if (target === origin || !this.#deps.interest.has(target, documentId)) continue;
+      // A batch several sessions sent in one turn reaches each of them with the others' changes (and its own,
+      // which Automerge ignores); a single sender never gets its own back.
+      if ((origins?.size === 1 && origins.has(target)) || !this.#deps.interest.has(target, documentId)) continue;
       const targetUser = this.#deps.userOf(target);
       if (targetUser === undefined) continue;
       const deliver = (): void => {

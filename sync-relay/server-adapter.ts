@@ -198,6 +198,12 @@ export class RelayServerAdapter extends NetworkAdapter {
     return count;
   }
 
+  /** Closes one session's socket with a reason (a fast-path batch that turned out not to apply). */
+  closeSession(sessionId: string, code: number, reason: string): void {
+    const conn = this.#bySession.get(sessionId);
+    if (conn) this.#drop(conn, code, reason);
+  }
+
   get connectionCount(): number {
     return this.#connections.size;
   }

@@ -162,6 +162,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     send: (sessionId, documentId, changes) => adapter.sendFastChanges(sessionId, documentId, changes),
     syncNow: (sessionId, documentId) => void syncWithPeerNow(repo, documentId, sessionId),
     notePeerHas: (sessionId, documentId, hashes) => notePeerHas(repo, documentId, sessionId, hashes),
+    refuse: (sessionId, code, reason) => adapter.closeSession(sessionId, code, reason),
   });
   // The first message of a session about a document can arrive before the Repo has a handle for it; any sync message
   // the relay sends a fast session proves the handle exists, so watching starts there at the latest.

@@ -1,6 +1,6 @@
 import * as A from "@automerge/automerge";
 import { describe, expect, it } from "vitest";
-import { changeHash, changeHashes } from "./change-hash.js";
+import { changeHash, changeHashes, verifiedChangeHashes } from "./change-hash.js";
 
 type Doc = {
   text: string;
@@ -29,5 +29,33 @@ describe("changeHash", () => {
     expect(() => changeHash(relabelled)).toThrow();
     expect(changeHashes([change, Uint8Array.of(1, 2, 3)])).toEqual([]);
     expect(changeHashes([change])).toEqual([A.decodeChange(change).hash]);
+  });
+});
+
+describe("verifiedChangeHashes", () => {
+  const change = A.getLastLocalChange(A.change(A.init<{ a?: number }>(), (d) => void (d.a = 1)))!;
+
+  it("gives Automerge's own hashes for well-formed changes, small, large and from a loaded document", () => {
+    let doc = A.from<{ text: string }>({ text: "" });
+    doc = A.change(doc, (d) => A.splice(d, ["text"], 0, 0, "z".repeat(5000)));
+    const big = A.getLastLocalChange(doc)!;
+    const loaded = A.getAllChanges(A.load(A.save(doc)));
+    for (const batch of [[change], [change, big], loaded]) {
+      expect(verifiedChangeHashes(batch)).toEqual(batch.map((c) => A.decodeChange(c).hash));
+    }
+  });
+
+  it("refuses a batch with a wrong magic, a flipped body byte (checksum), a truncated chunk or garbage", () => {
+    const wrongMagic = Uint8Array.from(change);
+    wrongMagic[0] ^= 0xff;
+    const flipped = Uint8Array.from(change);
+    flipped[flipped.length - 1] ^= 0x01;
+    for (const bad of [wrongMagic, flipped, change.subarray(0, 8), Uint8Array.of(1, 2, 3)]) {
+      expect(verifiedChangeHashes([change, bad])).toBeNull();
+    }
+    const relabelled = Uint8Array.from(change);
+    relabelled[8] = 2;
+    expect(verifiedChangeHashes([relabelled])).toBeNull();
+    expect(verifiedChangeHashes([])).toEqual([]);
   });
 });
