@@ -56,6 +56,13 @@ export const RELAY_EVICT_SWEEP_MS = 10_000;
  * graceful stop and eviction flush first.
  */
 export const RELAY_SAVE_DEBOUNCE_MS = 1000;
+/**
+ * The relay forwards a fast-path batch the moment it arrives and applies it to its own copy of the document within
+ * this long, together with the document's other batches of that window: an Automerge apply costs about as much for
+ * one change as for dozens, so this bounds the relay's applies per busy document to ten a second. Its copy (what
+ * the sync protocol and storage see) lags the team by at most this much; close() applies everything first.
+ */
+export const RELAY_APPLY_INTERVAL_MS = 100;
 /** Handle (user name) shape at the relay. */
 export const MAX_HANDLE_CHARS = 39;
 

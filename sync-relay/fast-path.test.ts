@@ -84,7 +84,7 @@ describe("relay change fast path", () => {
     expect((plain.peer as { features?: unknown }).features).toBeUndefined();
   });
 
-  it("applies a batch, then forwards the same bytes only to sessions with the feature, the document open and access", async () => {
+  it("forwards a batch only to sessions with the feature, the document open and access, and applies it", async () => {
     const { documentId, change } = docWithChange();
     blocked = documentId;
     const writer = await joined("alice", "laptop", true);
@@ -97,14 +97,15 @@ describe("relay change fast path", () => {
 
     writer.client.send(changesFrame(writer.peerId, documentId, change));
     await waitFor(() => changesFor(reader.client, documentId).length === 1, "carol gets the batch");
-      const forwarded = changesFor(reader.client, documentId)[0] as unknown as { changes: Uint8Array[] };
+    const forwarded = changesFor(reader.client, documentId)[0] as unknown as { changes: Uint8Array[] };
     expect(forwarded.changes.map((c) => new Uint8Array(c))).toEqual([change]);
+    await waitFor(() => relay.repo.handles[documentId].doc().items.length === 1, "the relay's copy has it");
     expect(relay.repo.handles[documentId].doc().items).toEqual(["fast"]);
     for (const r of [denied, plain, bystander, writer]) {
       await drained(r.client, r.peerId);
       expect(changesFor(r.client, documentId)).toEqual([]);
     }
-    // The same batch again adds nothing here, so it is not forwarded again.
+    // The same batch again (a resend) is already in the relay's copy, so it is not forwarded again.
     writer.client.send(changesFrame(writer.peerId, documentId, change));
     await drained(writer.client, writer.peerId);
     await drained(reader.client, reader.peerId);

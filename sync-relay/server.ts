@@ -259,6 +259,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       adapter.disconnect();
       server.closeAllConnections();
       wss.close();
+      // Batches already forwarded reach this copy before it is saved.
+      await fastPath?.flush();
       // Not repo.shutdown(): its flush throws on any handle that is not ready (e.g. a document requested but never
       // created), which would skip saving the rest.
       await repo.flush(readyDocumentIds(repo));

@@ -1,13 +1,14 @@
 /**
- * RelayFastPath on its own (an in-memory Repo, recorded deps): the batches of one turn of the event loop apply as one
- * update per document and go out as one frame per recipient; a batch whose bytes pass the arrival check but do not
- * apply closes only its sender; the relay's handles carry no "change" listener, so DocHandle computes no diff for
+ * RelayFastPath on its own (an in-memory Repo, recorded deps): a batch goes on to the other sessions as it arrives; the
+ * batches of one apply interval apply as one update per document; a batch whose bytes pass the arrival check but do
+ * not apply closes only its sender; the relay's handles carry no "change" listener, so DocHandle computes no diff for
  * them (the automerge-repo patch).
  */
 import * as A from "@automerge/automerge";
 import { Repo, type DocHandle } from "@automerge/automerge-repo";
 import { createHash } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { RELAY_APPLY_INTERVAL_MS } from "../shared/limits.js";
 import { FAST_CHANGES_TYPE, type FastChangesFrame } from "../shared/sync-wire.js";
 import { RelayFastPath } from "./fast-path.js";
 import { PeerInterest } from "./peer-interest.js";
@@ -50,38 +51,45 @@ function frame(handle: DocHandle<Notes>, sessionId: string, changes: Uint8Array[
   return { type: FAST_CHANGES_TYPE, senderId: sessionId, targetId: "relay", documentId: handle.documentId, changes };
 }
 
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+describe("RelayFastPath: forward on arrival, apply per document on RELAY_APPLY_INTERVAL_MS", () => {
+  afterEach(() => void vi.useRealTimers());
 
-describe("RelayFastPath batching", () => {
-  it("applies the batches of one turn as one update and sends each recipient one frame", async () => {
+  it("forwards each batch on arrival to everyone else, then applies a window's batches as one update", async () => {
     const { fastPath, handle, sent, noted } = setup();
     const fromAlice = changeTo(handle, "a");
     const fromBob = changeTo(handle, "b");
     fastPath.receive("alice#s1", frame(handle, "alice#s1", [fromAlice]));
     fastPath.receive("bob#s2", frame(handle, "bob#s2", [fromBob]));
+    expect(sent.map((s) => `${s.to}<-${s.changes[0] === fromAlice ? "a" : "b"}`).sort()).toEqual([
+      "alice#s1<-b",
+      "bob#s2<-a",
+      "carol#s3<-a",
+      "carol#s3<-b",
+    ]);
     expect(handle.doc().items).toEqual([]);
-    await nextTurn();
+    await fastPath.flush();
     expect([...handle.doc().items].sort()).toEqual(["a", "b"]);
     expect(fastPath.stats.applied).toBe(1);
-    // Carol gets both in one frame; with two senders in the turn, each sender also gets the other's change.
-    expect(sent.map((s) => s.to).sort()).toEqual([...SESSIONS].sort());
-    for (const s of sent) expect(s.changes).toHaveLength(2);
-    // Alice is noted as having what she was sent (both) and, as a sender, her own change.
-    expect(noted.filter((n) => n.sessionId === "alice#s1").map((n) => n.hashes.length)).toEqual([2, 1]);
-    expect(noted.filter((n) => n.sessionId === "alice#s1")[1].hashes).toEqual([A.decodeChange(fromAlice).hash]);
+    // Applying sends nothing again; each sender is noted as having its own change.
+    expect(sent).toHaveLength(4);
+    expect(noted.filter((n) => n.sessionId === "alice#s1").map((n) => n.hashes)).toContainEqual([A.decodeChange(fromAlice).hash]);
     expect(handle.listenerCount("change")).toBe(0);
   });
 
-  it("never sends a single sender's batch back to it", async () => {
-    const { fastPath, handle, sent } = setup();
+  it("applies no sooner than RELAY_APPLY_INTERVAL_MS after the first batch, and then at once", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { fastPath, handle } = setup();
     fastPath.receive("alice#s1", frame(handle, "alice#s1", [changeTo(handle, "a")]));
-    await nextTurn();
-    expect(sent.map((s) => s.to).sort()).toEqual(["bob#s2", "carol#s3"]);
+    await vi.advanceTimersByTimeAsync(RELAY_APPLY_INTERVAL_MS - 1);
+    expect(handle.doc().items).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(handle.doc().items).toEqual(["a"]);
   });
 
   it("refuses bytes that are not a change on arrival, and a checksummed change that does not apply when applied", async () => {
     const { fastPath, handle, refused, sent } = setup();
     expect(fastPath.receive("alice#s1", frame(handle, "alice#s1", [Uint8Array.of(1, 2, 3)]))).toMatchObject({ ok: false });
+    expect(sent).toEqual([]);
 
     const good = changeTo(handle, "ok");
     const broken = Uint8Array.from(changeTo(handle, "bad"));
@@ -91,9 +99,8 @@ describe("RelayFastPath batching", () => {
     expect(() => A.applyChanges(A.clone(handle.doc()), [broken])).toThrow();
     expect(fastPath.receive("bob#s2", frame(handle, "bob#s2", [broken]))).toEqual({ ok: true });
     fastPath.receive("carol#s3", frame(handle, "carol#s3", [good]));
-    await nextTurn();
+    await fastPath.flush();
     expect(refused).toEqual([{ sessionId: "bob#s2", code: 1007 }]);
     expect(handle.doc().items).toEqual(["ok"]);
-    expect(sent.map((s) => s.to).sort()).toEqual(["alice#s1", "bob#s2"]);
   });
 });
