@@ -208,6 +208,8 @@ export const FAST_PATH_SYNC_INTERVAL_MS = 1000;
  * every sync message (~5 µs each), so unforgotten they made each round cost more the longer people typed.
  */
 export const NOTED_CHANGE_TTL_MS = 2 * FAST_PATH_SYNC_INTERVAL_MS;
+/** A window fast-link batch naming a longer document id is malformed (automerge-repo ids are ~28 characters). */
+export const MAX_FAST_LINK_DOCUMENT_ID_CHARS = 128;
 
 // ---- Settings ----
 /** Relay tokens are opaque printable strings; this bounds what the app stores and sends. */

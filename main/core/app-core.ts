@@ -8,6 +8,8 @@ import { chmodSync, mkdirSync } from "node:fs";
 import { Repo, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinApi, ChopinEvents, SyncStatus } from "../../shared/api.js";
 import { DEFAULT_MCP_PORT } from "../../shared/defaults.js";
+import { FastLinkAdapter } from "../../shared/fast-link/fast-link-adapter.js";
+import { verifiedChangeHashes } from "../../shared/node/change-hash.js";
 import { SqliteStorageAdapter } from "../../shared/node/sqlite-storage-adapter.js";
 import { DocumentService } from "../documents/document-service.js";
 import { toHexHeads } from "../documents/heads.js";
@@ -172,7 +174,11 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     events,
     repo,
     mcp: { url: mcpServer.url, port: mcpServer.port, configPath },
-    attachRendererAdapter(adapter: NetworkAdapterInterface) {
+    attachRendererAdapter(inner: NetworkAdapterInterface) {
+      // The window fast link (docs/architecture.md, "Window fast link"): a window's keystrokes reach this Repo, and
+      // the relay's and other windows' changes reach the window, as change bytes at once instead of by throttled sync.
+      const adapter = new FastLinkAdapter(inner, { side: "core", hashes: verifiedChangeHashes });
+      adapter.attachRepo(repo);
       // Registered before the Repo's own listener, so the policy knows the peer before the Repo asks about it.
       // A renderer adapter counts as ready only once a window connects, and the Repo holds every find() until all
       // adapters are ready: without this, the core (and MCP, and the relay's team index) would wait for a window.

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import * as A from "@automerge/automerge";
-import type { DocHandle, DocumentId } from "@automerge/automerge-repo";
+import { generateAutomergeUrl, parseAutomergeUrl, type DocHandle, type DocumentId } from "@automerge/automerge-repo";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FAST_PATH_MAX_BYTES } from "../../shared/limits.js";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
@@ -98,8 +98,11 @@ describe("change fast path through the relay", () => {
     const a = client("alice", "laptop");
     const b = client("bob", "desktop");
     await connected(a, b);
-    const secret = a.repo.create<Notes>({ items: ["secret"] });
-    a.privateDocs.add(secret.documentId);
+    // Private from its first moment: the Repo asks shareConfig about a new document inside create() itself, so a
+    // document marked private after create() has already been offered to the relay.
+    const secretId = parseAutomergeUrl(generateAutomergeUrl()).documentId;
+    a.privateDocs.add(secretId);
+    const secret = a.repo.import<Notes>(A.save(A.from({ items: ["secret"] })), { docId: secretId });
     for (let i = 0; i < 10; i++) secret.change((d) => void d.items.push(`still secret ${i}`));
     const shared = a.repo.create<Notes>({ items: [] });
     await waitFor(() => relay.repo.handles[shared.documentId]?.isReady() ?? false, "relay has the shared document");
@@ -109,6 +112,7 @@ describe("change fast path through the relay", () => {
     // Positive control: edits of the shared document do take the fast path.
     shared.change((d) => void d.items.push("public"));
     await waitFor(() => a.connection.adapter.fastPathStats.sentChanges > 0, "the shared edit took the fast path");
+    expect(a.connection.adapter.fastPathStats.sentChanges).toBe(1);
     expect(relay.repo.handles[secret.documentId]?.isReady() ?? false).toBe(false);
     expect(await relay.repo.storageSubsystem!.loadDoc(secret.documentId as DocumentId)).toBeNull();
   });

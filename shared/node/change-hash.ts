@@ -13,11 +13,10 @@
  */
 import { createHash } from "node:crypto";
 import * as A from "@automerge/automerge";
+import { changeHashesCheckedWith } from "../fast-link/change-hash.js";
 
 const HEADER_BYTES = 8;
 const CHUNK_TYPE_CHANGE = 1;
-const MAGIC = [0x85, 0x6f, 0x4a, 0x83] as const;
-const CHECKSUM_OFFSET = 4;
 
 export function changeHash(change: Uint8Array): string {
   if (change.length > HEADER_BYTES && change[HEADER_BYTES] === CHUNK_TYPE_CHANGE) {
@@ -39,21 +38,4 @@ export function changeHashes(changes: readonly Uint8Array[]): string[] {
  * changeHash of each change when every one is a well-formed chunk (magic bytes, and for an uncompressed change a
  * checksum that matches its hash; anything else must decode); null as soon as one is not.
  */
-export function verifiedChangeHashes(changes: readonly Uint8Array[]): string[] | null {
-  const hashes: string[] = [];
-  for (const change of changes) {
-    if (change.length <= HEADER_BYTES || MAGIC.some((byte, i) => change[i] !== byte)) return null;
-    if (change[HEADER_BYTES] !== CHUNK_TYPE_CHANGE) {
-      try {
-        hashes.push(A.decodeChange(change).hash as string);
-      } catch {
-        return null;
-      }
-      continue;
-    }
-    const digest = createHash("sha256").update(change.subarray(HEADER_BYTES)).digest();
-    for (let i = 0; i < CHECKSUM_OFFSET; i++) if (digest[i] !== change[CHECKSUM_OFFSET + i]) return null;
-    hashes.push(digest.toString("hex"));
-  }
-  return hashes;
-}
+export const verifiedChangeHashes = changeHashesCheckedWith((bytes) => createHash("sha256").update(bytes).digest());

@@ -14,6 +14,8 @@ import {
 } from "@automerge/automerge-repo";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import { ChopinError } from "../../../shared/errors.js";
+import { checkedChangeHashes } from "../../../shared/fast-link/change-hash.js";
+import { FastLinkAdapter } from "../../../shared/fast-link/fast-link-adapter.js";
 import { OPEN_DOCUMENT_RETRY_MS, OPEN_DOCUMENT_TIMEOUT_MS } from "../../../shared/limits.js";
 
 /**
@@ -23,7 +25,10 @@ import { OPEN_DOCUMENT_RETRY_MS, OPEN_DOCUMENT_TIMEOUT_MS } from "../../../share
  * document wanted it. A refused announcement costs one "doc-unavailable" message; opening the document later asks
  * the core afresh.
  */
-export function createReplica(adapter: NetworkAdapterInterface): Repo {
+export function createReplica(inner: NetworkAdapterInterface): Repo {
+  // The window fast link: keystrokes reach the core, and the core's changes this window, as change bytes at once
+  // (shared/fast-link/); with a core that does not offer it, the replica syncs by the protocol alone.
+  const adapter = new FastLinkAdapter(inner, { side: "window", hashes: checkedChangeHashes });
   const repo: Repo = new Repo({
     network: [adapter],
     shareConfig: {
@@ -32,6 +37,8 @@ export function createReplica(adapter: NetworkAdapterInterface): Repo {
       access: async (_peer, documentId) => documentId !== undefined && repo.handles[documentId] !== undefined,
     },
   });
+  // Before the Repo connects (it does so a microtask later), so the handshake offers the link.
+  adapter.attachRepo(repo);
   return repo;
 }
 

@@ -1,0 +1,166 @@
+/**
+ * ChangeFastPath on its own, over a real Repo with no network: what it sends (one batch per burst, only for documents
+ * the link was told it carries), what it applies (never echoed, noted as delivered), and when it asks the sync protocol
+ * for a round instead. The transport ends are in fast-link-adapter.test.ts (MessagePort) and
+ * main/sync/window-link.test.ts (WebSocket, with a relay).
+ */
+import * as A from "@automerge/automerge";
+import { Repo, type DocHandle, type DocumentId, type PeerId } from "@automerge/automerge-repo";
+import { afterEach, describe, expect, it } from "vitest";
+import { FAST_PATH_MAX_BYTES } from "../limits.js";
+import { checkedChangeHashes } from "./change-hash.js";
+import { ChangeFastPath } from "./change-fast-path.js";
+
+type Notes = { text: string };
+
+interface Harness {
+  repo: Repo;
+  fast: ChangeFastPath;
+  sent: Array<{ documentId: string; changes: Uint8Array[] }>;
+  noted: string[][];
+  syncRounds: string[];
+}
+
+const repos: Repo[] = [];
+afterEach(async () => {
+  for (const repo of repos.splice(0)) await repo.shutdown().catch(() => undefined);
+});
+
+function harness(): Harness {
+  const repo = new Repo({ network: [] });
+  repos.push(repo);
+  const h: Harness = { repo, sent: [], noted: [], syncRounds: [], fast: null as unknown as ChangeFastPath };
+  h.fast = new ChangeFastPath({
+    send: (documentId, changes) => {
+      h.sent.push({ documentId, changes });
+      return true;
+    },
+    syncNow: (_repo, documentId) => void h.syncRounds.push(documentId),
+    notePeerHas: (_repo, _documentId, hashes) => void h.noted.push([...hashes]),
+    hashes: checkedChangeHashes,
+  });
+  h.fast.attach(repo);
+  return h;
+}
+
+const settle = () => new Promise<void>((resolve) => queueMicrotask(resolve));
+/** Every microtask queued so far, and those they queue, has run (a flush a change event queued included). */
+const drain = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** Changes made on a copy of `handle`'s document, for feeding receive(). */
+function changesOnCopy(handle: DocHandle<Notes>, edit: (d: Notes) => void): { changes: Uint8Array[]; after: A.Doc<Notes> } {
+  const before = A.clone(handle.doc());
+  const after = A.change(A.clone(before), edit);
+  return { changes: A.getChanges(before, after), after };
+}
+
+describe("ChangeFastPath", () => {
+  it("sends a burst's first change at once and the rest as one batch, only for admitted documents, and notes them delivered", async () => {
+    const h = harness();
+    const handle = h.repo.create<Notes>({ text: "" });
+    handle.change((d) => A.splice(d, ["text"], 0, 0, "not yet"));
+    h.fast.noteOutbound("ephemeral", handle.documentId);
+    h.fast.noteOutbound("sync", undefined);
+    handle.change((d) => A.splice(d, ["text"], 0, 0, "still not"));
+    await settle();
+    expect(h.sent).toEqual([]);
+
+    h.fast.noteOutbound("sync", handle.documentId);
+    const base = A.clone(handle.doc());
+    handle.change((d) => A.splice(d, ["text"], 0, 0, "a"));
+    // Sent from inside the change event, before anything else queued for this turn runs.
+    expect(h.sent.map((s) => s.changes.length)).toEqual([1]);
+    handle.change((d) => A.splice(d, ["text"], 1, 0, "b"));
+    handle.change((d) => A.splice(d, ["text"], 2, 0, "c"));
+    expect(h.sent).toHaveLength(1);
+    await settle();
+    expect(h.sent.map((s) => s.changes.length)).toEqual([1, 2]);
+    expect(h.noted).toEqual(h.sent.map((s) => s.changes.map((c) => A.decodeChange(c).hash)));
+    expect(h.fast.stats.sentChanges).toBe(3);
+    // A later turn starts a new burst.
+    await settle();
+    handle.change((d) => A.splice(d, ["text"], 3, 0, "d"));
+    expect(h.sent.map((s) => s.changes.length)).toEqual([1, 2, 1]);
+    expect(A.applyChanges(base, h.sent.flatMap((s) => s.changes))[0].text).toBe(handle.doc().text);
+  });
+
+  it("applies a received batch without sending it back, and notes the other end has it", async () => {
+    const h = harness();
+    const handle = h.repo.create<Notes>({ text: "x" });
+    h.fast.noteInbound("request", handle.documentId);
+    const { changes } = changesOnCopy(handle, (d) => A.splice(d, ["text"], 1, 0, "y"));
+    h.fast.receive(handle.documentId, changes);
+    await settle();
+    expect(handle.doc().text).toBe("xy");
+    await drain();
+    expect(h.sent).toEqual([]);
+    expect(h.noted).toEqual([changes.map((c) => A.decodeChange(c).hash)]);
+    expect(h.fast.stats.appliedFrames).toBe(1);
+  });
+
+  it("ignores batches for documents the link does not carry, and forgets every document on reset()", async () => {
+    const h = harness();
+    const handle = h.repo.create<Notes>({ text: "x" });
+    const { changes } = changesOnCopy(handle, (d) => A.splice(d, ["text"], 1, 0, "y"));
+    h.fast.receive(handle.documentId, changes);
+    h.fast.noteOutbound("sync", handle.documentId);
+    h.fast.reset();
+    h.fast.receive(handle.documentId, changes);
+    await settle();
+    expect(handle.doc().text).toBe("x");
+    expect(h.fast.carries(handle.documentId)).toBe(false);
+  });
+
+  it("leaves bytes that are not changes alone: nothing applied, nothing noted, nothing thrown", async () => {
+    const h = harness();
+    const handle = h.repo.create<Notes>({ text: "x" });
+    h.fast.noteOutbound("sync", handle.documentId);
+    const { changes } = changesOnCopy(handle, (d) => A.splice(d, ["text"], 1, 0, "y"));
+    const flipped = Uint8Array.from(changes[0]);
+    flipped[flipped.length - 1] ^= 1;
+    h.fast.receive(handle.documentId, [flipped]);
+    h.fast.receive(handle.documentId, [Uint8Array.of(1, 2, 3)]);
+    await settle();
+    expect(handle.doc().text).toBe("x");
+    expect(h.noted).toEqual([]);
+    // The same batch, intact, still applies.
+    h.fast.receive(handle.documentId, changes);
+    await settle();
+    expect(handle.doc().text).toBe("xy");
+  });
+
+  it("asks for a sync round when a received batch misses its dependencies, and for a burst above FAST_PATH_MAX_BYTES", async () => {
+    const h = harness();
+    const handle = h.repo.create<Notes>({ text: "" });
+    h.fast.noteOutbound("sync", handle.documentId);
+    const first = changesOnCopy(handle, (d) => A.splice(d, ["text"], 0, 0, "1"));
+    const second = A.getChanges(first.after, A.change(first.after, (d) => A.splice(d, ["text"], 1, 0, "2")));
+    h.fast.receive(handle.documentId, second);
+    await settle();
+    expect(h.syncRounds).toEqual([handle.documentId]);
+    expect(handle.doc().text).toBe("");
+    // Automerge queued the orphan; once its dependency arrives both apply.
+    h.fast.receive(handle.documentId, first.changes);
+    await settle();
+    expect(handle.doc().text).toBe("12");
+
+    handle.change((d) => A.splice(d, ["text"], 0, 0, "z".repeat(FAST_PATH_MAX_BYTES + 1)));
+    await settle();
+    expect(h.sent).toEqual([]);
+    expect(h.syncRounds).toEqual([handle.documentId, handle.documentId]);
+  });
+
+  it("holds a batch for an admitted document whose handle the Repo has not made yet, and applies it when it opens", async () => {
+    const h = harness();
+    const source = A.from<Notes>({ text: "s" });
+    const documentId = "3ZVnJWUDzcdHjJ5s3UwJDX5zMTZb" as DocumentId;
+    h.fast.noteInbound("request", documentId);
+    const next = A.change(A.clone(source), (d) => A.splice(d, ["text"], 1, 0, "!"));
+    h.fast.receive(documentId, A.getChanges(source, next));
+    await settle();
+    const handle = h.repo.import<Notes>(A.save(source), { docId: documentId });
+    // What the Repo's synchronizer emits once it opens the document for a peer.
+    h.repo.synchronizer.emit("open-doc", { documentId, peerId: "window" as PeerId });
+    expect(handle.doc().text).toBe("s!");
+  });
+});

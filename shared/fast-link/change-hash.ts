@@ -1,0 +1,46 @@
+/**
+ * The hashes of encoded Automerge changes for code that runs in a browser (the window's end of the window fast link):
+ * over the plain-JS SHA-256 of sha256.ts; shared/node/change-hash.ts runs the same check over node:crypto.
+ * A change chunk is magic(4) checksum(4) type(1) length(LEB128) body; its hash is SHA-256 over type, length and body,
+ * and the checksum is that hash's first 4 bytes. An uncompressed change (type 1, what A.getChanges returns) is hashed
+ * here; any other chunk must get through Automerge's own decoder (slow, and rare on this link).
+ *
+ * What must stay true: for well-formed changes the result equals A.decodeChange(bytes).hash (change-hash.test.ts); any
+ * batch holding bytes that are not a change gives null, never a throw.
+ */
+import * as A from "@automerge/automerge";
+import { sha256, toHex } from "./sha256.js";
+
+const HEADER_BYTES = 8;
+const CHUNK_TYPE_CHANGE = 1;
+const MAGIC = [0x85, 0x6f, 0x4a, 0x83] as const;
+const CHECKSUM_OFFSET = 4;
+
+/**
+ * A checker over `digest` (SHA-256): each change's hash when every one is a well-formed change chunk; null as soon as
+ * one is not. Node passes node:crypto's digest (shared/node/change-hash.ts), a window the plain-JS one.
+ */
+export function changeHashesCheckedWith(digest: (bytes: Uint8Array) => Uint8Array): (changes: readonly Uint8Array[]) => string[] | null {
+  return (changes) => {
+    const hashes: string[] = [];
+    for (const change of changes) {
+      if (!(change instanceof Uint8Array) || change.length <= HEADER_BYTES) return null;
+      if (MAGIC.some((byte, i) => change[i] !== byte)) return null;
+      if (change[HEADER_BYTES] !== CHUNK_TYPE_CHANGE) {
+        try {
+          hashes.push(A.decodeChange(change).hash as string);
+        } catch {
+          return null;
+        }
+        continue;
+      }
+      const hash = digest(change.subarray(HEADER_BYTES));
+      for (let i = 0; i < CHECKSUM_OFFSET; i++) if (hash[i] !== change[CHECKSUM_OFFSET + i]) return null;
+      hashes.push(toHex(hash));
+    }
+    return hashes;
+  };
+}
+
+/** Each change's hash when every one is a well-formed change chunk; null as soon as one is not (plain-JS SHA-256). */
+export const checkedChangeHashes = changeHashesCheckedWith(sha256);
