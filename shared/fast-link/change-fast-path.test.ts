@@ -6,8 +6,8 @@
  */
 import * as A from "@automerge/automerge";
 import { Repo, type DocHandle, type DocumentId, type PeerId } from "@automerge/automerge-repo";
-import { afterEach, describe, expect, it } from "vitest";
-import { FAST_PATH_MAX_BYTES } from "../limits.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { FAST_PATH_APPLY_MIN_INTERVAL_MS, FAST_PATH_MAX_BYTES } from "../limits.js";
 import { checkedChangeHashes } from "./change-hash.js";
 import { ChangeFastPath } from "./change-fast-path.js";
 
@@ -123,10 +123,46 @@ describe("ChangeFastPath", () => {
     await settle();
     expect(handle.doc().text).toBe("x");
     expect(h.noted).toEqual([]);
-    // The same batch, intact, still applies.
+    // The same batch, intact, still applies, even beside a bad one in the same read (they are never merged).
+    h.fast.receive(handle.documentId, [flipped]);
     h.fast.receive(handle.documentId, changes);
     await settle();
     expect(handle.doc().text).toBe("xy");
+    expect(h.noted).toEqual([[A.decodeChange(changes[0]).hash]]);
+  });
+
+  it("applies a document's received batches at most once per FAST_PATH_APPLY_MIN_INTERVAL_MS, together", async () => {
+    const h = harness();
+    const handle = h.repo.create<Notes>({ text: "" });
+    h.fast.noteOutbound("sync", handle.documentId);
+    let copy = A.clone(handle.doc());
+    const next = (char: string): Uint8Array[] => {
+      const before = copy;
+      copy = A.change(A.clone(copy), (d) => A.splice(d, ["text"], d.text.length, 0, char));
+      return A.getChanges(before, copy);
+    };
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      h.fast.receive(handle.documentId, next("a"));
+      await settle();
+      expect(handle.doc().text).toBe("a");
+      h.fast.receive(handle.documentId, next("b"));
+      await settle();
+      h.fast.receive(handle.documentId, next("c"));
+      await settle();
+      await vi.advanceTimersByTimeAsync(FAST_PATH_APPLY_MIN_INTERVAL_MS - 1);
+      expect(handle.doc().text).toBe("a");
+      await vi.advanceTimersByTimeAsync(1);
+      expect(handle.doc().text).toBe("abc");
+      expect(h.fast.stats.appliedFrames).toBe(2);
+      // A batch a full interval after the last apply goes in at once.
+      await vi.advanceTimersByTimeAsync(FAST_PATH_APPLY_MIN_INTERVAL_MS);
+      h.fast.receive(handle.documentId, next("d"));
+      await settle();
+      expect(handle.doc().text).toBe("abcd");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("asks for a sync round when a received batch misses its dependencies, and for a burst above FAST_PATH_MAX_BYTES", async () => {
@@ -139,10 +175,9 @@ describe("ChangeFastPath", () => {
     await settle();
     expect(h.syncRounds).toEqual([handle.documentId]);
     expect(handle.doc().text).toBe("");
-    // Automerge queued the orphan; once its dependency arrives both apply.
+    // Automerge queued the orphan; once its dependency arrives (held for the apply interval) both apply.
     h.fast.receive(handle.documentId, first.changes);
-    await settle();
-    expect(handle.doc().text).toBe("12");
+    await vi.waitFor(() => expect(handle.doc().text).toBe("12"));
 
     handle.change((d) => A.splice(d, ["text"], 0, 0, "z".repeat(FAST_PATH_MAX_BYTES + 1)));
     await settle();

@@ -25,10 +25,14 @@
  *   batch for a document still arriving waits until it is ready. Bytes that are not changes (hashes() gives null) are
  *   ignored; nothing here throws into the Repo or the transport.
  * - Environment-neutral (a window runs it): the change hash is injected.
+ *
+ * Cost: an Automerge apply costs about as much for one change as for dozens, so a document takes received batches at
+ * most once per FAST_PATH_APPLY_MIN_INTERVAL_MS (a display frame): a batch arriving sooner after the last apply waits
+ * for the rest of that interval with whatever else arrives. Typing (a key every 30 ms or more) never waits.
  */
 import * as A from "@automerge/automerge";
 import type { DocHandle, DocHandleChangePayload, DocumentId, Repo } from "@automerge/automerge-repo";
-import { FAST_PATH_MAX_BYTES } from "../limits.js";
+import { FAST_PATH_APPLY_MIN_INTERVAL_MS, FAST_PATH_MAX_BYTES } from "../limits.js";
 import { batchBytes } from "../sync-wire.js";
 
 /** The changes as one fast-path batch, or null when there are none or they total more than maxBytes. */
@@ -58,6 +62,11 @@ export interface ChangeFastPathOptions {
 }
 
 type ChangeListener = (payload: DocHandleChangePayload<unknown>) => void;
+/** Received changes that passed the hash check (a batch that did not never joins others: it would sink them). */
+interface Received {
+  changes: Uint8Array[];
+  hashes: string[];
+}
 type OpenDocListener = (event: { documentId: DocumentId }) => void;
 
 export class ChangeFastPath {
@@ -76,11 +85,15 @@ export class ChangeFastPath {
    */
   readonly #pending = new Map<string, { handle: DocHandle<unknown>; before: A.Doc<unknown> }>();
   /** Received batches per document waiting for the same checkpoint: batches of one transport read apply as one. */
-  readonly #incoming = new Map<string, Uint8Array[]>();
+  readonly #incoming = new Map<string, Received>();
   /** Received batches for a permitted document whose handle this Repo has not made yet (see #apply). */
-  readonly #awaitingHandle = new Map<string, Uint8Array[]>();
+  readonly #awaitingHandle = new Map<string, Received>();
   /** Documents whose first change of the current turn already went out (the rest wait for the checkpoint). */
   readonly #sentThisTurn = new Set<string>();
+  /** When each document last took received batches (Date.now()), for FAST_PATH_APPLY_MIN_INTERVAL_MS. */
+  readonly #lastApplied = new Map<string, number>();
+  /** Received batches waiting for their document's next apply, with the timer that applies them. */
+  readonly #held = new Map<string, { received: Received; timer: ReturnType<typeof setTimeout> }>();
   #flushQueued = false;
 
   constructor(options: ChangeFastPathOptions) {
@@ -116,6 +129,9 @@ export class ChangeFastPath {
     this.#sentThisTurn.clear();
     this.#incoming.clear();
     this.#awaitingHandle.clear();
+    for (const { timer } of this.#held.values()) clearTimeout(timer);
+    this.#held.clear();
+    this.#lastApplied.clear();
     this.#repo = null;
   }
 
@@ -165,32 +181,33 @@ export class ChangeFastPath {
    */
   receive(documentId: string, changes: Uint8Array[]): void {
     if (!this.#permitted.has(documentId) || changes.length === 0) return;
-    const list = this.#incoming.get(documentId);
-    if (list) list.push(...changes);
-    else this.#incoming.set(documentId, [...changes]);
-    this.#queueFlush();
-  }
-
-  #apply(documentId: string, changes: Uint8Array[]): void {
-    const repo = this.#repo;
-    if (!repo) return;
     const hashes = this.#options.hashes(changes);
     // Bytes that are not changes: nothing to apply; the sync protocol carries whatever the other end really has.
     if (hashes === null) return;
+    const list = this.#incoming.get(documentId);
+    if (list) append(list, { changes, hashes });
+    else this.#incoming.set(documentId, { changes: [...changes], hashes });
+    this.#queueFlush();
+  }
+
+  #apply(documentId: string, received: Received): void {
+    const repo = this.#repo;
+    if (!repo) return;
+    const { changes, hashes } = received;
     const handle = repo.handles[documentId as DocumentId];
     if (!handle) {
       // The other end asked for this document a moment ago and the Repo is still making its handle: hold the batch
       // until the document's synchronizer opens it ("open-doc"). Bounded: a handle that never comes (access refused)
       // must not hold memory, and then there is nothing to apply to anyway.
-      const list = this.#awaitingHandle.get(documentId) ?? [];
-      if (batchBytes(list) + batchBytes(changes) <= FAST_PATH_MAX_BYTES) this.#awaitingHandle.set(documentId, [...list, ...changes]);
+      const list = this.#awaitingHandle.get(documentId) ?? { changes: [], hashes: [] };
+      if (batchBytes(list.changes) + batchBytes(changes) <= FAST_PATH_MAX_BYTES) this.#awaitingHandle.set(documentId, append(list, received));
       return;
     }
     if (!handle.isReady()) {
       // Never dropped: the other end noted these as delivered, so its sync protocol will not send them again. A
       // document still arriving (requested, loading) takes them once it is ready.
       void handle.whenReady().then(
-        () => this.#apply(documentId, changes),
+        () => this.#apply(documentId, received),
         () => undefined,
       );
       return;
@@ -259,7 +276,31 @@ export class ChangeFastPath {
     this.#sentThisTurn.clear();
     const incoming = [...this.#incoming];
     this.#incoming.clear();
-    for (const [documentId, changes] of incoming) this.#apply(documentId, changes);
+    for (const [documentId, received] of incoming) this.#applyOrHold(documentId, received);
+  }
+
+  /** Applies now, or holds the batch until FAST_PATH_APPLY_MIN_INTERVAL_MS after the document's last apply. */
+  #applyOrHold(documentId: string, received: Received): void {
+    const held = this.#held.get(documentId);
+    if (held) {
+      append(held.received, received);
+      return;
+    }
+    const wait = (this.#lastApplied.get(documentId) ?? -Infinity) + FAST_PATH_APPLY_MIN_INTERVAL_MS - Date.now();
+    if (wait <= 0) return this.#applyNow(documentId, received);
+    // Bounded by the interval, so a clock that jumps back never holds a batch longer.
+    const timer = setTimeout(() => {
+      const due = this.#held.get(documentId);
+      if (!due) return;
+      this.#held.delete(documentId);
+      this.#applyNow(documentId, due.received);
+    }, Math.min(wait, FAST_PATH_APPLY_MIN_INTERVAL_MS));
+    this.#held.set(documentId, { received, timer });
+  }
+
+  #applyNow(documentId: string, received: Received): void {
+    this.#lastApplied.set(documentId, Date.now());
+    this.#apply(documentId, received);
   }
 
   #sendBurst(documentId: string, handle: DocHandle<unknown>, before: A.Doc<unknown>): void {
@@ -277,6 +318,13 @@ export class ChangeFastPath {
       // The sync protocol carries these changes anyway.
     }
   }
+}
+
+/** Adds `more` to `into` (in place) and returns it. */
+function append(into: Received, more: Received): Received {
+  into.changes.push(...more.changes);
+  into.hashes.push(...more.hashes);
+  return into;
 }
 
 function sameHeads(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
