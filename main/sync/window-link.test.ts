@@ -24,6 +24,7 @@ import { checkedChangeHashes } from "../../shared/fast-link/change-hash.js";
 import { FastLinkAdapter } from "../../shared/fast-link/fast-link-adapter.js";
 import { verifiedChangeHashes } from "../../shared/node/change-hash.js";
 import { relayHolds, setUpRelay, startClient, tearDownRelay, waitFor, type RelayFixture, type TestClient } from "./test-helpers.js";
+import { countWhenSeen } from "../../shared/fast-link/test-helpers.js";
 
 type Notes = { text: string };
 
@@ -112,17 +113,6 @@ async function open(window: Window, source: DocHandle<Notes>): Promise<DocHandle
   return handle;
 }
 
-/** Resolves with what `count()` was the first time `handle` shows `text`. */
-function countWhenSeen(handle: DocHandle<Notes>, text: string, count: () => number): Promise<number> {
-  return new Promise((resolve) => {
-    const check = () => {
-      if (!handle.doc().text.includes(text)) return;
-      handle.off("change", check);
-      resolve(count());
-    };
-    handle.on("change", check);
-  });
-}
 
 async function connectedToRelay(...cs: TestClient[]): Promise<void> {
   await waitFor(() => cs.every((c) => c.connection.status === "connected"), "cores connected to the relay");

@@ -14,6 +14,7 @@ import { syncPacing } from "../sync-pacing.js";
 import { checkedChangeHashes } from "./change-hash.js";
 import { FastLinkAdapter } from "./fast-link-adapter.js";
 import { FAST_LINK_MESSAGE_TYPE } from "./messages.js";
+import { countWhenSeen } from "./test-helpers.js";
 
 type Notes = { text: string };
 
@@ -92,17 +93,6 @@ async function open(window: Window, source: DocHandle<Notes>): Promise<DocHandle
   return handle;
 }
 
-/** Resolves with how many sync messages carrying changes (in that direction) had arrived when `handle` showed `text`. */
-function syncedWhenSeen(handle: DocHandle<Notes>, text: string, counter: () => number): Promise<number> {
-  return new Promise((resolve) => {
-    const check = () => {
-      if (!handle.doc().text.includes(text)) return;
-      handle.off("change", check);
-      resolve(counter());
-    };
-    handle.on("change", check);
-  });
-}
 
 const drain = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -117,13 +107,13 @@ describe("window fast link over a MessageChannel", () => {
     expect(syncPacing().intervalFor(w.peerId, CORE)).toBe(FAST_PATH_SYNC_INTERVAL_MS);
 
     const toCoreBefore = w.syncedChanges.toCore;
-    const seenInCore = syncedWhenSeen(source, "!", () => w.syncedChanges.toCore);
+    const seenInCore = countWhenSeen(source, "!", () => w.syncedChanges.toCore);
     copy.change((d) => A.splice(d, ["text"], 5, 0, "!"));
     expect(await seenInCore).toBe(toCoreBefore);
     expect(fast(w.coreSide).statsFor(w.peerId)?.appliedFrames).toBe(1);
 
     const toWindowBefore = w.syncedChanges.toWindow;
-    const seenInWindow = syncedWhenSeen(copy, "?", () => w.syncedChanges.toWindow);
+    const seenInWindow = countWhenSeen(copy, "?", () => w.syncedChanges.toWindow);
     source.change((d) => A.splice(d, ["text"], 0, 0, "?"));
     expect(await seenInWindow).toBe(toWindowBefore);
     expect(fast(w.windowSide).statsFor(CORE)?.appliedFrames).toBe(1);
@@ -136,7 +126,7 @@ describe("window fast link over a MessageChannel", () => {
     const a = connectWindow(core, "window-a");
     const b = connectWindow(core, "window-b");
     const [copyA, copyB] = [await open(a, source), await open(b, source)];
-    const seenInB = syncedWhenSeen(copyB, "typed in a", () => b.syncedChanges.toWindow);
+    const seenInB = countWhenSeen(copyB, "typed in a", () => b.syncedChanges.toWindow);
     const syncedToB = b.syncedChanges.toWindow;
     copyA.change((d) => A.splice(d, ["text"], 0, 0, "typed in a"));
     expect(await seenInB).toBe(syncedToB);
