@@ -66,6 +66,15 @@ function quiet(a: Repo, b: Repo, documentId: string): () => void {
   return () => expect(ab() && ba() && idle(a) && idle(b)).toBe(true);
 }
 
+/** Polls on the real clock (performance.now and setTimeout stay real when only Date is faked). */
+async function pollUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /**
  * A hub document open on the "paced" spoke, paced at `intervalMs` from the hub, once the first sync has gone quiet.
  * `settled` tells when the link is quiet again.
@@ -200,8 +209,28 @@ describe("sync pacing (patched automerge-repo DocSynchronizer)", () => {
       vi.setSystemTime(Date.now() + age);
       crossNoted("b");
       syncWithPeerNow(net.hub, origin.documentId, "paced");
-      await vi.waitFor(() => expect(carried.length).toBe(1), { timeout: 10_000 });
+      // Not vi.waitFor: with a fake clock it advances the clock, and the round would see older notes.
+      await pollUntil(() => carried.length === 1);
       expect(carried[0]).toBe(resent);
+    } finally {
+      vi.useRealTimers();
+      await net.close();
+    }
+  });
+
+  it("sends a noted change the peer never got once the note is older than NOTED_CHANGE_TTL_MS, with no later note", async () => {
+    const net = await star(["paced"]);
+    try {
+      const { origin, paced } = await pacedDocument(net, 60_000);
+      vi.useFakeTimers({ toFake: ["Date"] });
+      const before = A.getHeads(origin.doc());
+      origin.change((d) => A.splice(d, ["text"], d.text.length, 0, "lost"));
+      // Noted as delivered, but the batch never arrived (the peer is not given it).
+      const changes = A.getChanges(A.view(origin.doc(), before), origin.doc());
+      notePeerHas(net.hub, origin.documentId, "paced", changes.map((c) => A.decodeChange(c).hash as string));
+      vi.setSystemTime(Date.now() + NOTED_CHANGE_TTL_MS + 1);
+      syncWithPeerNow(net.hub, origin.documentId, "paced");
+      await vi.waitFor(() => expect(paced.doc().text).toBe("lost"), { timeout: 10_000 });
     } finally {
       vi.useRealTimers();
       await net.close();
