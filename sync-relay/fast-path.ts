@@ -75,7 +75,7 @@ interface Part {
   hashes: string[];
 }
 
-/** A document's batches waiting to be applied, and the hashes already forwarded on arrival. */
+/** A document's batches forwarded on arrival and waiting to be applied here, with the timer that applies them. */
 interface Pending {
   parts: Part[];
   timer: NodeJS.Timeout;
@@ -86,7 +86,6 @@ const MALFORMED = "changes frame is not Automerge change data";
 export class RelayFastPath {
   readonly stats: RelayFastPathStats = { applied: 0, forwarded: 0, dropped: 0, syncRounds: 0 };
   readonly #deps: RelayFastPathDeps;
-  readonly #applyIntervalMs: number;
   /** Heads each watched handle had when it last told us of a change; weak, so eviction frees a handle at once. */
   readonly #seenHeads = new WeakMap<DocHandle<unknown>, A.Heads>();
   /** Batches forwarded but not yet applied here, per document. */
@@ -94,9 +93,8 @@ export class RelayFastPath {
   /** While the relay applies forwarded batches to a document: their hashes (those changes are not forwarded again). */
   #applying: { documentId: string; hashes: ReadonlySet<string> } | null = null;
 
-  constructor(deps: RelayFastPathDeps, options: { applyIntervalMs?: number } = {}) {
+  constructor(deps: RelayFastPathDeps) {
     this.#deps = deps;
-    this.#applyIntervalMs = options.applyIntervalMs ?? RELAY_APPLY_INTERVAL_MS;
   }
 
   /** Handles one batch from `sessionId`; bytes that are not Automerge changes get a refusal, which closes that socket. */
@@ -144,7 +142,7 @@ export class RelayFastPath {
       pending.parts.push(part);
       return;
     }
-    const timer = setTimeout(() => void this.#applyPending(documentId), this.#applyIntervalMs);
+    const timer = setTimeout(() => void this.#applyPending(documentId), RELAY_APPLY_INTERVAL_MS);
     this.#pending.set(documentId, { parts: [part], timer });
   }
 
