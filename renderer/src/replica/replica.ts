@@ -55,7 +55,11 @@ export async function openDocument(
     const left = deadline - Date.now();
     if (left <= 0) break;
     const ready = await Promise.race([
-      handle.whenReady(["ready"]).then(() => true),
+      // Rejects when the handle is deleted below after losing the race: that must not surface as an unhandled rejection.
+      handle.whenReady(["ready"]).then(
+        () => true,
+        () => false,
+      ),
       new Promise<false>((resolve) => setTimeout(() => resolve(false), Math.min(retryMs, left))),
     ]);
     if (ready) return handle;
