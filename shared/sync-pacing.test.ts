@@ -66,6 +66,15 @@ function quiet(a: Repo, b: Repo, documentId: string): () => void {
   return () => expect(ab() && ba() && idle(a) && idle(b)).toBe(true);
 }
 
+/** How many changes each sync message `from` sends `to` carries, in order. */
+function changesSentTo(from: Repo, to: string): number[] {
+  const carried: number[] = [];
+  from.synchronizer.on("message", (m) => {
+    if (m.targetId === to && "data" in m && m.type === "sync") carried.push(A.decodeSyncMessage(m.data).changes.length);
+  });
+  return carried;
+}
+
 /** Polls on the real clock (performance.now and setTimeout stay real when only Date is faked). */
 async function pollUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
@@ -161,10 +170,7 @@ describe("sync pacing (patched automerge-repo DocSynchronizer)", () => {
     const net = await star(["paced"]);
     try {
       const { origin, paced, settled } = await pacedDocument(net, 60_000);
-      const carried: number[] = [];
-      net.hub.synchronizer.on("message", (m) => {
-        if (m.targetId === "paced" && "data" in m && m.type === "sync") carried.push(A.decodeSyncMessage(m.data).changes.length);
-      });
+      const carried = changesSentTo(net.hub, "paced");
       // One change crosses "by another channel", as the fast path does; then a protocol round is forced.
       const crossOver = (note: boolean): void => {
         const before = A.getHeads(origin.doc());
@@ -193,10 +199,7 @@ describe("sync pacing (patched automerge-repo DocSynchronizer)", () => {
     const net = await star(["paced"]);
     try {
       const { origin, paced } = await pacedDocument(net, 60_000);
-      const carried: number[] = [];
-      net.hub.synchronizer.on("message", (m) => {
-        if (m.targetId === "paced" && "data" in m && m.type === "sync") carried.push(A.decodeSyncMessage(m.data).changes.length);
-      });
+      const carried = changesSentTo(net.hub, "paced");
       vi.useFakeTimers({ toFake: ["Date"] });
       const crossNoted = (char: string): void => {
         const before = A.getHeads(origin.doc());
