@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ChopinError } from "../../../shared/errors.js";
-import { MAX_SEARCH_QUERY_CHARS } from "../../../shared/limits.js";
+import { MAX_SEARCH_QUERY_CHARS, OPEN_PREVIEW_WAIT_MS } from "../../../shared/limits.js";
 import { createMemoryBridge } from "../test/memory-bridge.js";
 import { waitFor } from "../test/wait-for.js";
 import { createDocumentsStore, type DocumentsState } from "./documents-store.js";
@@ -115,6 +115,28 @@ describe("documents store", () => {
     // No snapshot stored: the answer is null, and the full description replaces the preview.
     expect(store.getState().opening?.snapshotAnswer).toBeNull();
     expect(store.getState().selectedIsPreview).toBe(false);
+  });
+
+  it("waits exactly OPEN_PREVIEW_WAIT_MS for a slow snapshot before showing the document without its text", async () => {
+    const bridge = createMemoryBridge();
+    const store = createDocumentsStore(bridge.api);
+    const doc = await bridge.api.createDocument({ title: "Slow" });
+    await store.getState().refresh();
+    let release!: () => void;
+    bridge.snapshotGate = new Promise<void>((resolve) => (release = resolve));
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const opened = store.getState().open(doc.id);
+      await vi.advanceTimersByTimeAsync(OPEN_PREVIEW_WAIT_MS - 1);
+      expect(store.getState().selected).toBeNull();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(store.getState().selected?.id).toBe(doc.id);
+      expect(store.getState().selectedIsPreview).toBe(true);
+      release();
+      await opened;
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("drops a snapshot answer for a document no longer being opened", async () => {
