@@ -33,7 +33,7 @@
 import * as A from "@automerge/automerge";
 import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
 import { FAST_PATH_MAX_BYTES, RELAY_APPLY_INTERVAL_MS } from "../shared/limits.js";
-import { changeHash, changeHashes, verifiedChangeHashes } from "../shared/node/change-hash.js";
+import { verifiedChangeHashes } from "../shared/node/change-hash.js";
 import type { FastChangesFrame } from "../shared/sync-wire.js";
 import { batchBytes, CLOSE_CODES } from "../shared/sync-wire.js";
 import type { AccessDecision } from "./access.js";
@@ -201,33 +201,37 @@ export class RelayFastPath {
     const documentId = handle.documentId;
     const seen = this.#seenHeads.get(handle) ?? [];
     let changes: Uint8Array[];
+    let hashes: string[] | null;
     try {
       this.#seenHeads.set(handle, A.getHeads(doc));
       // The document's first arrival: the sync protocol carries whole documents.
       if (seen.length === 0) return;
       changes = A.getChangesSince(doc, seen);
-      // Batches forwarded on arrival went out then; only what this apply added besides them goes now.
-      const forwarded = this.#applying?.documentId === documentId ? this.#applying.hashes : null;
-      if (forwarded) changes = changes.filter((change) => !forwarded.has(changeHash(change)));
+      hashes = verifiedChangeHashes(changes);
     } catch {
       return;
     }
-    if (changes.length > 0) this.#send(documentId, changes, null, null);
+    if (hashes === null) return;
+    // Batches forwarded on arrival went out then; only what this apply added besides them goes now.
+    const forwarded = this.#applying?.documentId === documentId ? this.#applying.hashes : null;
+    if (forwarded) {
+      const fresh = hashes.map((hash) => !forwarded.has(hash));
+      changes = changes.filter((_, i) => fresh[i]);
+      hashes = hashes.filter((_, i) => fresh[i]);
+    }
+    if (changes.length > 0) this.#send(documentId, changes, hashes, null);
   }
 
-  /** Sends changes to every fast session syncing the document with access, except `origin`. */
-  #send(documentId: string, changes: Uint8Array[], knownHashes: string[] | null, origin: string | null): void {
+  /** Sends changes (with their hashes) to every fast session syncing the document with access, except `origin`. */
+  #send(documentId: string, changes: Uint8Array[], hashes: string[], origin: string | null): void {
     const fits = batchBytes(changes) <= FAST_PATH_MAX_BYTES;
-    let hashes = knownHashes;
     for (const target of this.#deps.fastSessions()) {
       if (target === origin || !this.#deps.interest.has(target, documentId)) continue;
       const targetUser = this.#deps.userOf(target);
       if (targetUser === undefined) continue;
       const deliver = (): void => {
         if (!fits) return this.#syncNow(target, documentId);
-        if (!this.#forward(target, documentId, changes)) return;
-        hashes ??= changeHashes(changes);
-        this.#deps.notePeerHas(target, documentId, hashes);
+        if (this.#forward(target, documentId, changes)) this.#deps.notePeerHas(target, documentId, hashes);
       };
       const ok = this.#allowed(targetUser, documentId);
       if (ok === true) deliver();

@@ -1,13 +1,15 @@
 import * as A from "@automerge/automerge";
 import { describe, expect, it } from "vitest";
-import { changeHash, changeHashes, verifiedChangeHashes } from "./change-hash.js";
+import { verifiedChangeHashes } from "./change-hash.js";
 
 type Doc = {
   text: string;
   items: { n: number; s: string }[];
 };
 
-describe("changeHash", () => {
+describe("verifiedChangeHashes", () => {
+  const change = A.getLastLocalChange(A.change(A.init<{ a?: number }>(), (d) => void (d.a = 1)))!;
+
   it("equals Automerge's own hash for small, large, text and map changes", () => {
     let doc = A.from<Doc>({ text: "", items: [] });
     for (let i = 0; i < 120; i++) {
@@ -18,22 +20,8 @@ describe("changeHash", () => {
     }
     const all = A.getAllChanges(doc);
     expect(all).toHaveLength(121);
-    for (const change of all) expect(changeHash(change)).toBe(A.decodeChange(change).hash);
+    expect(verifiedChangeHashes(all)).toEqual(all.map((change) => A.decodeChange(change).hash));
   });
-
-  it("decodes anything that is not an uncompressed change chunk, and a batch of garbage yields no hashes", () => {
-    const doc = A.change(A.init<{ a?: number }>(), (d) => void (d.a = 1));
-    const change = A.getLastLocalChange(doc)!;
-    const relabelled = Uint8Array.from(change);
-    relabelled[8] = 2;
-    expect(() => changeHash(relabelled)).toThrow();
-    expect(changeHashes([change, Uint8Array.of(1, 2, 3)])).toEqual([]);
-    expect(changeHashes([change])).toEqual([A.decodeChange(change).hash]);
-  });
-});
-
-describe("verifiedChangeHashes", () => {
-  const change = A.getLastLocalChange(A.change(A.init<{ a?: number }>(), (d) => void (d.a = 1)))!;
 
   it("gives Automerge's own hashes for well-formed changes, small, large and from a loaded document", () => {
     let doc = A.from<{ text: string }>({ text: "" });
