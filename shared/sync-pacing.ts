@@ -33,10 +33,6 @@ export class SyncPacing {
   intervalFor(local: string, remote: string): number | undefined {
     return this.#intervals.get(pairKey(local, remote));
   }
-
-  get size(): number {
-    return this.#intervals.size;
-  }
 }
 
 function pairKey(local: string, remote: string): string {

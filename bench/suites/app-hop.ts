@@ -1,8 +1,8 @@
 /**
  * App hop suite: what a teammate sees. One real relay process, two host-mode app cores and two Chromium pages on the
  * same document; a key typed in page A (Playwright keyboard, paced or typing speed) is timed until page B's editor
- * DOM shows it. The path is window A -> core A -> relay -> core B -> window B: two local hops (automerge-repo's sync
- * protocol over the host bridge, stock 100 ms throttle) around the relay fast path. Both pages run in one browser
+ * DOM shows it. The path is window A -> core A -> relay -> core B -> window B: two local hops (the window fast link over
+ * the host bridge, shared/fast-link/) around the relay fast path. Both pages run in one browser
  * on one machine, so timestamps share an epoch (performance.timeOrigin + performance.now()).
  */
 import { existsSync } from "node:fs";
@@ -32,13 +32,13 @@ async function openPage(browser: Browser, url: string): Promise<Page> {
 
 const editor = (page: Page) => page.getByRole("textbox", { name: "Document body" });
 
+/** The typed character: counted in page B, so presence labels and other widgets in the editor DOM never count. */
+const KEY = "¤";
+
 /**
  * Installs in page B a recorder of when the editor first shows each count of typed keys. A string, not a function: tsx
  * wraps named functions in a helper that does not exist in the page.
  */
-/** The typed character: counted in page B, so presence labels and other widgets in the editor DOM never count. */
-const KEY = "¤";
-
 const RECORD_LENGTHS = `(() => {
   const KEY = ${JSON.stringify(KEY)};
   const content = document.querySelector(".cm-content");
