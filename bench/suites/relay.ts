@@ -1,6 +1,7 @@
 /**
- * Relay suite: change-to-peer latency (paced: a change every 150 ms; typing: every 30 ms) and throughput (20 clients
- * x 20 documents, one writer and two readers per document) for Yjs, bare automerge-repo and our relay (by the sync
+ * Relay suite: change-to-peer latency (paced: a change every 150 ms; typing: every 30 ms), throughput (20 clients
+ * x 20 documents, one writer and two readers per document, closed loop) and relay CPU at a fixed load (the same mesh,
+ * open loop) for Yjs, bare automerge-repo and our relay (by the sync
  * protocol alone, and with the change fast path as the app core runs it), each relay in its own process, all clients
  * in this process (one clock for writer and reader).
  * Latency of change N = time the reader first sees text length >= N minus the time the writer started change N, so
@@ -27,6 +28,12 @@ const THROUGHPUT_WINDOW = 20;
 /** Changes a writer makes per turn of the event loop. */
 const THROUGHPUT_BATCH = 5;
 const THROUGHPUT_WARMUP_MS = 1000;
+/**
+ * Fixed load: each writer appends a change this often (20 docs x 2 readers at 100 ms = 400 deliveries/s, below what
+ * every Automerge target sustains here; at 40 ms bare automerge-repo fell behind), so relay CPU is compared at the same work whatever the clients' speed: the
+ * closed-loop figure depends on the one client process, which is saturated for every Automerge target.
+ */
+const FIXED_LOAD_INTERVAL_MS = 100;
 
 interface Sizes {
   paced: number;
@@ -76,70 +83,114 @@ interface Throughput {
   clientCpu: number;
 }
 
-async function throughput(relay: RunningRelay, durationMs: number, log: (m: string) => void): Promise<Throughput> {
+/** 20 clients, 20 documents each written by one client and read by two others, all open and synced. */
+interface Mesh {
+  writers: TextDoc[];
+  readers: TextDoc[][];
+  /** Per document and reader: the text length that reader has seen. */
+  seen: number[][];
+  /** Deliveries so far: writer changes seen by readers (a batch of n changes counts n). */
+  delivered(): number;
+  /** Called after a reader of document d saw something new. */
+  onDelivery(listener: (d: number) => void): void;
+}
+
+async function openMesh(clients: RelayClient[], relay: RunningRelay, log: (m: string) => void): Promise<Mesh> {
+  for (let i = 0; i < THROUGHPUT_CLIENTS; i++) clients.push(await relay.connect(`c${i}`));
+  const keys: string[] = [];
+  for (let d = 0; d < THROUGHPUT_DOCS; d++) keys.push(await clients[d % THROUGHPUT_CLIENTS].createDoc());
+  const writers = keys.map((key, d) => clients[d % THROUGHPUT_CLIENTS].ownDoc(key));
+  for (const w of writers) w.append(".");
+  const readers: TextDoc[][] = [];
+  for (let d = 0; d < THROUGHPUT_DOCS; d++) {
+    const list: TextDoc[] = [];
+    for (let r = 1; r <= READERS_PER_DOC; r++) list.push(await clients[(d + r) % THROUGHPUT_CLIENTS].openDoc(keys[d]));
+    readers.push(list);
+  }
+  log(`${THROUGHPUT_CLIENTS} clients, ${THROUGHPUT_DOCS} docs open`);
+  let delivered = 0;
+  const listeners: ((d: number) => void)[] = [];
+  const seen = readers.map((list) => list.map((r) => r.length()));
+  readers.forEach((list, d) =>
+    list.forEach((r, i) =>
+      r.onChange(() => {
+        const len = r.length();
+        if (len <= seen[d][i]) return;
+        delivered += len - seen[d][i];
+        seen[d][i] = len;
+        for (const listener of listeners) listener(d);
+      }),
+    ),
+  );
+  return { writers, readers, seen, delivered: () => delivered, onDelivery: (listener) => listeners.push(listener) };
+}
+
+/** Runs `load` on a fresh mesh, waits out the warm-up, then meters deliveries and CPU for `durationMs`. */
+async function measureMesh(
+  relay: RunningRelay,
+  durationMs: number,
+  log: (m: string) => void,
+  load: (mesh: Mesh, running: () => boolean) => void,
+): Promise<Throughput> {
   const clients: RelayClient[] = [];
   // Cleared before clients close, so no pending writer turn touches a closed client.
   let running = true;
   try {
-    for (let i = 0; i < THROUGHPUT_CLIENTS; i++) clients.push(await relay.connect(`c${i}`));
-    const keys: string[] = [];
-    for (let d = 0; d < THROUGHPUT_DOCS; d++) keys.push(await clients[d % THROUGHPUT_CLIENTS].createDoc());
-    const writers = keys.map((key, d) => clients[d % THROUGHPUT_CLIENTS].ownDoc(key));
-    for (const w of writers) w.append(".");
-    const readers: TextDoc[][] = [];
-    for (let d = 0; d < THROUGHPUT_DOCS; d++) {
-      const list: TextDoc[] = [];
-      for (let r = 1; r <= READERS_PER_DOC; r++) list.push(await clients[(d + r) % THROUGHPUT_CLIENTS].openDoc(keys[d]));
-      readers.push(list);
-    }
-    log(`throughput: ${THROUGHPUT_CLIENTS} clients, ${THROUGHPUT_DOCS} docs open`);
-    let delivered = 0;
-    const seen = readers.map((list) => list.map((r) => r.length()));
-    const scheduled = writers.map(() => false);
-    const pump = (d: number) => {
-      if (scheduled[d] || !running) return;
-      scheduled[d] = true;
-      setImmediate(() => {
-        scheduled[d] = false;
-        const w = writers[d];
-        for (let k = 0; k < THROUGHPUT_BATCH && running && w.length() - Math.min(...seen[d]) < THROUGHPUT_WINDOW; k++) {
-          w.append("x");
-        }
-      });
-    };
-    readers.forEach((list, d) =>
-      list.forEach((r, i) =>
-        r.onChange(() => {
-          const len = r.length();
-          if (len > seen[d][i]) {
-            delivered += len - seen[d][i];
-            seen[d][i] = len;
-          }
-          pump(d);
-        }),
-      ),
-    );
-    writers.forEach((_, d) => pump(d));
+    const mesh = await openMesh(clients, relay, log);
+    load(mesh, () => running);
     await new Promise((resolve) => setTimeout(resolve, THROUGHPUT_WARMUP_MS));
-    const delivered0 = delivered;
+    const delivered0 = mesh.delivered();
     const relayCpu = meterPid(relay.pid);
     const clientCpu = meterSelf();
     const t0 = performance.now();
     await new Promise((resolve) => setTimeout(resolve, durationMs));
     const elapsed = (performance.now() - t0) / 1000;
-    const result = {
-      deliveriesPerSec: (delivered - delivered0) / elapsed,
+    return {
+      deliveriesPerSec: (mesh.delivered() - delivered0) / elapsed,
       relayCpu: relayCpu.stop(),
       clientCpu: clientCpu.stop(),
     };
-    return result;
   } finally {
     running = false;
     for (const c of clients) await c.close();
   }
 }
 
-async function measureTarget(target: RelayTarget, sizes: Sizes, log: (m: string) => void): Promise<Row> {
+/** Closed loop: each writer keeps up to THROUGHPUT_WINDOW changes ahead of its slowest reader; the system sets the pace. */
+function saturate(mesh: Mesh, running: () => boolean): void {
+  const { writers, seen } = mesh;
+  const scheduled = writers.map(() => false);
+  const slowest = (d: number) => Math.min(...seen[d]);
+  const pump = (d: number) => {
+    if (scheduled[d] || !running()) return;
+    scheduled[d] = true;
+    setImmediate(() => {
+      scheduled[d] = false;
+      const w = writers[d];
+      for (let k = 0; k < THROUGHPUT_BATCH && running() && w.length() - slowest(d) < THROUGHPUT_WINDOW; k++) {
+        w.append("x");
+      }
+    });
+  };
+  mesh.onDelivery(pump);
+  writers.forEach((_, d) => pump(d));
+}
+
+/** Open loop: every writer appends one change every FIXED_LOAD_INTERVAL_MS, whatever the readers see. */
+function steady(mesh: Mesh, running: () => boolean): void {
+  mesh.writers.forEach((w, d) => {
+    const timer = setInterval(() => (running() ? w.append("x") : clearInterval(timer)), FIXED_LOAD_INTERVAL_MS);
+  });
+}
+
+type Phase = "latency" | "throughput" | "fixed";
+
+async function measureTarget(
+  target: RelayTarget,
+  sizes: Sizes,
+  phases: ReadonlySet<Phase>,
+  log: (m: string) => void,
+): Promise<Row> {
   let relay: RunningRelay;
   try {
     relay = await target.start();
@@ -148,12 +199,26 @@ async function measureTarget(target: RelayTarget, sizes: Sizes, log: (m: string)
     throw error;
   }
   try {
-    log(`${target.name}: paced ${sizes.paced} changes every ${PACED_INTERVAL_MS} ms`);
-    const paced = summarize(await latency(relay, PACED_INTERVAL_MS, sizes.paced));
-    log(`${target.name}: typing ${sizes.typing} changes every ${TYPING_INTERVAL_MS} ms`);
-    const typing = summarize(await latency(relay, TYPING_INTERVAL_MS, sizes.typing));
-    log(`${target.name}: throughput for ${sizes.throughputMs} ms`);
-    const tp = await throughput(relay, sizes.throughputMs, log);
+    const skipped = { p50: Number.NaN, p99: Number.NaN };
+    const skippedMesh: Throughput = { deliveriesPerSec: Number.NaN, relayCpu: Number.NaN, clientCpu: Number.NaN };
+    let paced = skipped;
+    let typing = skipped;
+    if (phases.has("latency")) {
+      log(`${target.name}: paced ${sizes.paced} changes every ${PACED_INTERVAL_MS} ms`);
+      paced = summarize(await latency(relay, PACED_INTERVAL_MS, sizes.paced));
+      log(`${target.name}: typing ${sizes.typing} changes every ${TYPING_INTERVAL_MS} ms`);
+      typing = summarize(await latency(relay, TYPING_INTERVAL_MS, sizes.typing));
+    }
+    let tp = skippedMesh;
+    if (phases.has("throughput")) {
+      log(`${target.name}: throughput for ${sizes.throughputMs} ms`);
+      tp = await measureMesh(relay, sizes.throughputMs, (m) => log(`throughput: ${m}`), saturate);
+    }
+    let fixed = skippedMesh;
+    if (phases.has("fixed")) {
+      log(`${target.name}: fixed load (a change per doc every ${FIXED_LOAD_INTERVAL_MS} ms) for ${sizes.throughputMs} ms`);
+      fixed = await measureMesh(relay, sizes.throughputMs, (m) => log(`fixed load: ${m}`), steady);
+    }
     return {
       name: target.name,
       metrics: {
@@ -164,6 +229,9 @@ async function measureTarget(target: RelayTarget, sizes: Sizes, log: (m: string)
         "deliveries/s": tp.deliveriesPerSec,
         "relay CPU %": tp.relayCpu,
         "clients CPU %": tp.clientCpu,
+        "fixed-load deliveries/s": fixed.deliveriesPerSec,
+        "fixed-load relay CPU %": fixed.relayCpu,
+        "fixed-load clients CPU %": fixed.clientCpu,
       },
     };
   } catch (error) {
@@ -187,6 +255,9 @@ function ratios(rows: Row[], baseline: Row): Row[] {
         "relay CPU per delivery x":
           (row.metrics["relay CPU %"] as number) / (row.metrics["deliveries/s"] as number) /
           ((b["relay CPU %"] as number) / (b["deliveries/s"] as number)),
+        "fixed-load relay CPU per delivery x":
+          (row.metrics["fixed-load relay CPU %"] as number) / (row.metrics["fixed-load deliveries/s"] as number) /
+          ((b["fixed-load relay CPU %"] as number) / (b["fixed-load deliveries/s"] as number)),
       },
     }));
 }
@@ -201,7 +272,9 @@ export const relaySuite: Suite = async (ctx: SuiteContext) => {
   const only = process.env.BENCH_RELAY_ONLY;
   const matches = (name: string): boolean => !only || (only.startsWith("=") ? name === only.slice(1) : name.includes(only));
   const targets = [yjsBaseline, automergeBaseline, chopinRelaySyncOnly, chopinRelay].filter((t) => matches(t.name));
-  for (const target of targets) rows.push(await measureTarget(target, sizes, ctx.log));
+  // BENCH_RELAY_PHASES=latency,throughput,fixed (any of them) measures those phases only; reports use all.
+  const phases = new Set((process.env.BENCH_RELAY_PHASES ?? "latency,throughput,fixed").split(",") as Phase[]);
+  for (const target of targets) rows.push(await measureTarget(target, sizes, phases, ctx.log));
   const tables = [{ title: "change-to-peer latency and throughput (relay in its own process, loopback)", rows }];
   for (const base of [yjsBaseline.name, automergeBaseline.name]) {
     const row = rows.find((r) => r.name === base && r.notAvailable === undefined);
@@ -213,6 +286,7 @@ export const relaySuite: Suite = async (ctx: SuiteContext) => {
     notes: [
       `paced: ${sizes.paced} changes, one every ${PACED_INTERVAL_MS} ms; typing: ${sizes.typing} changes, one every ${TYPING_INTERVAL_MS} ms; ${WARMUP_CHANGES} warm-up changes not counted`,
       `throughput: ${THROUGHPUT_CLIENTS} clients x ${THROUGHPUT_DOCS} docs, 1 writer + ${READERS_PER_DOC} readers per doc, writers at most ${THROUGHPUT_WINDOW} changes ahead of their slowest reader, ${sizes.throughputMs} ms measured; a delivery = one writer change seen by one reader (batched changes count each)`,
+      `fixed load: the same mesh with every writer appending one change every ${FIXED_LOAD_INTERVAL_MS} ms (open loop), so every target's relay does the same work`,
       "CPU % is of one core; clients CPU is this bench process (all 20 clients), the relay is its own process",
     ],
   };
