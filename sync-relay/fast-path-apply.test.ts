@@ -1,7 +1,7 @@
 /**
  * RelayFastPath on its own (an in-memory Repo, recorded deps): a batch goes on to the other sessions as it arrives; the
  * batches of one apply interval apply as one update per document; a batch whose bytes pass the arrival check but do
- * not apply closes only its sender; the relay's handles carry no "change" listener, so DocHandle computes no diff for
+ * not apply closes only its sender; changes an apply releases from the copy's held changes go out then; the relay's handles carry no "change" listener, so DocHandle computes no diff for
  * them (the automerge-repo patch).
  */
 import * as A from "@automerge/automerge";
@@ -84,6 +84,26 @@ describe("RelayFastPath: forward on arrival, apply per document on RELAY_APPLY_I
     expect(handle.doc().items).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     expect(handle.doc().items).toEqual(["a"]);
+  });
+
+  it("forwards changes an apply releases from the copy's held changes, but never the applied batch again", async () => {
+    const { fastPath, handle, sent } = setup();
+    const base = A.clone(handle.doc());
+    const first = A.change(base, (d) => void d.items.push("first"));
+    // Read before the next change: a document's later versions share its backend.
+    const firstChange = A.getLastLocalChange(first)!;
+    const secondChange = A.getLastLocalChange(A.change(first, (d) => void d.items.push("second")))!;
+    // The second change reached the copy some other way (a client's sync message) before the one it depends on.
+    handle.update((doc) => A.applyChanges(doc, [secondChange])[0]);
+    expect(A.getMissingDeps(handle.doc(), [])).toEqual([A.decodeChange(firstChange).hash]);
+    fastPath.receive("alice#s1", frame(handle, "alice#s1", [firstChange]));
+    expect(sent.map((s) => s.to).sort()).toEqual(["bob#s2", "carol#s3"]);
+    await fastPath.flush();
+    expect(handle.doc().items).toEqual(["first", "second"]);
+    // Only the released change goes out on apply (to everyone: the relay cannot know who had it).
+    const onApply = sent.slice(2);
+    expect(onApply.map((s) => s.to).sort()).toEqual([...SESSIONS].sort());
+    for (const s of onApply) expect(s.changes).toEqual([secondChange]);
   });
 
   it("refuses bytes that are not a change on arrival, and a checksummed change that does not apply when applied", async () => {
