@@ -1,6 +1,7 @@
 /**
  * RelayFastPath on its own (an in-memory Repo, recorded deps): a batch goes on to the other sessions as it arrives; the
- * batches of one apply interval apply as one update per document; a batch whose bytes pass the arrival check but do
+ * batches of one apply interval apply as one update per document, and go then to sessions that began syncing the
+ * document in between; a batch whose bytes pass the arrival check but do
  * not apply closes only its sender; changes an apply releases from the copy's held changes go out then; the relay's handles carry no "change" listener, so DocHandle computes no diff for
  * them (the automerge-repo patch).
  */
@@ -19,7 +20,7 @@ interface Notes {
 
 const SESSIONS = ["alice#s1", "bob#s2", "carol#s3"] as const;
 
-function setup() {
+function setup(interested: readonly string[] = SESSIONS) {
   const repo = new Repo({ network: [] });
   const interest = new PeerInterest();
   const sent: { to: string; documentId: string; changes: Uint8Array[] }[] = [];
@@ -37,9 +38,9 @@ function setup() {
     refuse: (sessionId, code) => void refused.push({ sessionId, code }),
   });
   const handle = repo.create<Notes>({ items: [] });
-  for (const s of SESSIONS) interest.record(s, handle.documentId);
+  for (const s of interested) interest.record(s, handle.documentId);
   fastPath.watch(handle.documentId);
-  return { repo, fastPath, handle, sent, refused, noted };
+  return { repo, fastPath, handle, interest, sent, refused, noted };
 }
 
 /** A change to the relay's copy made elsewhere (as a client would have made it). */
@@ -74,6 +75,19 @@ describe("RelayFastPath: forward on arrival, apply per document on RELAY_APPLY_I
     expect(sent).toHaveLength(4);
     expect(noted.filter((n) => n.sessionId === "alice#s1").map((n) => n.hashes)).toContainEqual([A.decodeChange(fromAlice).hash]);
     expect(handle.listenerCount("change")).toBe(0);
+  });
+
+  it("sends a batch on apply to a session that began syncing the document after it arrived, and to no one else", async () => {
+    const { fastPath, handle, interest, sent, noted } = setup(["alice#s1", "bob#s2"]);
+    const fromAlice = changeTo(handle, "a");
+    fastPath.receive("alice#s1", frame(handle, "alice#s1", [fromAlice]));
+    expect(sent.map((s) => s.to)).toEqual(["bob#s2"]);
+    // Carol opens the document now: the copy she syncs from does not hold Alice's change yet.
+    interest.record("carol#s3", handle.documentId);
+    await fastPath.flush();
+    expect(sent.map((s) => s.to)).toEqual(["bob#s2", "carol#s3"]);
+    expect(sent[1].changes).toEqual([fromAlice]);
+    expect(noted.filter((n) => n.sessionId === "carol#s3").map((n) => n.hashes)).toEqual([[A.decodeChange(fromAlice).hash]]);
   });
 
   it("applies no sooner than RELAY_APPLY_INTERVAL_MS after the first batch, and then at once", async () => {

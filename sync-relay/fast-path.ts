@@ -19,6 +19,9 @@
  *   dependencies is held by Automerge and its sender is asked for a sync round now.
  * - Every forwarded change reaches the relay's copy within RELAY_APPLY_INTERVAL_MS (and before close() returns:
  *   flush()); a relay that dies first loses nothing, since the writer keeps the change and syncs it again.
+ * - Every fast session syncing a document gets each of its changes by this path once: on arrival, or when the copy
+ *   applies it if the session began syncing the document in between (it was given the copy without the change, and
+ *   the paced protocol would bring it only on its next round).
  * - A change the fast path cannot carry to a session (above FAST_PATH_MAX_BYTES) makes a sync round to it at once, so
  *   the slowed protocol never delays it. A batch for an evicted document loads it from storage first.
  * - A document's first arrival (loaded from storage, or fetched whole by the sync protocol) is not forwarded: the
@@ -68,11 +71,12 @@ export interface RelayFastPathStats {
   syncRounds: number;
 }
 
-/** One sender's batch, with the hashes checked on arrival. */
+/** One sender's batch, with the hashes checked on arrival and the sessions it has been sent to. */
 interface Part {
   sessionId: string;
   changes: Uint8Array[];
   hashes: string[];
+  reached: Set<string>;
 }
 
 /** A document's batches forwarded on arrival and waiting to be applied here, with the timer that applies them. */
@@ -107,7 +111,7 @@ export class RelayFastPath {
     if (user === undefined) return this.#drop();
     const hashes = verifiedChangeHashes(changes);
     if (hashes === null) return { ok: false, code: CLOSE_CODES.malformed, reason: MALFORMED };
-    const part: Part = { sessionId, changes, hashes };
+    const part: Part = { sessionId, changes, hashes, reached: new Set() };
     const allowed = this.#allowed(user, documentId);
     if (allowed === false) return this.#drop();
     if (allowed === true) this.#accept(documentId, part);
@@ -139,7 +143,7 @@ export class RelayFastPath {
       this.#deps.notePeerHas(part.sessionId, documentId, part.hashes);
       return;
     }
-    this.#send(documentId, part.changes, part.hashes, part.sessionId);
+    this.#send(documentId, part.changes, part.hashes, part.sessionId, part.reached);
     const pending = this.#pending.get(documentId);
     if (pending) {
       pending.parts.push(part);
@@ -195,8 +199,12 @@ export class RelayFastPath {
 
   #afterApply(handle: DocHandle<unknown>, parts: Part[]): void {
     const documentId = handle.documentId;
-    // Each sender has what it sent: the protocol's next round to it need not carry these back.
-    for (const part of parts) this.#deps.notePeerHas(part.sessionId, documentId, part.hashes);
+    for (const part of parts) {
+      // Each sender has what it sent: the protocol's next round to it need not carry these back.
+      this.#deps.notePeerHas(part.sessionId, documentId, part.hashes);
+      // A session that began syncing the document after the batch arrived got the copy without it: send it now.
+      this.#send(documentId, part.changes, part.hashes, part.sessionId, part.reached);
+    }
     // Changes waiting on dependencies this copy lacks: the senders' sync protocol has them, ask for them now.
     if (A.getMissingDeps(handle.doc(), []).length === 0) return;
     for (const sessionId of new Set(parts.map((p) => p.sessionId))) this.#syncNow(sessionId, documentId);
@@ -231,17 +239,23 @@ export class RelayFastPath {
       changes = changes.filter((_, i) => fresh[i]);
       hashes = hashes.filter((_, i) => fresh[i]);
     }
-    if (changes.length > 0) this.#send(documentId, changes, hashes, null);
+    if (changes.length > 0) this.#send(documentId, changes, hashes, null, new Set());
   }
 
-  /** Sends changes (with their hashes) to every fast session syncing the document with access, except `origin`. */
-  #send(documentId: string, changes: Uint8Array[], hashes: string[], origin: string | null): void {
+  /**
+   * Sends changes (with their hashes) to every fast session syncing the document with access, except `origin` and
+   * the sessions in `reached`, which gains each one sent to.
+   */
+  #send(documentId: string, changes: Uint8Array[], hashes: string[], origin: string | null, reached: Set<string>): void {
+    // Always true for a batch on arrival (its frame was at most FAST_PATH_MAX_BYTES); changes gained otherwise may not.
     const fits = batchBytes(changes) <= FAST_PATH_MAX_BYTES;
     for (const target of this.#deps.fastSessions()) {
-      if (target === origin || !this.#deps.interest.has(target, documentId)) continue;
+      if (target === origin || reached.has(target) || !this.#deps.interest.has(target, documentId)) continue;
       const targetUser = this.#deps.userOf(target);
       if (targetUser === undefined) continue;
       const deliver = (): void => {
+        if (reached.has(target)) return;
+        reached.add(target);
         if (!fits) return this.#syncNow(target, documentId);
         if (this.#forward(target, documentId, changes)) this.#deps.notePeerHas(target, documentId, hashes);
       };
