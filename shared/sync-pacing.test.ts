@@ -280,3 +280,31 @@ describe("sync on heads-changed, patches only for listeners (patched DocSynchron
     expect(patches).toEqual([[expect.objectContaining({ action: "splice", path: ["text", 1], value: "b" })]]);
   });
 });
+
+describe("automerge-repo patch: a handle deleted while its synchronizer waits for it", () => {
+  it("rejects nothing unhandled when beginSync waits on a handle that is then deleted", async () => {
+    const { hub, repos, close } = await star(["a"]);
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown): void => void rejections.push(reason);
+    process.on("unhandledRejection", onRejection);
+    try {
+      const created = repos.get("a")!.create<Text>({ text: "x" });
+      const handle = await open(hub, created);
+      const synchronizer = hub.synchronizer.docSynchronizers[handle.documentId] as unknown as {
+        peerStates: Record<string, string>;
+        beginSync(peers: PeerId[]): Promise<void>;
+      };
+      // A peer holds the document, so beginSync for a newcomer waits for the handle to be ready again.
+      await vi.waitFor(() => expect(Object.values(synchronizer.peerStates)).toContain("has"));
+      handle.unload();
+      void synchronizer.beginSync(["newcomer" as PeerId]);
+      handle.delete();
+      // Unhandled rejections are reported after the turn that dropped them: let two turns pass.
+      for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onRejection);
+      await close();
+    }
+  });
+});
