@@ -120,6 +120,18 @@ describe("RelayFastPath: forward on arrival, apply per document on RELAY_APPLY_I
     for (const s of onApply) expect(s.changes).toEqual([secondChange]);
   });
 
+  it("applies a document's waiting batches at once on applyNow, and not again when its timer would have", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { fastPath, handle } = setup();
+    fastPath.applyNow(handle.documentId);
+    expect(fastPath.stats.applied).toBe(0);
+    fastPath.receive("alice#s1", frame(handle, "alice#s1", [changeTo(handle, "a")]));
+    fastPath.applyNow(handle.documentId);
+    expect(handle.doc().items).toEqual(["a"]);
+    await vi.advanceTimersByTimeAsync(RELAY_APPLY_INTERVAL_MS);
+    expect(fastPath.stats.applied).toBe(1);
+  });
+
   it("refuses bytes that are not a change on arrival, and a checksummed change that does not apply when applied", async () => {
     const { fastPath, handle, refused, sent } = setup();
     expect(fastPath.receive("alice#s1", frame(handle, "alice#s1", [Uint8Array.of(1, 2, 3)]))).toMatchObject({ ok: false });

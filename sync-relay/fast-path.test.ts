@@ -113,6 +113,20 @@ describe("relay change fast path", () => {
     expect(writer.client.closed).toBeNull();
   });
 
+  it("brings the relay's copy up to date before it takes in a fast session's sync message for the document", async () => {
+    const { documentId } = docWithChange();
+    const writer = await joined("alice", "laptop", true);
+    writer.client.send(requestFrame(writer.peerId, documentId));
+    await waitFor(() => writer.client.frames.some((f) => (f as { documentId?: string }).documentId === documentId), "request answered");
+    const mine = A.change(A.clone(relay.repo.handles[documentId].doc()), (d) => void d.items.push("typed"));
+    writer.client.send(changesFrame(writer.peerId, documentId, A.getLastLocalChange(mine)!));
+    const [, message] = A.generateSyncMessage(mine, A.initSyncState());
+    writer.client.send({ type: "sync", senderId: writer.peerId, targetId: RELAY_PEER_ID, documentId, data: message! });
+    // Answered long before RELAY_APPLY_INTERVAL_MS: only the sync message can have made the copy apply the batch.
+    await drained(writer.client, writer.peerId);
+    expect(relay.repo.handles[documentId].doc().items).toEqual(["typed"]);
+  });
+
   it("forwards a change the relay gains any other way (a client's sync protocol) to fast sessions at once", async () => {
     const { documentId } = docWithChange();
     const reader = await joined("carol", "desktop", true);

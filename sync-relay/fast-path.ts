@@ -29,7 +29,8 @@
  *
  * Cost: an Automerge apply costs about the same for one change as for dozens (measured: ~1-3 ms a call against
  * ~0.06 ms a change in a batch of 100), so the relay applies a document's batches together at most once per
- * RELAY_APPLY_INTERVAL_MS, off the delivery path. Forwarding on apply listens to "heads-changed", not "change", so the
+ * RELAY_APPLY_INTERVAL_MS, off the delivery path, or sooner when a fast session's sync message for the document
+ * arrives (applyNow), so Automerge can drop the notes that message covers. Forwarding on apply listens to "heads-changed", not "change", so the
  * relay's handles have no "change" listener and skip the diff DocHandle would compute for one (the automerge-repo
  * patch makes that diff conditional); fast-path-apply.test.ts checks that nothing re-adds one.
  */
@@ -128,6 +129,20 @@ export class RelayFastPath {
     if (!handle || this.#seenHeads.has(handle)) return;
     this.#seenHeads.set(handle, handle.isReady() ? A.getHeads(handle.doc()) : []);
     handle.on("heads-changed", ({ doc }) => this.#onHeadsChanged(handle, doc));
+  }
+
+  /**
+   * Applies the document's waiting batches now if its copy is loaded. Called as a fast session's sync message for it
+   * arrives: Automerge drops the fast-path notes that message's heads cover only for heads the copy holds, so a
+   * lagging copy kept every note for NOTED_CHANGE_TTL_MS, and each sync message carried them through wasm.
+   */
+  applyNow(documentId: string): void {
+    const pending = this.#pending.get(documentId);
+    const handle = this.#deps.repo.handles[documentId as DocumentId] as DocHandle<unknown> | undefined;
+    if (!pending || !handle?.isReady()) return;
+    this.#pending.delete(documentId);
+    clearTimeout(pending.timer);
+    this.#apply(handle, pending.parts);
   }
 
   /** Applies every batch still waiting (close() and tests call this; the timers do it otherwise). */

@@ -118,7 +118,11 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       evictor?.touch(frame.documentId);
       if (frame.type === "sync" || frame.type === "request") {
         interest.record(peerId, frame.documentId);
-        if (adapter.isFastSession(peerId)) fastPath?.watch(frame.documentId);
+        if (adapter.isFastSession(peerId)) {
+          fastPath?.watch(frame.documentId);
+          // With the copy current, taking in this message drops the fast-path notes its heads cover (fast-path.ts).
+          fastPath?.applyNow(frame.documentId);
+        }
       }
     },
     // A session on the fast path gets every change at once, so the sync protocol to it is only the safety net.
