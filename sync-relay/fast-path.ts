@@ -30,9 +30,10 @@
  * Cost: an Automerge apply costs about the same for one change as for dozens (measured: ~1-3 ms a call against
  * ~0.06 ms a change in a batch of 100), so the relay applies a document's batches together at most once per
  * RELAY_APPLY_INTERVAL_MS, off the delivery path, or sooner when a fast session's sync message for the document
- * arrives (applyNow), so Automerge can drop the notes that message covers. Forwarding on apply listens to "heads-changed", not "change", so the
- * relay's handles have no "change" listener and skip the diff DocHandle would compute for one (the automerge-repo
- * patch makes that diff conditional); fast-path-apply.test.ts checks that nothing re-adds one.
+ * arrives (applyNow), so Automerge can drop the notes that message covers. Forwarding on apply listens to
+ * "heads-changed", not "change", so the relay's handles have no "change" listener and skip the diff DocHandle would
+ * compute for one (the automerge-repo patch makes that diff conditional); fast-path-apply.test.ts checks that nothing
+ * re-adds one.
  */
 import * as A from "@automerge/automerge";
 import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
@@ -261,7 +262,13 @@ export class RelayFastPath {
    * Sends changes (with their hashes) to every fast session syncing the document with access, except `origin` and
    * the sessions in `reached`, which gains each one sent to.
    */
-  #send(documentId: string, changes: Uint8Array[], hashes: string[], origin: string | null, reached: Set<string>): void {
+  #send(
+    documentId: string,
+    changes: Uint8Array[],
+    hashes: string[],
+    origin: string | null,
+    reached: Set<string>,
+  ): void {
     // Always true for a batch on arrival (its frame was at most FAST_PATH_MAX_BYTES); changes gained otherwise may not.
     const fits = batchBytes(changes) <= FAST_PATH_MAX_BYTES;
     for (const target of this.#deps.fastSessions()) {

@@ -29,9 +29,10 @@ const THROUGHPUT_WINDOW = 20;
 const THROUGHPUT_BATCH = 5;
 const THROUGHPUT_WARMUP_MS = 1000;
 /**
- * Fixed load: each writer appends a change this often (20 docs x 2 readers at 100 ms = 400 deliveries/s, below what
- * every Automerge target sustains here; at 40 ms bare automerge-repo fell behind), so relay CPU is compared at the same work whatever the clients' speed: the
- * closed-loop figure depends on the one client process, which is saturated for every Automerge target.
+ * Fixed load: each writer appends a change this often (20 docs x 2 readers at 100 ms = 400 deliveries/s, which every
+ * Automerge target sustains here; at 40 ms bare automerge-repo fell behind), so relay CPU is compared at the same
+ * work whatever the clients' speed: the closed-loop figure depends on the one client process, which is saturated for
+ * every Automerge target.
  */
 const FIXED_LOAD_INTERVAL_MS = 100;
 
@@ -156,7 +157,7 @@ async function measureMesh(
   }
 }
 
-/** Closed loop: each writer keeps up to THROUGHPUT_WINDOW changes ahead of its slowest reader; the system sets the pace. */
+/** Closed loop: a writer runs at most THROUGHPUT_WINDOW changes ahead of its slowest reader; the system sets the pace. */
 function saturate(mesh: Mesh, running: () => boolean): void {
   const { writers, seen } = mesh;
   const scheduled = writers.map(() => false);
