@@ -157,7 +157,7 @@ async function measureMesh(
   }
 }
 
-/** Closed loop: a writer runs at most THROUGHPUT_WINDOW changes ahead of its slowest reader; the system sets the pace. */
+/** Closed loop: each writer runs at most THROUGHPUT_WINDOW changes ahead of its slowest reader. */
 function saturate(mesh: Mesh, running: () => boolean): void {
   const { writers, seen } = mesh;
   const scheduled = writers.map(() => false);
