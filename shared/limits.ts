@@ -59,8 +59,9 @@ export const RELAY_SAVE_DEBOUNCE_MS = 1000;
 /**
  * The relay forwards a fast-path batch the moment it arrives and applies it to its own copy of the document within
  * this long, together with the document's other batches of that window: an Automerge apply costs about as much for
- * one change as for dozens, so this bounds the relay's applies per busy document to one a second (at 100 ms the
- * applies were a third of the relay's CPU at a fixed load). Its copy (what storage, clients without the fast path
+ * one change as for dozens, so this bounds the relay's timed applies per busy document to one a second (at 100 ms
+ * they were a third of the relay's CPU at a fixed load); a fast session's sync message for the document applies the
+ * waiting batches at once (so Automerge can trim the notes that message covers). Its copy (what storage, clients without the fast path
  * and a session that just opened the document see) lags the team by at most this much; a fast session that opened
  * the document meanwhile gets the batch when it is applied; close() applies everything first.
  */
@@ -200,10 +201,10 @@ export const FAST_PATH_MAX_BYTES = 64 * 1024;
  * Between a client and the relay that agreed on the fast path, every change crosses in a "changes" frame the moment
  * it is made, so automerge-repo's sync protocol (stock pace: a round per document every 100 ms of changes) is only the
  * safety net and runs at most this often per document and peer. Anything the fast path cannot carry (a batch above
- * FAST_PATH_MAX_BYTES, a batch waiting on missing dependencies) asks for a sync round at once instead, so nothing
+ * FAST_PATH_MAX_BYTES, a batch waiting on missing dependencies) asks for a sync round at once instead, so no change
  * waits on this pace; at 1 s these rounds were still a third of the relay's CPU under a steady load (each costs
  * both ends a wasm round trip of the whole sync state). Not slower: the relay's acknowledgement, which ends the sync
- * indicator's "sending N changes", rides on these rounds (5 s saved ~15% more relay CPU but kept it up ~6 s).
+ * indicator's "sending N changes", does ride on these rounds (5 s saved ~15% more relay CPU but kept it up ~6 s).
  */
 export const FAST_PATH_SYNC_INTERVAL_MS = 2000;
 /**
