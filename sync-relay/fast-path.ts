@@ -198,9 +198,9 @@ export class RelayFastPath {
     const documentId = handle.documentId;
     this.watch(documentId);
     const changes = parts.length === 1 ? parts[0].changes : parts.flatMap((p) => p.changes);
-    const doc = handle.doc();
-    const before = A.getHeads(doc);
-    const onlyThese = A.getMissingDeps(doc, []).length === 0;
+    const current = handle.doc();
+    const before = A.getHeads(current);
+    const onlyThese = A.getMissingDeps(current, []).length === 0;
     this.#applying = { documentId, hashes: new Set(parts.flatMap((p) => p.hashes)), onlyThese };
     try {
       handle.update((doc) => A.applyChanges(doc, changes)[0]);

@@ -1,9 +1,8 @@
 /**
  * Relay suite: change-to-peer latency (paced: a change every 150 ms; typing: every 30 ms), throughput (20 clients
  * x 20 documents, one writer and two readers per document, closed loop) and relay CPU at a fixed load (the same mesh,
- * open loop) for Yjs, bare automerge-repo and our relay (by the sync
- * protocol alone, and with the change fast path as the app core runs it), each relay in its own process, all clients
- * in this process (one clock for writer and reader).
+ * open loop) for Yjs, bare automerge-repo and our relay (by the sync protocol alone, and with the change fast path as
+ * the app core runs it), each relay in its own process, all clients in this process (one clock for writer and reader).
  * Latency of change N = time the reader first sees text length >= N minus the time the writer started change N, so
  * changes a relay batches together are each charged their full wait.
  */
@@ -87,7 +86,6 @@ interface Throughput {
 /** 20 clients, 20 documents each written by one client and read by two others, all open and synced. */
 interface Mesh {
   writers: TextDoc[];
-  readers: TextDoc[][];
   /** Per document and reader: the text length that reader has seen. */
   seen: number[][];
   /** Deliveries so far: writer changes seen by readers (a batch of n changes counts n). */
@@ -123,7 +121,7 @@ async function openMesh(clients: RelayClient[], relay: RunningRelay, log: (m: st
       }),
     ),
   );
-  return { writers, readers, seen, delivered: () => delivered, onDelivery: (listener) => listeners.push(listener) };
+  return { writers, seen, delivered: () => delivered, onDelivery: (listener) => listeners.push(listener) };
 }
 
 /** Runs `load` on a fresh mesh, waits out the warm-up, then meters deliveries and CPU for `durationMs`. */
@@ -184,7 +182,8 @@ function steady(mesh: Mesh, running: () => boolean): void {
   });
 }
 
-type Phase = "latency" | "throughput" | "fixed";
+const PHASES = ["latency", "throughput", "fixed"] as const;
+type Phase = (typeof PHASES)[number];
 
 async function measureTarget(
   target: RelayTarget,
@@ -242,6 +241,11 @@ async function measureTarget(
   }
 }
 
+/** Relay CPU % per delivery/s of one measurement ("" = closed loop, "fixed-load "). */
+function perDelivery(row: Row, prefix: string): number {
+  return (row.metrics[`${prefix}relay CPU %`] as number) / (row.metrics[`${prefix}deliveries/s`] as number);
+}
+
 function ratios(rows: Row[], baseline: Row): Row[] {
   const b = baseline.metrics;
   return rows
@@ -253,12 +257,8 @@ function ratios(rows: Row[], baseline: Row): Row[] {
         "typing p50 x": (row.metrics["typing p50 ms"] as number) / (b["typing p50 ms"] as number),
         "typing p99 x": (row.metrics["typing p99 ms"] as number) / (b["typing p99 ms"] as number),
         "deliveries/s x": (row.metrics["deliveries/s"] as number) / (b["deliveries/s"] as number),
-        "relay CPU per delivery x":
-          (row.metrics["relay CPU %"] as number) / (row.metrics["deliveries/s"] as number) /
-          ((b["relay CPU %"] as number) / (b["deliveries/s"] as number)),
-        "fixed-load relay CPU per delivery x":
-          (row.metrics["fixed-load relay CPU %"] as number) / (row.metrics["fixed-load deliveries/s"] as number) /
-          ((b["fixed-load relay CPU %"] as number) / (b["fixed-load deliveries/s"] as number)),
+        "relay CPU per delivery x": perDelivery(row, "") / perDelivery(baseline, ""),
+        "fixed-load relay CPU per delivery x": perDelivery(row, "fixed-load ") / perDelivery(baseline, "fixed-load "),
       },
     }));
 }
@@ -274,7 +274,9 @@ export const relaySuite: Suite = async (ctx: SuiteContext) => {
   const matches = (name: string): boolean => !only || (only.startsWith("=") ? name === only.slice(1) : name.includes(only));
   const targets = [yjsBaseline, automergeBaseline, chopinRelaySyncOnly, chopinRelay].filter((t) => matches(t.name));
   // BENCH_RELAY_PHASES=latency,throughput,fixed (any of them) measures those phases only; reports use all.
-  const phases = new Set((process.env.BENCH_RELAY_PHASES ?? "latency,throughput,fixed").split(",") as Phase[]);
+  const phases = new Set((process.env.BENCH_RELAY_PHASES ?? PHASES.join(",")).split(",") as Phase[]);
+  const unknown = [...phases].filter((p) => !PHASES.includes(p));
+  if (unknown.length > 0) throw new Error(`BENCH_RELAY_PHASES: unknown phase ${unknown.join(", ")} (known: ${PHASES.join(", ")})`);
   for (const target of targets) rows.push(await measureTarget(target, sizes, phases, ctx.log));
   const tables = [{ title: "change-to-peer latency and throughput (relay in its own process, loopback)", rows }];
   for (const base of [yjsBaseline.name, automergeBaseline.name]) {
