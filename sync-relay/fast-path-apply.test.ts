@@ -120,14 +120,16 @@ describe("RelayFastPath: forward on arrival, apply per document on RELAY_APPLY_I
     for (const s of onApply) expect(s.changes).toEqual([secondChange]);
   });
 
-  it("applies a document's waiting batches at once on applyNow, and not again when its timer would have", async () => {
+  it("applies a document's waiting batches at once on applyNow and drops their timer", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const { fastPath, handle } = setup();
     fastPath.applyNow(handle.documentId);
     expect(fastPath.stats.applied).toBe(0);
     fastPath.receive("alice#s1", frame(handle, "alice#s1", [changeTo(handle, "a")]));
+    const withApplyTimer = vi.getTimerCount();
     fastPath.applyNow(handle.documentId);
     expect(handle.doc().items).toEqual(["a"]);
+    expect(vi.getTimerCount()).toBe(withApplyTimer - 1);
     await vi.advanceTimersByTimeAsync(RELAY_APPLY_INTERVAL_MS);
     expect(fastPath.stats.applied).toBe(1);
   });
