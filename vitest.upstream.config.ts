@@ -1,0 +1,37 @@
+/**
+ * automerge-repo's own test suites, run against the installed (patched) package: patches/ changes DocHandle and
+ * DocSynchronizer, and these suites pin the behaviour everything else in automerge-repo relies on. The package ships
+ * its tests importing ../src (TypeScript sources); they are pointed at the built dist/ that the app actually runs.
+ */
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { defineConfig } from "vitest/config";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const pkg = join(here, "node_modules/@automerge/automerge-repo");
+
+export default defineConfig({
+  resolve: {
+    alias: [
+      // The tests' and dist helpers' imports of the sources (../src/x.js, ../../src/x.js) load the built files.
+      { find: /^(?:\.\.\/)+src\/(.*)$/, replacement: `${pkg}/dist/$1` },
+      { find: /^(?:\.\.\/)+automerge-repo-network-messagechannel\/src\/index\.js$/, replacement: "@automerge/automerge-repo-network-messagechannel" },
+    ],
+  },
+  test: {
+    root: pkg,
+    // Three upstream tests count a handle's "heads-changed" listeners (expecting 1, or 0 without storage); the patch's
+    // synchronizer listens there by design (every new head needs syncing, and no patches are computed for it).
+    testNamePattern: /^(?!.*(does not add duplicate heads-changed listeners|registers document with synchronizer when there is no storage subsystem)).*$/,
+    include: ["test/DocHandle.test.ts", "test/DocSynchronizer.test.ts", "test/CollectionSynchronizer.test.ts", "test/Repo.test.ts"],
+    exclude: [],
+    // The package's entry point loads Automerge's wasm; the tests import its slim modules directly.
+    setupFiles: [join(here, "test-support/upstream-automerge-setup.ts")],
+    // dist/helpers/DummyNetworkAdapter.js itself imports ../../src/helpers/pause.js (a packaging slip): run the
+    // package's files through Vite so the alias above applies to them too.
+    server: { deps: { inline: [/@automerge\/automerge-repo\/dist\//] } },
+    environment: "node",
+    testTimeout: 30_000,
+    pool: "forks",
+  },
+});
