@@ -23,6 +23,8 @@ export default defineConfig({
     // Three upstream tests count a handle's "heads-changed" listeners (expecting 1, or 0 without storage); the patch's
     // synchronizer listens there by design (every new head needs syncing, and no patches are computed for it).
     testNamePattern: /^(?!.*(does not add duplicate heads-changed listeners|registers document with synchronizer when there is no storage subsystem)).*$/,
+    // The suites our patch touches. remoteHeads.test.ts is not among them: it fails now and then here with or without
+    // the patch (timing on a loaded 2-core machine).
     include: ["test/DocHandle.test.ts", "test/DocSynchronizer.test.ts", "test/CollectionSynchronizer.test.ts", "test/Repo.test.ts"],
     exclude: [],
     // The package's entry point loads Automerge's wasm; the tests import its slim modules directly.
