@@ -220,6 +220,16 @@ export const NOTED_CHANGE_TTL_MS = 2 * FAST_PATH_SYNC_INTERVAL_MS;
  * measured here), so under a burst the changes of one display frame apply together. Typing never waits this long.
  */
 export const FAST_PATH_APPLY_MIN_INTERVAL_MS = 16;
+/**
+ * An Automerge 3 apply walks the whole document (its batch apply), so it costs ~0.6 µs per character of the document
+ * whatever it carries: ~60 ms a call for a 100 KB plan, measured here. A fast-path receiver therefore spaces a
+ * document's applies so they take at most this share of its thread: after an apply that took c ms, the next starts no
+ * sooner than c / share ms after it began. A teammate typing into a large document then shows in bigger, rarer steps
+ * instead of keeping a window's main thread (and the person's own typing) busy with applies.
+ */
+export const FAST_PATH_APPLY_BUSY_SHARE = 0.25;
+/** However slow the last apply, a document's next one waits at most this long (a teammate's edit stays visible). */
+export const FAST_PATH_APPLY_MAX_WAIT_MS = 1000;
 /** A window fast-link batch naming a longer document id is malformed (automerge-repo ids are ~28 characters). */
 export const MAX_FAST_LINK_DOCUMENT_ID_CHARS = 128;
 

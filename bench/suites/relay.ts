@@ -1,8 +1,9 @@
 /**
- * Relay suite: change-to-peer latency (paced: a change every 150 ms; typing: every 30 ms), throughput (20 clients
- * x 20 documents, one writer and two readers per document, closed loop) and relay CPU at a fixed load (the same mesh,
- * open loop) for Yjs, bare automerge-repo and our relay (by the sync protocol alone, and with the change fast path as
- * the app core runs it), each relay in its own process, all clients in this process (one clock for writer and reader).
+ * Relay suite: change-to-peer latency (paced: a change every 150 ms; typing: every 30 ms, also into a 100 KB
+ * document), throughput (20 clients x 20 documents, one writer and two readers per document, closed loop) and relay
+ * CPU at a fixed load (the same mesh, open loop) for Yjs, bare automerge-repo and our relay (by the sync protocol
+ * alone, and with the change fast path as the app core runs it), each relay in its own process, all clients in this
+ * process (one clock for writer and reader).
  * Latency of change N = time the reader first sees text length >= N minus the time the writer started change N, so
  * changes a relay batches together are each charged their full wait.
  */
@@ -14,6 +15,7 @@ import { RelayNotAvailable, type RelayClient, type RelayTarget, type RunningRela
 import { yjsBaseline } from "../targets/yjs-baseline.js";
 import { automergeBaseline } from "../targets/automerge-baseline.js";
 import { chopinRelay, chopinRelaySyncOnly } from "../targets/chopin-relay.js";
+import { makeMarkdown } from "../lib/markdown-doc.js";
 
 const PACED_INTERVAL_MS = 150;
 const TYPING_INTERVAL_MS = 30;
@@ -34,20 +36,28 @@ const THROUGHPUT_WARMUP_MS = 1000;
  * every Automerge target.
  */
 const FIXED_LOAD_INTERVAL_MS = 100;
+/**
+ * Typing into a large document: the same typing latency with a 100 KB Markdown document in place first. An Automerge 3
+ * apply walks the whole document (~60 ms a call at this size, measured here), so this shows what a receiver's applies
+ * cost a teammate's view of a real plan, which the small documents above cannot.
+ */
+const LARGE_DOC_CHARS = 100_000;
 
 interface Sizes {
   paced: number;
   typing: number;
+  large: number;
   throughputMs: number;
 }
 
-async function latency(relay: RunningRelay, intervalMs: number, count: number): Promise<number[]> {
+/** `prefill`: the document's text before measuring (one change), "." by default. */
+async function latency(relay: RunningRelay, intervalMs: number, count: number, prefill = "."): Promise<number[]> {
   const writer = await relay.connect("writer");
   const reader = await relay.connect("reader");
   try {
     const key = await writer.createDoc();
     const wdoc = writer.ownDoc(key);
-    wdoc.append(".");
+    wdoc.append(prefill);
     const rdoc = await reader.openDoc(key);
     await waitFor(() => rdoc.length() >= wdoc.length(), DRAIN_TIMEOUT_MS, "reader to catch up before measuring");
     const base = wdoc.length();
@@ -182,7 +192,7 @@ function steady(mesh: Mesh, running: () => boolean): void {
   });
 }
 
-const PHASES = ["latency", "throughput", "fixed"] as const;
+const PHASES = ["latency", "large", "throughput", "fixed"] as const;
 type Phase = (typeof PHASES)[number];
 
 async function measureTarget(
@@ -209,6 +219,14 @@ async function measureTarget(
       log(`${target.name}: typing ${sizes.typing} changes every ${TYPING_INTERVAL_MS} ms`);
       typing = summarize(await latency(relay, TYPING_INTERVAL_MS, sizes.typing));
     }
+    let large = skipped;
+    let largeCpu = Number.NaN;
+    if (phases.has("large")) {
+      log(`${target.name}: typing ${sizes.large} changes every ${TYPING_INTERVAL_MS} ms into a ${LARGE_DOC_CHARS / 1000} KB document`);
+      const cpu = meterSelf();
+      large = summarize(await latency(relay, TYPING_INTERVAL_MS, sizes.large, makeMarkdown(LARGE_DOC_CHARS)));
+      largeCpu = cpu.stop();
+    }
     let tp = skippedMesh;
     if (phases.has("throughput")) {
       log(`${target.name}: throughput for ${sizes.throughputMs} ms`);
@@ -226,6 +244,9 @@ async function measureTarget(
         "paced p99 ms": paced.p99,
         "typing p50 ms": typing.p50,
         "typing p99 ms": typing.p99,
+        "100 KB typing p50 ms": large.p50,
+        "100 KB typing p99 ms": large.p99,
+        "100 KB clients CPU %": largeCpu,
         "deliveries/s": tp.deliveriesPerSec,
         "relay CPU %": tp.relayCpu,
         "clients CPU %": tp.clientCpu,
@@ -256,6 +277,7 @@ function ratios(rows: Row[], baseline: Row): Row[] {
         "paced p50 x": (row.metrics["paced p50 ms"] as number) / (b["paced p50 ms"] as number),
         "typing p50 x": (row.metrics["typing p50 ms"] as number) / (b["typing p50 ms"] as number),
         "typing p99 x": (row.metrics["typing p99 ms"] as number) / (b["typing p99 ms"] as number),
+        "100 KB typing p50 x": (row.metrics["100 KB typing p50 ms"] as number) / (b["100 KB typing p50 ms"] as number),
         "deliveries/s x": (row.metrics["deliveries/s"] as number) / (b["deliveries/s"] as number),
         "relay CPU per delivery x": perDelivery(row, "") / perDelivery(baseline, ""),
         "fixed-load relay CPU per delivery x": perDelivery(row, "fixed-load ") / perDelivery(baseline, "fixed-load "),
@@ -265,15 +287,15 @@ function ratios(rows: Row[], baseline: Row): Row[] {
 
 export const relaySuite: Suite = async (ctx: SuiteContext) => {
   const sizes: Sizes = ctx.quick
-    ? { paced: 20, typing: 60, throughputMs: 3000 }
-    : { paced: 200, typing: 500, throughputMs: 10_000 };
+    ? { paced: 20, typing: 60, large: 40, throughputMs: 3000 }
+    : { paced: 200, typing: 500, large: 200, throughputMs: 10_000 };
   const rows: Row[] = [];
   // BENCH_RELAY_ONLY=<name substring> (or =<exact name>) measures matching targets only (profiling, iterating);
   // reports use all.
   const only = process.env.BENCH_RELAY_ONLY;
   const matches = (name: string): boolean => !only || (only.startsWith("=") ? name === only.slice(1) : name.includes(only));
   const targets = [yjsBaseline, automergeBaseline, chopinRelaySyncOnly, chopinRelay].filter((t) => matches(t.name));
-  // BENCH_RELAY_PHASES=latency,throughput,fixed (any of them) measures those phases only; reports use all.
+  // BENCH_RELAY_PHASES=latency,large,throughput,fixed (any of them) measures those phases only; reports use all.
   const phases = new Set((process.env.BENCH_RELAY_PHASES ?? PHASES.join(",")).split(",") as Phase[]);
   const unknown = [...phases].filter((p) => !PHASES.includes(p));
   if (unknown.length > 0) throw new Error(`BENCH_RELAY_PHASES: unknown phase ${unknown.join(", ")} (known: ${PHASES.join(", ")})`);
@@ -288,6 +310,7 @@ export const relaySuite: Suite = async (ctx: SuiteContext) => {
     tables,
     notes: [
       `paced: ${sizes.paced} changes, one every ${PACED_INTERVAL_MS} ms; typing: ${sizes.typing} changes, one every ${TYPING_INTERVAL_MS} ms; ${WARMUP_CHANGES} warm-up changes not counted`,
+      `100 KB typing: ${sizes.large} changes, one every ${TYPING_INTERVAL_MS} ms, into a document holding ${LARGE_DOC_CHARS.toLocaleString("en-US")} characters of Markdown; clients CPU is this bench process (writer and reader) meanwhile`,
       `throughput: ${THROUGHPUT_CLIENTS} clients x ${THROUGHPUT_DOCS} docs, 1 writer + ${READERS_PER_DOC} readers per doc, writers at most ${THROUGHPUT_WINDOW} changes ahead of their slowest reader, ${sizes.throughputMs} ms measured; a delivery = one writer change seen by one reader (batched changes count each)`,
       `fixed load: the same mesh with every writer appending one change every ${FIXED_LOAD_INTERVAL_MS} ms (open loop), so every target's relay does the same work`,
       "CPU % is of one core; clients CPU is this bench process (all 20 clients), the relay is its own process",

@@ -17,11 +17,11 @@ const OPEN_TIMEOUT_MS = 15_000;
 
 function textDoc(handle: DocHandle<TextShape>): TextDoc {
   return {
-    append(char) {
+    append(text) {
       // The length comes from the materialized document: read through the change's proxy, it decodes the whole text
       // (measured ~0.5 ms a change at 10,000 characters), a cost no editor pays (the app splices at known positions).
       const at = handle.doc().text.length;
-      handle.change((d) => A.splice(d, ["text"], at, 0, char));
+      handle.change((d) => A.splice(d, ["text"], at, 0, text));
     },
     length: () => handle.doc().text.length,
     onChange(listener) {

@@ -5,8 +5,8 @@
  */
 
 export interface TextDoc {
-  /** Appends one character as one change. */
-  append(char: string): void;
+  /** Appends the text as one change (the suite appends one character, or a whole document before measuring). */
+  append(text: string): void;
   length(): number;
   /** Called after every local or remote change to this document. */
   onChange(listener: () => void): void;

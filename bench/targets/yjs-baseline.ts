@@ -18,8 +18,8 @@ const EXPECTED_PROVIDERS = 100;
 function yTextDoc(doc: Y.Doc): TextDoc {
   const text = doc.getText("text");
   return {
-    append(char) {
-      text.insert(text.length, char);
+    append(inserted) {
+      text.insert(text.length, inserted);
     },
     length: () => text.length,
     onChange(listener) {

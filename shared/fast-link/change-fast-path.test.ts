@@ -7,9 +7,9 @@
 import * as A from "@automerge/automerge";
 import { Repo, type DocHandle, type DocumentId, type PeerId } from "@automerge/automerge-repo";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { FAST_PATH_APPLY_MIN_INTERVAL_MS, FAST_PATH_MAX_BYTES } from "../limits.js";
+import { FAST_PATH_APPLY_BUSY_SHARE, FAST_PATH_APPLY_MAX_WAIT_MS, FAST_PATH_APPLY_MIN_INTERVAL_MS, FAST_PATH_MAX_BYTES } from "../limits.js";
 import { checkedChangeHashes } from "./change-hash.js";
-import { ChangeFastPath } from "./change-fast-path.js";
+import { applySpacing, ChangeFastPath } from "./change-fast-path.js";
 
 type Notes = { text: string };
 
@@ -26,7 +26,8 @@ afterEach(async () => {
   for (const repo of repos.splice(0)) await repo.shutdown().catch(() => undefined);
 });
 
-function harness(): Harness {
+/** `now`: the clock that times applies (ChangeFastPathOptions.now). */
+function harness(now?: () => number): Harness {
   const repo = new Repo({ network: [] });
   repos.push(repo);
   const h: Harness = { repo, sent: [], noted: [], syncRounds: [], fast: null as unknown as ChangeFastPath };
@@ -38,6 +39,7 @@ function harness(): Harness {
     syncNow: (_repo, documentId) => void h.syncRounds.push(documentId),
     notePeerHas: (_repo, _documentId, hashes) => void h.noted.push([...hashes]),
     hashes: checkedChangeHashes,
+    now,
   });
   h.fast.attach(repo);
   return h;
@@ -132,7 +134,8 @@ describe("ChangeFastPath", () => {
   });
 
   it("applies a document's received batches at most once per FAST_PATH_APPLY_MIN_INTERVAL_MS, together", async () => {
-    const h = harness();
+    // Applies timed as instant: the spacing is the display frame alone.
+    const h = harness(() => 0);
     const handle = h.repo.create<Notes>({ text: "" });
     h.fast.noteOutbound("sync", handle.documentId);
     let copy = A.clone(handle.doc());
@@ -160,6 +163,47 @@ describe("ChangeFastPath", () => {
       h.fast.receive(handle.documentId, next("d"));
       await settle();
       expect(handle.doc().text).toBe("abcd");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("spaces applies by their cost: a display frame at least, FAST_PATH_APPLY_BUSY_SHARE of the thread, capped", () => {
+    expect(applySpacing(0)).toBe(FAST_PATH_APPLY_MIN_INTERVAL_MS);
+    expect(applySpacing(FAST_PATH_APPLY_MIN_INTERVAL_MS * FAST_PATH_APPLY_BUSY_SHARE)).toBe(FAST_PATH_APPLY_MIN_INTERVAL_MS);
+    expect(applySpacing(10)).toBe(10 / FAST_PATH_APPLY_BUSY_SHARE);
+    expect(applySpacing(FAST_PATH_APPLY_MAX_WAIT_MS * FAST_PATH_APPLY_BUSY_SHARE)).toBe(FAST_PATH_APPLY_MAX_WAIT_MS);
+    expect(applySpacing(FAST_PATH_APPLY_MAX_WAIT_MS * FAST_PATH_APPLY_BUSY_SHARE + 1)).toBe(FAST_PATH_APPLY_MAX_WAIT_MS);
+  });
+
+  it.each([
+    ["a slow apply (40 ms)", 40],
+    ["an apply slower than the cap allows for", FAST_PATH_APPLY_MAX_WAIT_MS],
+  ])("after %s, holds the document's next batch until applySpacing of that cost", async (_name, costMs) => {
+    // The injected clock reports every apply as taking costMs (each read is costMs after the one before).
+    let t = 0;
+    const h = harness(() => (t += costMs));
+    const handle = h.repo.create<Notes>({ text: "" });
+    h.fast.noteOutbound("sync", handle.documentId);
+    let copy = A.clone(handle.doc());
+    const next = (char: string): Uint8Array[] => {
+      const before = copy;
+      copy = A.change(A.clone(copy), (d) => A.splice(d, ["text"], d.text.length, 0, char));
+      return A.getChanges(before, copy);
+    };
+    const spacing = applySpacing(costMs);
+    expect(spacing).toBeGreaterThan(FAST_PATH_APPLY_MIN_INTERVAL_MS);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      h.fast.receive(handle.documentId, next("a"));
+      await settle();
+      expect(handle.doc().text).toBe("a");
+      h.fast.receive(handle.documentId, next("b"));
+      await settle();
+      await vi.advanceTimersByTimeAsync(spacing - 1);
+      expect(handle.doc().text).toBe("a");
+      await vi.advanceTimersByTimeAsync(1);
+      expect(handle.doc().text).toBe("ab");
     } finally {
       vi.useRealTimers();
     }

@@ -28,11 +28,13 @@
  *
  * Cost: an Automerge apply costs about as much for one change as for dozens, so a document takes received batches at
  * most once per FAST_PATH_APPLY_MIN_INTERVAL_MS (a display frame): a batch arriving sooner after the last apply waits
- * for the rest of that interval with whatever else arrives. Typing (a key every 30 ms or more) never waits.
+ * for the rest of that interval with whatever else arrives. Typing (a key every 30 ms or more) never waits. An apply
+ * also costs in proportion to the document's size, so after a slow one the next waits longer, keeping applies to
+ * FAST_PATH_APPLY_BUSY_SHARE of the thread (at most FAST_PATH_APPLY_MAX_WAIT_MS).
  */
 import * as A from "@automerge/automerge";
 import type { DocHandle, DocHandleChangePayload, DocumentId, Repo } from "@automerge/automerge-repo";
-import { FAST_PATH_APPLY_MIN_INTERVAL_MS, FAST_PATH_MAX_BYTES } from "../limits.js";
+import { FAST_PATH_APPLY_BUSY_SHARE, FAST_PATH_APPLY_MAX_WAIT_MS, FAST_PATH_APPLY_MIN_INTERVAL_MS, FAST_PATH_MAX_BYTES } from "../limits.js";
 import { batchBytes } from "../sync-wire.js";
 
 /** The changes as one fast-path batch, or null when there are none or they total more than maxBytes. */
@@ -59,6 +61,16 @@ export interface ChangeFastPathOptions {
   notePeerHas(repo: Repo, documentId: string, hashes: readonly string[]): void;
   /** Each change's hash, or null when one of them is not a well-formed Automerge change. */
   hashes(changes: readonly Uint8Array[]): string[] | null;
+  /** A monotonic clock in ms that times applies (default performance.now; tests inject one). */
+  now?: () => number;
+}
+
+/**
+ * How long after an apply began, which took `costMs`, the document's next apply may begin: a display frame at least,
+ * and long enough that applies take at most FAST_PATH_APPLY_BUSY_SHARE of the thread, up to FAST_PATH_APPLY_MAX_WAIT_MS.
+ */
+export function applySpacing(costMs: number): number {
+  return Math.max(FAST_PATH_APPLY_MIN_INTERVAL_MS, Math.min(FAST_PATH_APPLY_MAX_WAIT_MS, costMs / FAST_PATH_APPLY_BUSY_SHARE));
 }
 
 type ChangeListener = (payload: DocHandleChangePayload<unknown>) => void;
@@ -90,8 +102,8 @@ export class ChangeFastPath {
   readonly #awaitingHandle = new Map<string, Received>();
   /** Documents whose first change of the current turn already went out (the rest wait for the checkpoint). */
   readonly #sentThisTurn = new Set<string>();
-  /** When each document last took received batches (Date.now()), for FAST_PATH_APPLY_MIN_INTERVAL_MS. */
-  readonly #lastApplied = new Map<string, number>();
+  /** When each document last took received batches (Date.now()) and how long that took (ms), for applySpacing. */
+  readonly #lastApplied = new Map<string, { at: number; costMs: number }>();
   /** Received batches waiting for their document's next apply, with the timer that applies them. */
   readonly #held = new Map<string, { received: Received; timer: ReturnType<typeof setTimeout> }>();
   #flushQueued = false;
@@ -279,28 +291,33 @@ export class ChangeFastPath {
     for (const [documentId, received] of incoming) this.#applyOrHold(documentId, received);
   }
 
-  /** Applies now, or holds the batch until FAST_PATH_APPLY_MIN_INTERVAL_MS after the document's last apply. */
+  /** Applies now, or holds the batch until applySpacing() after the document's last apply began. */
   #applyOrHold(documentId: string, received: Received): void {
     const held = this.#held.get(documentId);
     if (held) {
       append(held.received, received);
       return;
     }
-    const wait = (this.#lastApplied.get(documentId) ?? -Infinity) + FAST_PATH_APPLY_MIN_INTERVAL_MS - Date.now();
+    const last = this.#lastApplied.get(documentId);
+    const spacing = applySpacing(last?.costMs ?? 0);
+    const wait = last === undefined ? 0 : last.at + spacing - Date.now();
     if (wait <= 0) return this.#applyNow(documentId, received);
-    // Bounded by the interval, so a clock that jumps back never holds a batch longer.
+    // Bounded by the spacing, so a clock that jumps back never holds a batch longer.
     const timer = setTimeout(() => {
       const due = this.#held.get(documentId);
       if (!due) return;
       this.#held.delete(documentId);
       this.#applyNow(documentId, due.received);
-    }, Math.min(wait, FAST_PATH_APPLY_MIN_INTERVAL_MS));
+    }, Math.min(wait, spacing));
     this.#held.set(documentId, { received, timer });
   }
 
   #applyNow(documentId: string, received: Received): void {
-    this.#lastApplied.set(documentId, Date.now());
+    const at = Date.now();
+    const now = this.#options.now ?? (() => performance.now());
+    const start = now();
     this.#apply(documentId, received);
+    this.#lastApplied.set(documentId, { at, costMs: Math.max(0, now() - start) });
   }
 
   #sendBurst(documentId: string, handle: DocHandle<unknown>, before: A.Doc<unknown>): void {
