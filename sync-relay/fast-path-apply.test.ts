@@ -9,9 +9,9 @@ import * as A from "@automerge/automerge";
 import { Repo, type DocHandle } from "@automerge/automerge-repo";
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RELAY_APPLY_INTERVAL_MS } from "../shared/limits.js";
+import { RELAY_APPLY_BUSY_SHARE, RELAY_APPLY_INTERVAL_MS, RELAY_APPLY_MAX_WAIT_MS } from "../shared/limits.js";
 import { FAST_CHANGES_TYPE, type FastChangesFrame } from "../shared/sync-wire.js";
-import { RelayFastPath } from "./fast-path.js";
+import { RelayFastPath, relayApplyDelay } from "./fast-path.js";
 import { PeerInterest } from "./peer-interest.js";
 
 interface Notes {
@@ -20,7 +20,8 @@ interface Notes {
 
 const SESSIONS = ["alice#s1", "bob#s2", "carol#s3"] as const;
 
-function setup(interested: readonly string[] = SESSIONS) {
+/** `now`: the clock that times applies (RelayFastPathDeps.now). */
+function setup(interested: readonly string[] = SESSIONS, now?: () => number) {
   const repo = new Repo({ network: [] });
   const interest = new PeerInterest();
   const sent: { to: string; documentId: string; changes: Uint8Array[] }[] = [];
@@ -36,6 +37,7 @@ function setup(interested: readonly string[] = SESSIONS) {
     syncNow: () => undefined,
     notePeerHas: (sessionId, _documentId, hashes) => void noted.push({ sessionId, hashes }),
     refuse: (sessionId, code) => void refused.push({ sessionId, code }),
+    now,
   });
   const handle = repo.create<Notes>({ items: [] });
   for (const s of interested) interest.record(s, handle.documentId);
@@ -132,6 +134,42 @@ describe("RelayFastPath: forward on arrival, apply per document on RELAY_APPLY_I
     expect(vi.getTimerCount()).toBe(withApplyTimer - 1);
     await vi.advanceTimersByTimeAsync(RELAY_APPLY_INTERVAL_MS);
     expect(fastPath.stats.applied).toBe(1);
+  });
+
+  it("waits longer after a slow apply: its cost over RELAY_APPLY_BUSY_SHARE, between the interval and the cap", () => {
+    expect(relayApplyDelay(0)).toBe(RELAY_APPLY_INTERVAL_MS);
+    expect(relayApplyDelay(RELAY_APPLY_INTERVAL_MS * RELAY_APPLY_BUSY_SHARE)).toBe(RELAY_APPLY_INTERVAL_MS);
+    expect(relayApplyDelay(RELAY_APPLY_INTERVAL_MS * RELAY_APPLY_BUSY_SHARE + 1)).toBeGreaterThan(RELAY_APPLY_INTERVAL_MS);
+    expect(relayApplyDelay(RELAY_APPLY_MAX_WAIT_MS * RELAY_APPLY_BUSY_SHARE)).toBe(RELAY_APPLY_MAX_WAIT_MS);
+    expect(relayApplyDelay(RELAY_APPLY_MAX_WAIT_MS * RELAY_APPLY_BUSY_SHARE + 1)).toBe(RELAY_APPLY_MAX_WAIT_MS);
+    expect(relayApplyDelay(0, 0)).toBe(0);
+  });
+
+  it("after a slow apply, applies the document's next batches relayApplyDelay later, applyNow included", async () => {
+    const costMs = 200;
+    const delay = relayApplyDelay(costMs);
+    expect(delay).toBeGreaterThan(RELAY_APPLY_INTERVAL_MS);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    // The injected clock reports every apply as taking costMs (each read is costMs after the one before).
+    let t = 0;
+    const { fastPath, handle } = setup(SESSIONS, () => (t += costMs));
+    fastPath.receive("alice#s1", frame(handle, "alice#s1", [changeTo(handle, "a")]));
+    await vi.advanceTimersByTimeAsync(RELAY_APPLY_INTERVAL_MS);
+    expect(handle.doc().items).toEqual(["a"]);
+
+    fastPath.receive("alice#s1", frame(handle, "alice#s1", [changeTo(handle, "b")]));
+    fastPath.applyNow(handle.documentId);
+    expect(handle.doc().items).toEqual(["a"]);
+    await vi.advanceTimersByTimeAsync(delay - 1);
+    expect(handle.doc().items).toEqual(["a"]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(handle.doc().items).toEqual(["a", "b"]);
+
+    // Once that long has passed, a sync message applies at once again.
+    await vi.advanceTimersByTimeAsync(delay);
+    fastPath.receive("alice#s1", frame(handle, "alice#s1", [changeTo(handle, "c")]));
+    fastPath.applyNow(handle.documentId);
+    expect(handle.doc().items).toEqual(["a", "b", "c"]);
   });
 
   it("refuses bytes that are not a change on arrival, and a checksummed change that does not apply when applied", async () => {

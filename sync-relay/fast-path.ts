@@ -17,8 +17,9 @@
  *   the sender is closed 1007). Checksummed bytes that still do not apply close their sender when the relay applies
  *   them; a client treats a batch it cannot apply as nothing (its sync protocol repairs). A batch waiting on missing
  *   dependencies is held by Automerge and its sender is asked for a sync round now.
- * - Every forwarded change reaches the relay's copy within RELAY_APPLY_INTERVAL_MS (and before close() returns:
- *   flush()); a relay that dies first loses nothing, since the writer keeps the change and syncs it again.
+ * - Every forwarded change reaches the relay's copy within relayApplyDelay() of its arrival (RELAY_APPLY_INTERVAL_MS,
+ *   longer after a slow apply, never above RELAY_APPLY_MAX_WAIT_MS) and before close() returns (flush()); a relay
+ *   that dies first loses nothing, since the writer keeps the change and syncs it again.
  * - Every fast session syncing a document gets each of its changes by this path once: on arrival, or when the copy
  *   applies it if the session began syncing the document in between (it was given the copy without the change, and
  *   the paced protocol would bring it only on its next round).
@@ -30,14 +31,15 @@
  * Cost: an Automerge apply costs about the same for one change as for dozens (measured: ~1-3 ms a call against
  * ~0.06 ms a change in a batch of 100), so the relay applies a document's batches together at most once per
  * RELAY_APPLY_INTERVAL_MS, off the delivery path, or sooner when a fast session's sync message for the document
- * arrives (applyNow), so Automerge can drop the notes that message covers. Forwarding on apply listens to
+ * arrives (applyNow), so Automerge can drop the notes that message covers. An apply also costs in proportion to the
+ * document's size (Automerge 3 walks the whole document), so after a slow one both wait longer: relayApplyDelay(). Forwarding on apply listens to
  * "heads-changed", not "change", so the relay's handles have no "change" listener and skip the diff DocHandle would
  * compute for one (the automerge-repo patch makes that diff conditional); fast-path-apply.test.ts checks that nothing
  * re-adds one.
  */
 import * as A from "@automerge/automerge";
 import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
-import { FAST_PATH_MAX_BYTES, RELAY_APPLY_INTERVAL_MS } from "../shared/limits.js";
+import { FAST_PATH_MAX_BYTES, RELAY_APPLY_BUSY_SHARE, RELAY_APPLY_INTERVAL_MS, RELAY_APPLY_MAX_WAIT_MS } from "../shared/limits.js";
 import { verifiedChangeHashes } from "../shared/node/change-hash.js";
 import type { FastChangesFrame } from "../shared/sync-wire.js";
 import { batchBytes, CLOSE_CODES } from "../shared/sync-wire.js";
@@ -60,6 +62,17 @@ export interface RelayFastPathDeps {
   notePeerHas(sessionId: string, documentId: string, hashes: readonly string[]): void;
   /** Closes a session whose batch turned out not to apply (found after the frame was accepted). */
   refuse(sessionId: string, code: number, reason: string): void;
+  /** A monotonic clock in ms that times applies (default performance.now; tests inject one). */
+  now?: () => number;
+}
+
+/**
+ * How long after a document's last apply began, which took `costMs`, its next may begin: RELAY_APPLY_INTERVAL_MS for
+ * the timed apply (0 for applyNow) at least, and long enough that its applies take at most RELAY_APPLY_BUSY_SHARE of
+ * the thread, up to RELAY_APPLY_MAX_WAIT_MS.
+ */
+export function relayApplyDelay(costMs: number, floorMs = RELAY_APPLY_INTERVAL_MS): number {
+  return Math.max(floorMs, Math.min(RELAY_APPLY_MAX_WAIT_MS, costMs / RELAY_APPLY_BUSY_SHARE));
 }
 
 export interface RelayFastPathStats {
@@ -96,6 +109,12 @@ export class RelayFastPath {
   readonly #seenHeads = new WeakMap<DocHandle<unknown>, A.Heads>();
   /** Batches forwarded but not yet applied here, per document. */
   readonly #pending = new Map<string, Pending>();
+  /**
+   * Documents whose last apply was slow (relayApplyDelay above RELAY_APPLY_INTERVAL_MS): when it began (Date.now())
+   * and how long it took (ms). Only those, and each only until RELAY_APPLY_MAX_WAIT_MS has passed, so the map stays
+   * as small as the set of large documents being typed into.
+   */
+  readonly #slowApply = new Map<string, { at: number; costMs: number }>();
   /**
    * While the relay applies forwarded batches to a document: their hashes (those changes are not forwarded again),
    * and whether the copy held no changes waiting on dependencies (then the apply adds only these batches' changes).
@@ -141,6 +160,9 @@ export class RelayFastPath {
     const pending = this.#pending.get(documentId);
     const handle = this.#deps.repo.handles[documentId as DocumentId] as DocHandle<unknown> | undefined;
     if (!pending || !handle?.isReady()) return;
+    // Too soon after a slow apply: the timer applies them (trimming notes is not worth another walk of the document).
+    const last = this.#recentSlowApply(documentId);
+    if (last && Date.now() - last.at < relayApplyDelay(last.costMs, 0)) return;
     this.#pending.delete(documentId);
     clearTimeout(pending.timer);
     this.#apply(handle, pending.parts);
@@ -165,7 +187,7 @@ export class RelayFastPath {
       pending.parts.push(part);
       return;
     }
-    const timer = setTimeout(() => void this.#applyPending(documentId), RELAY_APPLY_INTERVAL_MS);
+    const timer = setTimeout(() => void this.#applyPending(documentId), relayApplyDelay(this.#recentSlowApply(documentId)?.costMs ?? 0));
     this.#pending.set(documentId, { parts: [part], timer });
   }
 
@@ -185,6 +207,29 @@ export class RelayFastPath {
   }
 
   #apply(handle: DocHandle<unknown>, parts: Part[]): void {
+    const now = this.#deps.now ?? (() => performance.now());
+    const at = Date.now();
+    const start = now();
+    try {
+      this.#applyParts(handle, parts);
+    } finally {
+      const costMs = Math.max(0, now() - start);
+      if (relayApplyDelay(costMs) > RELAY_APPLY_INTERVAL_MS) this.#slowApply.set(handle.documentId, { at, costMs });
+      else this.#slowApply.delete(handle.documentId);
+    }
+  }
+
+  /** The document's last apply if it was slow and began less than RELAY_APPLY_MAX_WAIT_MS ago. */
+  #recentSlowApply(documentId: string): { at: number; costMs: number } | undefined {
+    const last = this.#slowApply.get(documentId);
+    if (last && Date.now() - last.at >= RELAY_APPLY_MAX_WAIT_MS) {
+      this.#slowApply.delete(documentId);
+      return undefined;
+    }
+    return last;
+  }
+
+  #applyParts(handle: DocHandle<unknown>, parts: Part[]): void {
     if (this.#update(handle, parts)) return this.#afterApply(handle, parts);
     // The combined batch did not apply: apply each sender's part alone, so only the sender of bad bytes is refused.
     for (const part of parts) {
