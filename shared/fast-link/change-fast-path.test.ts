@@ -56,6 +56,19 @@ function changesOnCopy(handle: DocHandle<Notes>, edit: (d: Notes) => void): { ch
   return { changes: A.getChanges(before, after), after };
 }
 
+/** A document the link carries, and `next(char)`: the changes appending `char` on a peer's copy of it. */
+function carriedDocument(h: Harness): { handle: DocHandle<Notes>; next(char: string): Uint8Array[] } {
+  const handle = h.repo.create<Notes>({ text: "" });
+  h.fast.noteOutbound("sync", handle.documentId);
+  let copy = A.clone(handle.doc());
+  const next = (char: string): Uint8Array[] => {
+    const before = copy;
+    copy = A.change(A.clone(copy), (d) => A.splice(d, ["text"], d.text.length, 0, char));
+    return A.getChanges(before, copy);
+  };
+  return { handle, next };
+}
+
 describe("ChangeFastPath", () => {
   it("sends a burst's first change at once and the rest as one batch, only for admitted documents, and notes them delivered", async () => {
     const h = harness();
@@ -133,41 +146,6 @@ describe("ChangeFastPath", () => {
     expect(h.noted).toEqual([[A.decodeChange(changes[0]).hash]]);
   });
 
-  it("applies a document's received batches at most once per FAST_PATH_APPLY_MIN_INTERVAL_MS, together", async () => {
-    // Applies timed as instant: the spacing is the display frame alone.
-    const h = harness(() => 0);
-    const handle = h.repo.create<Notes>({ text: "" });
-    h.fast.noteOutbound("sync", handle.documentId);
-    let copy = A.clone(handle.doc());
-    const next = (char: string): Uint8Array[] => {
-      const before = copy;
-      copy = A.change(A.clone(copy), (d) => A.splice(d, ["text"], d.text.length, 0, char));
-      return A.getChanges(before, copy);
-    };
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
-    try {
-      h.fast.receive(handle.documentId, next("a"));
-      await settle();
-      expect(handle.doc().text).toBe("a");
-      h.fast.receive(handle.documentId, next("b"));
-      await settle();
-      h.fast.receive(handle.documentId, next("c"));
-      await settle();
-      await vi.advanceTimersByTimeAsync(FAST_PATH_APPLY_MIN_INTERVAL_MS - 1);
-      expect(handle.doc().text).toBe("a");
-      await vi.advanceTimersByTimeAsync(1);
-      expect(handle.doc().text).toBe("abc");
-      expect(h.fast.stats.appliedFrames).toBe(2);
-      // A batch a full interval after the last apply goes in at once.
-      await vi.advanceTimersByTimeAsync(FAST_PATH_APPLY_MIN_INTERVAL_MS);
-      h.fast.receive(handle.documentId, next("d"));
-      await settle();
-      expect(handle.doc().text).toBe("abcd");
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
   it("spaces applies by their cost: a display frame at least, FAST_PATH_APPLY_BUSY_SHARE of the thread, capped", () => {
     expect(applySpacing(0)).toBe(FAST_PATH_APPLY_MIN_INTERVAL_MS);
     expect(applySpacing(FAST_PATH_APPLY_MIN_INTERVAL_MS * FAST_PATH_APPLY_BUSY_SHARE)).toBe(FAST_PATH_APPLY_MIN_INTERVAL_MS);
@@ -177,22 +155,15 @@ describe("ChangeFastPath", () => {
   });
 
   it.each([
+    ["an instant apply (a display frame, FAST_PATH_APPLY_MIN_INTERVAL_MS)", 0],
     ["a slow apply (40 ms)", 40],
     ["an apply slower than the cap allows for", FAST_PATH_APPLY_MAX_WAIT_MS],
-  ])("after %s, holds the document's next batch until applySpacing of that cost", async (_name, costMs) => {
+  ])("after %s, holds a document's next batches until applySpacing of its cost, then applies them together", async (_name, costMs) => {
     // The injected clock reports every apply as taking costMs (each read is costMs after the one before).
     let t = 0;
     const h = harness(() => (t += costMs));
-    const handle = h.repo.create<Notes>({ text: "" });
-    h.fast.noteOutbound("sync", handle.documentId);
-    let copy = A.clone(handle.doc());
-    const next = (char: string): Uint8Array[] => {
-      const before = copy;
-      copy = A.change(A.clone(copy), (d) => A.splice(d, ["text"], d.text.length, 0, char));
-      return A.getChanges(before, copy);
-    };
+    const { handle, next } = carriedDocument(h);
     const spacing = applySpacing(costMs);
-    expect(spacing).toBeGreaterThan(FAST_PATH_APPLY_MIN_INTERVAL_MS);
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     try {
       h.fast.receive(handle.documentId, next("a"));
@@ -200,10 +171,18 @@ describe("ChangeFastPath", () => {
       expect(handle.doc().text).toBe("a");
       h.fast.receive(handle.documentId, next("b"));
       await settle();
+      h.fast.receive(handle.documentId, next("c"));
+      await settle();
       await vi.advanceTimersByTimeAsync(spacing - 1);
       expect(handle.doc().text).toBe("a");
       await vi.advanceTimersByTimeAsync(1);
-      expect(handle.doc().text).toBe("ab");
+      expect(handle.doc().text).toBe("abc");
+      expect(h.fast.stats.appliedFrames).toBe(2);
+      // A batch that long after the last apply goes in at once.
+      await vi.advanceTimersByTimeAsync(spacing);
+      h.fast.receive(handle.documentId, next("d"));
+      await settle();
+      expect(handle.doc().text).toBe("abcd");
     } finally {
       vi.useRealTimers();
     }
