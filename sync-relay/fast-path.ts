@@ -32,10 +32,10 @@
  * ~0.06 ms a change in a batch of 100), so the relay applies a document's batches together at most once per
  * RELAY_APPLY_INTERVAL_MS, off the delivery path, or sooner when a fast session's sync message for the document
  * arrives (applyNow), so Automerge can drop the notes that message covers. An apply also costs in proportion to the
- * document's size (Automerge 3 walks the whole document), so after a slow one both wait longer: relayApplyDelay(). Forwarding on apply listens to
- * "heads-changed", not "change", so the relay's handles have no "change" listener and skip the diff DocHandle would
- * compute for one (the automerge-repo patch makes that diff conditional); fast-path-apply.test.ts checks that nothing
- * re-adds one.
+ * document's size (Automerge 3 walks the whole document), so after a slow one both wait longer: relayApplyDelay().
+ * Forwarding on apply listens to "heads-changed", not "change", so the relay's handles have no "change" listener and
+ * skip the diff DocHandle would compute for one (the automerge-repo patch makes that diff conditional);
+ * fast-path-apply.test.ts checks that nothing re-adds one.
  */
 import * as A from "@automerge/automerge";
 import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
@@ -111,8 +111,8 @@ export class RelayFastPath {
   readonly #pending = new Map<string, Pending>();
   /**
    * Documents whose last apply was slow (relayApplyDelay above RELAY_APPLY_INTERVAL_MS): when it began (Date.now())
-   * and how long it took (ms). Only those, and each only until RELAY_APPLY_MAX_WAIT_MS has passed, so the map stays
-   * as small as the set of large documents being typed into.
+   * and how long it took (ms). Only those, and each only until RELAY_APPLY_MAX_WAIT_MS has passed (every apply drops
+   * the expired), so the map holds no more than the large documents applied in that window.
    */
   readonly #slowApply = new Map<string, { at: number; costMs: number }>();
   /**
@@ -214,6 +214,9 @@ export class RelayFastPath {
       this.#applyParts(handle, parts);
     } finally {
       const costMs = Math.max(0, now() - start);
+      for (const [documentId, slow] of this.#slowApply) {
+        if (Date.now() - slow.at >= RELAY_APPLY_MAX_WAIT_MS) this.#slowApply.delete(documentId);
+      }
       if (relayApplyDelay(costMs) > RELAY_APPLY_INTERVAL_MS) this.#slowApply.set(handle.documentId, { at, costMs });
       else this.#slowApply.delete(handle.documentId);
     }
