@@ -61,9 +61,10 @@ export const RELAY_SAVE_DEBOUNCE_MS = 1000;
  * this long, together with the document's other batches of that window: an Automerge apply costs about as much for
  * one change as for dozens, so this bounds the relay's timed applies per busy document to one a second (at 100 ms
  * they were a third of the relay's CPU at a fixed load); a fast session's sync message for the document applies the
- * waiting batches at once (so Automerge can trim the notes that message covers). Its copy (what storage, clients without the fast path
- * and a session that just opened the document see) lags the team by at most this much; a fast session that opened
- * the document meanwhile gets the batch when it is applied; close() applies everything first.
+ * waiting batches at once (so Automerge can trim the notes that message covers). Its copy (what storage, clients
+ * without the fast path and a session that just opened the document see) lags the team by this much (longer after a
+ * slow apply, see RELAY_APPLY_BUSY_SHARE); a fast session that opened the document meanwhile gets the batch when it is
+ * applied; close() applies everything first.
  */
 export const RELAY_APPLY_INTERVAL_MS = 1000;
 /**

@@ -40,6 +40,7 @@
 import * as A from "@automerge/automerge";
 import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
 import { FAST_PATH_MAX_BYTES, RELAY_APPLY_BUSY_SHARE, RELAY_APPLY_INTERVAL_MS, RELAY_APPLY_MAX_WAIT_MS } from "../shared/limits.js";
+import { spacingAfter, timed } from "../shared/apply-spacing.js";
 import { verifiedChangeHashes } from "../shared/node/change-hash.js";
 import type { FastChangesFrame } from "../shared/sync-wire.js";
 import { batchBytes, CLOSE_CODES } from "../shared/sync-wire.js";
@@ -72,7 +73,7 @@ export interface RelayFastPathDeps {
  * the thread, up to RELAY_APPLY_MAX_WAIT_MS.
  */
 export function relayApplyDelay(costMs: number, floorMs = RELAY_APPLY_INTERVAL_MS): number {
-  return Math.max(floorMs, Math.min(RELAY_APPLY_MAX_WAIT_MS, costMs / RELAY_APPLY_BUSY_SHARE));
+  return spacingAfter(costMs, { floorMs, busyShare: RELAY_APPLY_BUSY_SHARE, maxMs: RELAY_APPLY_MAX_WAIT_MS });
 }
 
 export interface RelayFastPathStats {
@@ -111,8 +112,8 @@ export class RelayFastPath {
   readonly #pending = new Map<string, Pending>();
   /**
    * Documents whose last apply was slow (relayApplyDelay above RELAY_APPLY_INTERVAL_MS): when it began (Date.now())
-   * and how long it took (ms). Only those, and each only until RELAY_APPLY_MAX_WAIT_MS has passed (every apply drops
-   * the expired), so the map holds no more than the large documents applied in that window.
+   * and how long it took (ms). Only those, and the next apply of any document drops the entries older than
+   * RELAY_APPLY_MAX_WAIT_MS, so the map holds about the large documents applied in that window.
    */
   readonly #slowApply = new Map<string, { at: number; costMs: number }>();
   /**
@@ -161,7 +162,7 @@ export class RelayFastPath {
     const handle = this.#deps.repo.handles[documentId as DocumentId] as DocHandle<unknown> | undefined;
     if (!pending || !handle?.isReady()) return;
     // Too soon after a slow apply: the timer applies them (trimming notes is not worth another walk of the document).
-    const last = this.#recentSlowApply(documentId);
+    const last = this.#slowApply.get(documentId);
     if (last && Date.now() - last.at < relayApplyDelay(last.costMs, 0)) return;
     this.#pending.delete(documentId);
     clearTimeout(pending.timer);
@@ -187,7 +188,8 @@ export class RelayFastPath {
       pending.parts.push(part);
       return;
     }
-    const timer = setTimeout(() => void this.#applyPending(documentId), relayApplyDelay(this.#recentSlowApply(documentId)?.costMs ?? 0));
+    const delay = relayApplyDelay(this.#slowApply.get(documentId)?.costMs ?? 0);
+    const timer = setTimeout(() => void this.#applyPending(documentId), delay);
     this.#pending.set(documentId, { parts: [part], timer });
   }
 
@@ -207,29 +209,13 @@ export class RelayFastPath {
   }
 
   #apply(handle: DocHandle<unknown>, parts: Part[]): void {
-    const now = this.#deps.now ?? (() => performance.now());
     const at = Date.now();
-    const start = now();
-    try {
-      this.#applyParts(handle, parts);
-    } finally {
-      const costMs = Math.max(0, now() - start);
-      for (const [documentId, slow] of this.#slowApply) {
-        if (Date.now() - slow.at >= RELAY_APPLY_MAX_WAIT_MS) this.#slowApply.delete(documentId);
-      }
-      if (relayApplyDelay(costMs) > RELAY_APPLY_INTERVAL_MS) this.#slowApply.set(handle.documentId, { at, costMs });
-      else this.#slowApply.delete(handle.documentId);
+    const costMs = timed(() => this.#applyParts(handle, parts), this.#deps.now);
+    for (const [documentId, slow] of this.#slowApply) {
+      if (at - slow.at >= RELAY_APPLY_MAX_WAIT_MS) this.#slowApply.delete(documentId);
     }
-  }
-
-  /** The document's last apply if it was slow and began less than RELAY_APPLY_MAX_WAIT_MS ago. */
-  #recentSlowApply(documentId: string): { at: number; costMs: number } | undefined {
-    const last = this.#slowApply.get(documentId);
-    if (last && Date.now() - last.at >= RELAY_APPLY_MAX_WAIT_MS) {
-      this.#slowApply.delete(documentId);
-      return undefined;
-    }
-    return last;
+    if (relayApplyDelay(costMs) > RELAY_APPLY_INTERVAL_MS) this.#slowApply.set(handle.documentId, { at, costMs });
+    else this.#slowApply.delete(handle.documentId);
   }
 
   #applyParts(handle: DocHandle<unknown>, parts: Part[]): void {

@@ -270,21 +270,23 @@ function perDelivery(row: Row, prefix: string): number {
 }
 
 function ratios(rows: Row[], baseline: Row): Row[] {
-  const b = baseline.metrics;
   return rows
     .filter((row) => row.notAvailable === undefined)
-    .map((row) => ({
-      name: row.name,
-      metrics: {
-        "paced p50 x": (row.metrics["paced p50 ms"] as number) / (b["paced p50 ms"] as number),
-        "typing p50 x": (row.metrics["typing p50 ms"] as number) / (b["typing p50 ms"] as number),
-        "typing p99 x": (row.metrics["typing p99 ms"] as number) / (b["typing p99 ms"] as number),
-        "100 KB typing p50 x": (row.metrics["100 KB typing p50 ms"] as number) / (b["100 KB typing p50 ms"] as number),
-        "deliveries/s x": (row.metrics["deliveries/s"] as number) / (b["deliveries/s"] as number),
-        "relay CPU per delivery x": perDelivery(row, "") / perDelivery(baseline, ""),
-        "fixed-load relay CPU per delivery x": perDelivery(row, "fixed-load ") / perDelivery(baseline, "fixed-load "),
-      },
-    }));
+    .map((row) => {
+      const x = (metric: string): number => (row.metrics[metric] as number) / (baseline.metrics[metric] as number);
+      return {
+        name: row.name,
+        metrics: {
+          "paced p50 x": x("paced p50 ms"),
+          "typing p50 x": x("typing p50 ms"),
+          "typing p99 x": x("typing p99 ms"),
+          "100 KB typing p50 x": x("100 KB typing p50 ms"),
+          "deliveries/s x": x("deliveries/s"),
+          "relay CPU per delivery x": perDelivery(row, "") / perDelivery(baseline, ""),
+          "fixed-load relay CPU per delivery x": perDelivery(row, "fixed-load ") / perDelivery(baseline, "fixed-load "),
+        },
+      };
+    });
 }
 
 export const relaySuite: Suite = async (ctx: SuiteContext) => {

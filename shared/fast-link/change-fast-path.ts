@@ -35,6 +35,7 @@
 import * as A from "@automerge/automerge";
 import type { DocHandle, DocHandleChangePayload, DocumentId, Repo } from "@automerge/automerge-repo";
 import { FAST_PATH_APPLY_BUSY_SHARE, FAST_PATH_APPLY_MAX_WAIT_MS, FAST_PATH_APPLY_MIN_INTERVAL_MS, FAST_PATH_MAX_BYTES } from "../limits.js";
+import { spacingAfter, timed } from "../apply-spacing.js";
 import { batchBytes } from "../sync-wire.js";
 
 /** The changes as one fast-path batch, or null when there are none or they total more than maxBytes. */
@@ -70,7 +71,11 @@ export interface ChangeFastPathOptions {
  * and long enough that applies take at most FAST_PATH_APPLY_BUSY_SHARE of the thread, up to FAST_PATH_APPLY_MAX_WAIT_MS.
  */
 export function applySpacing(costMs: number): number {
-  return Math.max(FAST_PATH_APPLY_MIN_INTERVAL_MS, Math.min(FAST_PATH_APPLY_MAX_WAIT_MS, costMs / FAST_PATH_APPLY_BUSY_SHARE));
+  return spacingAfter(costMs, {
+    floorMs: FAST_PATH_APPLY_MIN_INTERVAL_MS,
+    busyShare: FAST_PATH_APPLY_BUSY_SHARE,
+    maxMs: FAST_PATH_APPLY_MAX_WAIT_MS,
+  });
 }
 
 type ChangeListener = (payload: DocHandleChangePayload<unknown>) => void;
@@ -314,10 +319,8 @@ export class ChangeFastPath {
 
   #applyNow(documentId: string, received: Received): void {
     const at = Date.now();
-    const now = this.#options.now ?? (() => performance.now());
-    const start = now();
-    this.#apply(documentId, received);
-    this.#lastApplied.set(documentId, { at, costMs: Math.max(0, now() - start) });
+    const costMs = timed(() => this.#apply(documentId, received), this.#options.now);
+    this.#lastApplied.set(documentId, { at, costMs });
   }
 
   #sendBurst(documentId: string, handle: DocHandle<unknown>, before: A.Doc<unknown>): void {
