@@ -387,6 +387,15 @@ export class DocumentService implements DocumentApi {
     return toDetail(handle, readPlan(handle), this.isShared(handle.documentId));
   }
 
+  /**
+   * Writes the document and both indexes to storage now. Whoever reports a write as done to someone outside this
+   * process (an MCP agent, a replay record) awaits this first: automerge-repo saves on a timer, and a crash before it
+   * fires would lose a write already confirmed.
+   */
+  async persist(id: string): Promise<void> {
+    await this.#repo.flush([id as DocumentId, ...this.#indexes.documentIds()]);
+  }
+
   /** Resolves once the core's handle holds `heads` and they are flushed to storage. */
   async waitSaved(id: string, heads: string[]): Promise<SaveReceipt> {
     const wanted = toHexHeads(heads);

@@ -61,6 +61,11 @@ export class Indexes {
     return this.#team;
   }
 
+  /** Both indexes' document ids (the team index's once it is loaded). */
+  documentIds(): DocumentId[] {
+    return this.#team ? [this.local.documentId, this.#team.documentId] : [this.local.documentId];
+  }
+
   isIndex(id: string): boolean {
     return id === this.local.documentId || id === this.#team?.documentId;
   }

@@ -1,7 +1,7 @@
 /**
  * The MCP tools over the document service. Each call is validated against its zod schema; every failure becomes a
  * structured tool error (isError, content = {"error":{code,message,details}}), never a thrown protocol error, so an
- * agent can read and act on it. No tool deletes anything.
+ * agent can read and act on it. No tool deletes anything. A write answers only once it is on disk.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ChopinError, toErrorShape } from "../../shared/errors.js";
@@ -25,6 +25,12 @@ function listed(summary: DocumentSummary) {
 function described(detail: DocumentDetail) {
   const { id, title, url, revision, archivedAt, shared, createdVia, repository, provenance, brief } = detail;
   return { id, title, url, revision, archivedAt, shared, createdVia, repository, provenance, brief };
+}
+
+/** A write's answer, once the write is on disk (an agent acts on it as done). */
+async function persisted(documents: DocumentService, summary: DocumentSummary): Promise<Record<string, unknown>> {
+  await documents.persist(summary.id);
+  return { document: listed(summary) };
 }
 
 type Handler<T extends ToolName> = (input: ToolInput<T>, context: ToolContext) => Promise<Record<string, unknown>>;
@@ -64,6 +70,8 @@ const HANDLERS: { [T in ToolName]: Handler<T> } = {
           clientName,
         },
       });
+      // Durable before the replay is recorded and the agent told: a crash must not leave a confirmed key with no document.
+      await documents.persist(detail.id);
       return { document: described(detail) };
     });
   },
@@ -71,20 +79,21 @@ const HANDLERS: { [T in ToolName]: Handler<T> } = {
   async update_document(input, { documents, replays }) {
     return replays.run("update_document", input, "updated", async () => {
       const detail = await documents.updateMarkdown(input.id, input.revision, input.markdown);
+      await documents.persist(detail.id);
       return { id: detail.id, revision: detail.revision };
     });
   },
 
   async rename_document(input, { documents }) {
-    return { document: listed(await documents.renameDocument(input.id, input.title)) };
+    return persisted(documents, await documents.renameDocument(input.id, input.title));
   },
 
   async archive_document(input, { documents }) {
-    return { document: listed(await documents.archiveDocument(input.id)) };
+    return persisted(documents, await documents.archiveDocument(input.id));
   },
 
   async restore_document(input, { documents }) {
-    return { document: listed(await documents.restoreDocument(input.id)) };
+    return persisted(documents, await documents.restoreDocument(input.id));
   },
 };
 
