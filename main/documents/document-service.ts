@@ -29,7 +29,7 @@ import { MAX_LIST_DOCUMENTS, MAX_SAVED_DOCUMENT_BYTES, WAIT_SAVED_TIMEOUT_MS } f
 import type { Brief, CreatedVia, PlanDocument, Provenance, RepositoryBinding } from "../../shared/schema/plan-document.js";
 import { PLAN_DOCUMENT_SCHEMA_VERSION, repositoryBindingSchema } from "../../shared/schema/plan-document.js";
 import type { TypedEmitter } from "../core/typed-emitter.js";
-import { stampAuthor } from "./authors.js";
+import { agentChangeMessage, stampAuthor, type AgentAuthor } from "./authors.js";
 import { checkMarkdown, checkQuery, normalizeNewTitle, normalizeTitle } from "./bounds.js";
 import { CoalescedIds, watchRepoChanges, type RepoWatch } from "./change-watcher.js";
 import { toHexHeads, toUrlHeads } from "./heads.js";
@@ -235,7 +235,8 @@ export class DocumentService implements DocumentApi {
     return this.createDocumentWith({ title, markdown, shared });
   }
 
-  async createDocumentWith(input: NewDocumentInput): Promise<DocumentDetail> {
+  /** `by`: the agent asking (its changes are credited to it in the history); the person at this device when absent. */
+  async createDocumentWith(input: NewDocumentInput, by?: AgentAuthor): Promise<DocumentDetail> {
     const title = normalizeNewTitle(input.title);
     const markdown = input.markdown === undefined ? "" : checkMarkdown(input.markdown);
     if (input.shared !== undefined && typeof input.shared !== "boolean") {
@@ -261,36 +262,36 @@ export class DocumentService implements DocumentApi {
         authors: {},
       };
       Object.assign(doc, init);
-    });
+    }, by);
     const plan = readPlan(handle);
     this.#indexes.add(handle.documentId, entryOf(plan), shared, now);
     this.#changed.add([handle.documentId]);
     return toDetail(handle, plan, this.isShared(handle.documentId));
   }
 
-  async renameDocument(id: string, title: string): Promise<DocumentSummary> {
+  async renameDocument(id: string, title: string, by?: AgentAuthor): Promise<DocumentSummary> {
     const next = normalizeTitle(title);
     const { handle, plan } = await this.#loadWritable(id);
     if (plan.title !== next) {
       this.#change(handle, (doc) => {
         A.updateText(doc, ["title"], next);
         doc.updatedAt = this.#now();
-      });
+      }, by);
     }
     return this.#summaryOf(handle);
   }
 
   /** Idempotent: archiving an archived document changes nothing. */
-  async archiveDocument(id: string): Promise<DocumentSummary> {
+  async archiveDocument(id: string, by?: AgentAuthor): Promise<DocumentSummary> {
     const { handle, plan } = await this.#load(id);
-    if (plan.archivedAt === null) this.#change(handle, (doc) => void (doc.archivedAt = this.#now()));
+    if (plan.archivedAt === null) this.#change(handle, (doc) => void (doc.archivedAt = this.#now()), by);
     return this.#summaryOf(handle);
   }
 
   /** Idempotent: restoring a live document changes nothing. */
-  async restoreDocument(id: string): Promise<DocumentSummary> {
+  async restoreDocument(id: string, by?: AgentAuthor): Promise<DocumentSummary> {
     const { handle, plan } = await this.#load(id);
-    if (plan.archivedAt !== null) this.#change(handle, (doc) => void (doc.archivedAt = null));
+    if (plan.archivedAt !== null) this.#change(handle, (doc) => void (doc.archivedAt = null), by);
     return this.#summaryOf(handle);
   }
 
@@ -371,7 +372,7 @@ export class DocumentService implements DocumentApi {
    * MCP's full-body update: refuses a stale revision (details.revision = current) and archived documents, then
    * applies the Markdown as a minimal text diff so a person's concurrent edits merge.
    */
-  async updateMarkdown(id: string, expectedRevision: string, markdown: string): Promise<DocumentDetail> {
+  async updateMarkdown(id: string, expectedRevision: string, markdown: string, by?: AgentAuthor): Promise<DocumentDetail> {
     const body = checkMarkdown(markdown);
     const { handle } = await this.#loadWritable(id);
     const current = revisionOfHandle(handle);
@@ -383,7 +384,7 @@ export class DocumentService implements DocumentApi {
     this.#change(handle, (doc) => {
       A.updateText(doc, ["text"], body);
       doc.updatedAt = this.#now();
-    });
+    }, by);
     return toDetail(handle, readPlan(handle), this.isShared(handle.documentId));
   }
 
@@ -497,14 +498,14 @@ export class DocumentService implements DocumentApi {
     return loaded;
   }
 
-  #change(handle: PlanHandle, fn: (doc: PlanDocument) => void): void {
+  #change(handle: PlanHandle, fn: (doc: PlanDocument) => void, by?: AgentAuthor): void {
     const now = this.#now();
     handle.change(
       (doc) => {
         fn(doc);
         stampAuthor(doc, this.#displayName());
       },
-      { time: Math.floor(now / 1000) },
+      { time: Math.floor(now / 1000), ...(by ? { message: agentChangeMessage(by) } : {}) },
     );
     // The watcher refreshes too, but a caller that lists right after writing must see its own write.
     this.#refreshIndexes(handle);

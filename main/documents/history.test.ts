@@ -25,6 +25,18 @@ function editAs(handle: { doc(): A.Doc<PlanDocument>; update(fn: (d: A.Doc<PlanD
 }
 
 describe("version history", () => {
+  it("an agent's writes are its own versions, credited to it, even within the person's grouping gap", async () => {
+    fx = await makeFixture();
+    const created = await fx.service.createDocumentWith({ title: "Plan", markdown: "Hi", createdVia: "mcp" }, { agent: "Claude Code" });
+    const revision = (await fx.service.getDocument(created.id)).revision;
+    await fx.service.updateMarkdown(created.id, revision, "Hi there", { agent: "Claude Code" });
+    await fx.service.renameDocument(created.id, "Agent plan", { agent: "Codex" });
+    await fx.service.archiveDocument(created.id);
+    const versions = await fx.service.listVersions(created.id);
+    expect(versions.map((v) => v.authors)).toEqual([["Ada"], ["Codex (agent)"], ["Claude Code (agent)"]]);
+    expect(versions.map((v) => v.summary)).toEqual(["Archived", "Renamed to “Agent plan”", "Created, +8 characters"]);
+  });
+
   it("three edits by two authors become versions with names, times and summaries; restore brings text back", async () => {
     fx = await makeFixture();
     const created = await fx.service.createDocument({ title: "Plan", markdown: "Hello" });

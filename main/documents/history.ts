@@ -9,7 +9,7 @@ import { ChopinError } from "../../shared/errors.js";
 import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS } from "../../shared/limits.js";
 import type { VersionEntry } from "../../shared/api.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
-import { UNKNOWN_AUTHOR } from "./authors.js";
+import { agentLabel, agentOfMessage, UNKNOWN_AUTHOR } from "./authors.js";
 import { toUrlHeads, versionIdOf } from "./heads.js";
 
 export interface VersionSpan {
@@ -45,8 +45,10 @@ export function groupVersions(doc: A.Doc<PlanDocument>): VersionSpan[] {
     heads.add(meta.hash);
     // An empty change (a repo's creation marker) carries no edit: it extends the heads but is no one's version.
     const empty = meta.maxOp < meta.startOp;
-    const name = names[meta.actor];
-    const key = name ?? `actor:${meta.actor}`;
+    // An agent's change names the agent in its message; it shares this device's actor with the person.
+    const agent = agentOfMessage(meta.message);
+    const name = agent === null ? names[meta.actor] : agentLabel(agent);
+    const key = agent === null ? (name ?? `actor:${meta.actor}`) : `agent:${agent}`;
     const ms = meta.time * 1000;
     if (!empty && (!open || open.key !== key || ms - open.lastMs >= VERSION_GROUP_GAP_MS)) {
       close();

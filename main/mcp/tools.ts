@@ -57,7 +57,8 @@ const HANDLERS: { [T in ToolName]: Handler<T> } = {
       throw new ChopinError("invalid-input", 'repository must be {owner, name} or "owner/name" naming a GitHub repository.');
     }
     return replays.run("create_document", input, "created", async () => {
-      const detail = await documents.createDocumentWith({
+      const detail = await documents.createDocumentWith(
+        {
         title: input.title,
         markdown: input.markdown,
         shared: input.shared,
@@ -69,31 +70,33 @@ const HANDLERS: { [T in ToolName]: Handler<T> } = {
           ...(input.baseCommit !== undefined ? { baseCommit: input.baseCommit } : {}),
           clientName,
         },
-      });
+        },
+        { agent: clientName },
+      );
       // Durable before the replay is recorded and the agent told: a crash must not leave a confirmed key with no document.
       await documents.persist(detail.id);
       return { document: described(detail) };
     });
   },
 
-  async update_document(input, { documents, replays }) {
+  async update_document(input, { documents, replays, clientName }) {
     return replays.run("update_document", input, "updated", async () => {
-      const detail = await documents.updateMarkdown(input.id, input.revision, input.markdown);
+      const detail = await documents.updateMarkdown(input.id, input.revision, input.markdown, { agent: clientName });
       await documents.persist(detail.id);
       return { id: detail.id, revision: detail.revision };
     });
   },
 
-  async rename_document(input, { documents }) {
-    return persisted(documents, await documents.renameDocument(input.id, input.title));
+  async rename_document(input, { documents, clientName }) {
+    return persisted(documents, await documents.renameDocument(input.id, input.title, { agent: clientName }));
   },
 
-  async archive_document(input, { documents }) {
-    return persisted(documents, await documents.archiveDocument(input.id));
+  async archive_document(input, { documents, clientName }) {
+    return persisted(documents, await documents.archiveDocument(input.id, { agent: clientName }));
   },
 
-  async restore_document(input, { documents }) {
-    return persisted(documents, await documents.restoreDocument(input.id));
+  async restore_document(input, { documents, clientName }) {
+    return persisted(documents, await documents.restoreDocument(input.id, { agent: clientName }));
   },
 };
 
