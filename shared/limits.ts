@@ -20,6 +20,11 @@ export const MAX_SEARCH_QUERY_CHARS = 200;
 export const VERSION_GROUP_GAP_MS = 5 * 60 * 1000;
 /** The history panel lists at most this many versions (newest first). */
 export const MAX_VERSIONS_LISTED = 500;
+/**
+ * A document id or URL the app API accepts, in characters (a real one is ~30-45). Checked before parsing: the
+ * parser's cost grows with the square of the length, and a 100,000-character id held the core's thread for seconds.
+ */
+export const MAX_DOCUMENT_ID_CHARS = 128;
 
 // ---- MCP (prototype mcp/*.ts) ----
 export const MCP_PATH = "/mcp";
@@ -247,3 +252,17 @@ export const MAX_FAST_LINK_DOCUMENT_ID_CHARS = 128;
 // ---- Settings ----
 /** Relay tokens are opaque printable strings; this bounds what the app stores and sends. */
 export const MAX_RELAY_TOKEN_CHARS = 512;
+
+// ---- Bounds that were literals (audit) ----
+/** update_document's revision: revisions are digests this server minted (~43 characters); anything longer is not one. */
+export const MAX_MCP_REVISION_CHARS = 128;
+/** Largest frame on host mode's /sync socket (the renderer replica): a whole large document's sync message must fit. */
+export const MAX_HOST_SYNC_FRAME_BYTES = 64 * 1024 * 1024;
+/** Heads named in one call (waitSaved, history): a document state has a handful; more is not a heads list. */
+export const MAX_HEADS_PER_CALL = 1024;
+/** A relay wire frame's `type` (automerge-repo's are ~10 characters); longer is malformed. */
+export const MAX_WIRE_FRAME_TYPE_CHARS = 64;
+/** A relay wire frame's documentId (automerge-repo ids are ~28 characters); longer is malformed. */
+export const MAX_WIRE_DOCUMENT_ID_CHARS = 128;
+/** After the relay closes a socket, a peer that does not finish the close handshake is terminated this much later. */
+export const RELAY_CLOSE_GRACE_MS = 1000;

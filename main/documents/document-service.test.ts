@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as A from "@automerge/automerge";
-import { DEFAULT_DOCUMENT_TITLE, MAX_LIST_DOCUMENTS, MAX_TITLE_CHARS, MAX_DOCUMENT_MARKDOWN_BYTES } from "../../shared/limits.js";
+import { DEFAULT_DOCUMENT_TITLE, MAX_DOCUMENT_ID_CHARS, MAX_LIST_DOCUMENTS, MAX_TITLE_CHARS, MAX_DOCUMENT_MARKDOWN_BYTES } from "../../shared/limits.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { makeFixture, waitFor, type Fixture } from "./test-fixture.js";
 
@@ -65,6 +65,20 @@ describe("create / get / list", () => {
     await expect(fx.service.getDocument(fx.service.localIndexId)).rejects.toMatchObject({ code: "not-found" });
     const other = fx.repo.create({ kind: "transcript", entries: [] });
     await expect(fx.service.getDocument(other.documentId)).rejects.toMatchObject({ code: "not-found" });
+  });
+
+  it("an id of MAX_DOCUMENT_ID_CHARS is parsed (and refused as no id); one more is refused for its length unparsed", async () => {
+    fx = await makeFixture();
+    await expect(fx.service.getDocument("a".repeat(MAX_DOCUMENT_ID_CHARS))).rejects.toMatchObject({
+      code: "invalid-input",
+      message: "That is not a document id.",
+    });
+    for (const length of [MAX_DOCUMENT_ID_CHARS + 1, 1_000_000]) {
+      await expect(fx.service.archiveDocument("a".repeat(length))).rejects.toMatchObject({
+        code: "invalid-input",
+        message: `A document id is at most ${MAX_DOCUMENT_ID_CHARS} characters.`,
+      });
+    }
   });
 
   it("title and markdown bounds on create", async () => {

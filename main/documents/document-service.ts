@@ -25,7 +25,7 @@ import type {
   VersionEntry,
 } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
-import { MAX_LIST_DOCUMENTS, MAX_SAVED_DOCUMENT_BYTES, WAIT_SAVED_TIMEOUT_MS } from "../../shared/limits.js";
+import { MAX_DOCUMENT_ID_CHARS, MAX_LIST_DOCUMENTS, MAX_SAVED_DOCUMENT_BYTES, WAIT_SAVED_TIMEOUT_MS } from "../../shared/limits.js";
 import type { Brief, CreatedVia, PlanDocument, Provenance, RepositoryBinding } from "../../shared/schema/plan-document.js";
 import { PLAN_DOCUMENT_SCHEMA_VERSION, repositoryBindingSchema } from "../../shared/schema/plan-document.js";
 import type { TypedEmitter } from "../core/typed-emitter.js";
@@ -454,6 +454,9 @@ export class DocumentService implements DocumentApi {
   // ---- internals ----
 
   #parseId(id: unknown): DocumentId {
+    if (typeof id === "string" && id.length > MAX_DOCUMENT_ID_CHARS) {
+      throw new ChopinError("invalid-input", `A document id is at most ${MAX_DOCUMENT_ID_CHARS} characters.`);
+    }
     if (typeof id === "string") {
       try {
         const documentId = interpretAsDocumentId(id as DocumentId);

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { decodeHeads, encodeHeads, type UrlHeads } from "@automerge/automerge-repo";
 import { ChopinError } from "../../shared/errors.js";
+import { MAX_HEADS_PER_CALL } from "../../shared/limits.js";
 
 const HEX_HASH = /^[0-9a-f]{64}$/;
 
@@ -29,7 +30,7 @@ export function toUrlHeads(hexHeads: readonly string[]): string[] {
 
 /** Accepts hex hashes or UrlHeads; refuses anything else with 'invalid-input'. */
 export function toHexHeads(heads: unknown): string[] {
-  if (!Array.isArray(heads) || heads.length > 1024) throw new ChopinError("invalid-input", "Heads must be a list.");
+  if (!Array.isArray(heads) || heads.length > MAX_HEADS_PER_CALL) throw new ChopinError("invalid-input", "Heads must be a list.");
   return heads.map((head) => {
     if (typeof head !== "string") throw new ChopinError("invalid-input", "Each head must be text.");
     if (HEX_HASH.test(head)) return head;

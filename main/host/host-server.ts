@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { WebSocketServerAdapter } from "@automerge/automerge-repo-network-websocket";
-import { HOST_SECRET_BYTES, MAX_BRIDGE_FRAME_BYTES } from "../../shared/limits.js";
+import { HOST_SECRET_BYTES, MAX_BRIDGE_FRAME_BYTES, MAX_HOST_SYNC_FRAME_BYTES } from "../../shared/limits.js";
 import { LOOPBACK_HOST } from "../../shared/defaults.js";
 import type { AppCore } from "../core/types.js";
 import { serveApiSocket } from "./api-socket.js";
@@ -56,7 +56,7 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
   });
 
   const apiWss = new WebSocketServer({ noServer: true, maxPayload: MAX_BRIDGE_FRAME_BYTES });
-  const syncWss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
+  const syncWss = new WebSocketServer({ noServer: true, maxPayload: MAX_HOST_SYNC_FRAME_BYTES });
   apiWss.on("connection", (socket) => serveApiSocket(socket, options.core.api, options.core.events));
   // automerge-repo types its server against isomorphic-ws; it is the same `ws` server at run time.
   options.core.attachRendererAdapter(new WebSocketServerAdapter(syncWss as unknown as ConstructorParameters<typeof WebSocketServerAdapter>[0]));

@@ -8,14 +8,12 @@ import {
   MAX_MCP_COMMIT_CHARS,
   MAX_MCP_ID_CHARS,
   MAX_MCP_IDEMPOTENCY_KEY_CHARS,
+  MAX_MCP_REVISION_CHARS,
   MAX_REPOSITORY_NAME_CHARS,
   MAX_REPOSITORY_OWNER_CHARS,
   MAX_TITLE_CHARS,
 } from "../../shared/limits.js";
 import { briefSchema, repositoryNameSchema, repositoryOwnerSchema } from "../../shared/schema/plan-document.js";
-
-/** Revisions are digests this server minted; anything longer is not one. */
-export const MAX_MCP_REVISION_CHARS = 128;
 
 const id = z.string().min(1).max(MAX_MCP_ID_CHARS).describe("Document id (or automerge: URL).");
 const idempotencyKey = z

@@ -57,20 +57,14 @@ const HANDLERS: { [T in ToolName]: Handler<T> } = {
       throw new ChopinError("invalid-input", 'repository must be {owner, name} or "owner/name" naming a GitHub repository.');
     }
     return replays.run("create_document", input, "created", async () => {
+      const provenance = {
+        ...(input.baseBranch !== undefined ? { baseBranch: input.baseBranch } : {}),
+        ...(input.baseCommit !== undefined ? { baseCommit: input.baseCommit } : {}),
+        clientName,
+      };
       const detail = await documents.createDocumentWith(
-        {
-        title: input.title,
-        markdown: input.markdown,
-        shared: input.shared,
-        createdVia: "mcp",
-        repository,
-        brief: input.brief ?? null,
-        provenance: {
-          ...(input.baseBranch !== undefined ? { baseBranch: input.baseBranch } : {}),
-          ...(input.baseCommit !== undefined ? { baseCommit: input.baseCommit } : {}),
-          clientName,
-        },
-        },
+        { title: input.title, markdown: input.markdown, shared: input.shared, createdVia: "mcp", repository, provenance,
+          brief: input.brief ?? null },
         { agent: clientName },
       );
       // Durable before the replay is recorded and the agent told: a crash must not leave a confirmed key with no document.

@@ -47,6 +47,7 @@ export interface TestClient {
 export function startClient(opts: { url: string; token: string; peerId: string; dbFile: string; fastPath?: boolean }): TestClient {
   const connection = new RelayConnection({ url: opts.url, token: opts.token, peerId: opts.peerId, minBackoffMs: 20, maxBackoffMs: 200 });
   const storage = new SqliteStorageAdapter(opts.dbFile);
+  const syncStates = trackSyncStateSaves(storage);
   const privateDocs = new Set<string>();
   const allowed = async (peerId: PeerId, documentId?: DocumentId) =>
     !(connection.isRelayPeer(peerId) && documentId !== undefined && privateDocs.has(documentId));
@@ -56,6 +57,7 @@ export function startClient(opts: { url: string; token: string; peerId: string; 
     peerId: opts.peerId as PeerId,
     shareConfig: { announce: allowed, access: allowed },
   });
+  syncStates.watch(repo);
   // As the app core does: every sync test runs with the change fast path unless it asks otherwise.
   if (opts.fastPath !== false) connection.attachRepo(repo);
   return {
@@ -67,9 +69,37 @@ export function startClient(opts: { url: string; token: string; peerId: string; 
       await connection.close();
       // repo.shutdown() would throw on handles that are not ready; flush the ready ones.
       await repo.flush(Object.values(repo.handles).filter((h) => h.isReady()).map((h) => h.documentId));
-      // Let automerge-repo's throttled saves (100 ms) land before the database closes under them.
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      // A flushed document's queued throttled save finds nothing new; a queued sync-state save still writes, and
+      // would hit a closed database (an unhandled rejection), so the database closes only once those have landed.
+      await waitFor(() => syncStates.pending.size === 0, "the Repo's queued sync-state saves reach storage");
       storage.close();
+    },
+  };
+}
+
+/**
+ * Which remote storage ids have a sync-state save queued in the Repo but not yet written. The Repo keeps one
+ * throttled save per remote storage id (saveDebounceRate) that always writes the newest state and cancels older
+ * queued ones, and a throttled save writes synchronously when its timer fires, so a write for a storage id after its
+ * newest "sync-state" event is that event's save. The Repo skips peers with no storage id or ephemeral ones; so
+ * does this.
+ */
+function trackSyncStateSaves(storage: SqliteStorageAdapter): { pending: Set<string>; watch(repo: Repo): void } {
+  const pending = new Set<string>();
+  const save = storage.save.bind(storage);
+  storage.save = async (key, data) => {
+    // Key shape written by automerge-repo's StorageSubsystem.saveSyncState: [documentId, "sync-state", storageId].
+    if (key.length === 3 && key[1] === "sync-state") pending.delete(key[2]!);
+    return save(key, data);
+  };
+  return {
+    pending,
+    watch(repo) {
+      // Registered after the Repo's own listener (its constructor), so it sees the metadata the Repo just used.
+      repo.synchronizer.on("sync-state", ({ peerId }) => {
+        const meta = repo.peerMetadataByPeerId[peerId];
+        if (meta?.storageId && !meta.isEphemeral) pending.add(meta.storageId);
+      });
     },
   };
 }
