@@ -29,7 +29,8 @@ import { MAX_DOCUMENT_ID_CHARS, MAX_LIST_DOCUMENTS, MAX_SAVED_DOCUMENT_BYTES, WA
 import type { Brief, CreatedVia, PlanDocument, Provenance, RepositoryBinding } from "../../shared/schema/plan-document.js";
 import { PLAN_DOCUMENT_SCHEMA_VERSION, repositoryBindingSchema } from "../../shared/schema/plan-document.js";
 import type { TypedEmitter } from "../core/typed-emitter.js";
-import { agentChangeMessage, stampAuthor, type AgentAuthor } from "./authors.js";
+import { stampAuthor } from "./authors.js";
+import { agentChangeMessage, restoreChangeMessage, type AgentAuthor } from "./change-messages.js";
 import { checkMarkdown, checkQuery, normalizeNewTitle, normalizeTitle } from "./bounds.js";
 import { CoalescedIds, watchRepoChanges, type RepoWatch } from "./change-watcher.js";
 import { toHexHeads, toUrlHeads } from "./heads.js";
@@ -443,11 +444,16 @@ export class DocumentService implements DocumentApi {
     const { handle } = await this.#loadWritable(id);
     const { title, markdown } = contentAt(handle.doc(), findVersion(handle.doc(), versionId));
     const restoredTitle = normalizeTitle(title, handle.doc().title);
-    this.#change(handle, (doc) => {
-      A.updateText(doc, ["text"], markdown);
-      if (doc.title !== restoredTitle) A.updateText(doc, ["title"], restoredTitle);
-      doc.updatedAt = this.#now();
-    });
+    this.#change(
+      handle,
+      (doc) => {
+        A.updateText(doc, ["text"], markdown);
+        if (doc.title !== restoredTitle) A.updateText(doc, ["title"], restoredTitle);
+        doc.updatedAt = this.#now();
+      },
+      undefined,
+      restoreChangeMessage(versionId),
+    );
     return toDetail(handle, readPlan(handle), this.isShared(handle.documentId));
   }
 
@@ -501,14 +507,16 @@ export class DocumentService implements DocumentApi {
     return loaded;
   }
 
-  #change(handle: PlanHandle, fn: (doc: PlanDocument) => void, by?: AgentAuthor): void {
+  /** `by` names the agent asking (none: the person here); `message` overrides the change's message. */
+  #change(handle: PlanHandle, fn: (doc: PlanDocument) => void, by?: AgentAuthor, message?: string): void {
     const now = this.#now();
+    const tag = message ?? (by ? agentChangeMessage(by) : undefined);
     handle.change(
       (doc) => {
         fn(doc);
         stampAuthor(doc, this.#displayName());
       },
-      { time: Math.floor(now / 1000), ...(by ? { message: agentChangeMessage(by) } : {}) },
+      { time: Math.floor(now / 1000), ...(tag === undefined ? {} : { message: tag }) },
     );
     // The watcher refreshes too, but a caller that lists right after writing must see its own write.
     this.#refreshIndexes(handle);

@@ -72,6 +72,24 @@ describe("version history", () => {
     expect((await fx.service.readVersion(created.id, versions[0].id)).title).toBe("Launch plan");
   });
 
+  it("a restore is a version of its own, even within the grouping gap, and restoring the one before undoes it", async () => {
+    fx = await makeFixture();
+    const { id } = await fx.service.createDocument({ title: "T", markdown: "one" });
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    await fx.service.updateMarkdown(id, (await fx.service.getDocument(id)).revision, "one two");
+    const [latest, first] = await fx.service.listVersions(id);
+    fx.clock.now += 1000;
+    await fx.service.restoreVersion(id, first.id);
+    fx.clock.now += 1000;
+    await fx.service.updateMarkdown(id, (await fx.service.getDocument(id)).revision, "one three");
+    const versions = await fx.service.listVersions(id);
+    expect(versions.map((v) => v.summary)).toEqual(["+6 characters", "Restored an earlier version, −4 characters", "+4 characters", "Created, +3 characters"]);
+    expect(versions[2].id).toBe(latest.id);
+    // The state just before the restore is still a version, so the restore can be undone.
+    await fx.service.restoreVersion(id, latest.id);
+    expect(await text(id)).toBe("one two");
+  });
+
   it("groups changes by one author closer than VERSION_GROUP_GAP_MS; splits at the gap", async () => {
     fx = await makeFixture();
     const { id } = await fx.service.createDocument({ title: "T", markdown: "a" });

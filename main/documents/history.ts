@@ -9,7 +9,8 @@ import { ChopinError } from "../../shared/errors.js";
 import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS } from "../../shared/limits.js";
 import type { VersionEntry } from "../../shared/api.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
-import { agentLabel, agentOfMessage, UNKNOWN_AUTHOR } from "./authors.js";
+import { UNKNOWN_AUTHOR } from "./authors.js";
+import { agentLabel, agentOfMessage, isRestoreMessage } from "./change-messages.js";
 import { toUrlHeads, versionIdOf } from "./heads.js";
 
 export interface VersionSpan {
@@ -22,6 +23,8 @@ export interface VersionSpan {
   /** Epoch ms of the last change in the version. */
   at: number;
   changeCount: number;
+  /** The version is a restore of an earlier one. */
+  restored: boolean;
 }
 
 /** Groups the document's changes into versions, oldest first. */
@@ -48,11 +51,13 @@ export function groupVersions(doc: A.Doc<PlanDocument>): VersionSpan[] {
     // An agent's change names the agent in its message; it shares this device's actor with the person.
     const agent = agentOfMessage(meta.message);
     const name = agent === null ? names[meta.actor] : agentLabel(agent);
-    const key = agent === null ? (name ?? `actor:${meta.actor}`) : `agent:${agent}`;
+    const restore = isRestoreMessage(meta.message);
+    // A restore is a version of its own (a key no other change has), so restoring the version before it undoes it.
+    const key = restore ? `restore:${meta.hash}` : agent === null ? (name ?? `actor:${meta.actor}`) : `agent:${agent}`;
     const ms = meta.time * 1000;
     if (!empty && (!open || open.key !== key || ms - open.lastMs >= VERSION_GROUP_GAP_MS)) {
       close();
-      open = { id: "", heads: [], before, authors: [name ?? UNKNOWN_AUTHOR], at: ms, changeCount: 0, key, lastMs: ms };
+      open = { id: "", heads: [], before, authors: [name ?? UNKNOWN_AUTHOR], at: ms, changeCount: 0, restored: restore, key, lastMs: ms };
     }
     if (open) {
       open.heads = [...heads].sort();
@@ -87,6 +92,7 @@ export function summarize(doc: A.Doc<PlanDocument>, span: VersionSpan): string {
   const after = A.view(doc, span.heads);
   const prior = span.before.length > 0 ? A.view(doc, span.before) : null;
   const parts: string[] = [];
+  if (span.restored) parts.push("Restored an earlier version");
   if (!prior) parts.push("Created");
   else if (prior.title !== after.title) parts.push(`Renamed to “${after.title}”`);
   if (prior && (prior.archivedAt ?? null) !== (after.archivedAt ?? null)) {

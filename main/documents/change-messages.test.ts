@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_DISPLAY_NAME_CHARS } from "../../shared/limits.js";
-import { agentChangeMessage, agentLabel, agentOfMessage } from "./authors.js";
+import { agentChangeMessage, agentLabel, agentOfMessage, isRestoreMessage, restoreChangeMessage } from "./change-messages.js";
 
 describe("agent change messages", () => {
   it("round-trip the agent's name; a person's change (no message, another message) names no agent", () => {
@@ -9,6 +9,13 @@ describe("agent change messages", () => {
     expect(agentOfMessage(undefined)).toBeNull();
     expect(agentOfMessage("Restored version 3")).toBeNull();
     expect(agentLabel("Codex")).toBe("Codex (agent)");
+  });
+
+  it("mark a restore, and nothing else as one", () => {
+    expect(isRestoreMessage(restoreChangeMessage("v-abc"))).toBe(true);
+    expect(isRestoreMessage(agentChangeMessage({ agent: "restore" }))).toBe(false);
+    expect(isRestoreMessage(null)).toBe(false);
+    expect(agentOfMessage(restoreChangeMessage("v-abc"))).toBeNull();
   });
 
   it("keep a MAX_DISPLAY_NAME_CHARS name whole and cut one more character; a blank name reads 'unknown'", () => {
