@@ -162,6 +162,10 @@ export const WAIT_SAVED_TIMEOUT_MS = 30_000;
 export const MCP_TOKEN_BYTES = 32;
 /** Sessions (initialize -> clientInfo) the MCP server remembers; the oldest is forgotten first. */
 export const MAX_MCP_SESSIONS = 256;
+/** How long a write's stored result answers a retry with the same idempotency key (agents retry within minutes). */
+export const MCP_REPLAY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+/** Stored MCP write results kept at most (the newest), so a busy agent cannot grow the database without bound. */
+export const MAX_MCP_REPLAYS = 50_000;
 
 // ---- Renderer (renderer/) ----
 /** Reconnect backoff of the renderer's API socket to the core: first retry and cap. */

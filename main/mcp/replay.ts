@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import type { Database } from "better-sqlite3";
 import { ChopinError } from "../../shared/errors.js";
-import { findReplay, insertReplay } from "../store/mcp-replays.js";
+import { findReplay, insertReplay, pruneReplays } from "../store/mcp-replays.js";
 
 function stable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stable);
@@ -35,6 +35,8 @@ export class ReplayLog {
   constructor(db: Database, now: () => number = Date.now) {
     this.#db = db;
     this.#now = now;
+    // Once per server start: bounded growth without a cost on every write.
+    pruneReplays(db, now());
   }
 
   /** Runs `apply` once per key; returns its result with `status` set to `freshStatus`, or the stored one replayed. */
