@@ -10,7 +10,8 @@ import type { TypedEmitter } from "./typed-emitter.js";
 export interface AppCoreOptions {
   /** Folder for everything this installation keeps: SQLite files, mcp-config.json. */
   dataDir: string;
-  /** Relay to sync shared documents through; overrides the stored setting for this launch when given. */
+  /** Relay to sync shared documents through: when given, stored as the relay setting (as if typed in Settings), so
+   * later launches without the flags keep using it. */
   relayUrl?: string;
   relayToken?: string;
   /** Port for the MCP server on 127.0.0.1; 0 picks a free one. Default: DEFAULT_MCP_PORT. */
