@@ -7,6 +7,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ELECTRON_FETCH_TIMEOUT_MS, rememberFetchFailure, shouldFetch } from "./electron-fetch-memo.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -14,7 +15,8 @@ const bin = (name) => join(root, "node_modules", ".bin", process.platform === "w
 
 /**
  * The path of a runnable Electron binary, or null. The electron package (v45) fetches its binary on first use; we
- * try that once, quietly, and fall back to host mode when it cannot be had (offline, or downloads blocked).
+ * try that once, quietly, and fall back to host mode when it cannot be had (offline, or downloads blocked); a failure
+ * is remembered for a day (electron-fetch-memo.mjs) so later launches do not wait on it again.
  */
 function electronBinary() {
   const pkg = join(root, "node_modules", "electron");
@@ -27,10 +29,18 @@ function electronBinary() {
   if (!existsSync(join(pkg, "install.js"))) return null;
   const found = installed();
   if (found) return found;
+  const memo = join(root, "node_modules", ".cache", "chopin", "electron-fetch.json");
+  if (!shouldFetch(memo, Date.now())) {
+    console.log(`Not fetching Electron (it failed recently; delete ${memo} to try again now).`);
+    return null;
+  }
   console.log("Fetching the Electron binary…");
-  const result = spawnSync(process.execPath, [join(pkg, "install.js")], { cwd: pkg, stdio: "pipe", timeout: 180_000 });
+  const result = spawnSync(process.execPath, [join(pkg, "install.js")], { cwd: pkg, stdio: "pipe", timeout: ELECTRON_FETCH_TIMEOUT_MS });
   const fetched = result.status === 0 ? installed() : null;
-  if (!fetched) console.log("Could not fetch Electron here.");
+  if (!fetched) {
+    console.log("Could not fetch Electron here.");
+    rememberFetchFailure(memo, Date.now());
+  }
   return fetched;
 }
 
