@@ -6,13 +6,16 @@
  *                                                    CHOPIN_RELAY_ALLOWED_USERS, CHOPIN_RELAY_ALLOWED_ORGS); both
  *                                                    lists empty admits every GitHub user. Without the URL only relay
  *                                                    tokens work, and the lists are refused rather than ignored.
- *   relay user add <handle> [--data DIR]              prints the new token alone on its last line
- *   relay user list [--data DIR]
- *   relay user revoke <handle> [--data DIR]           a running relay cuts that user within RELAY_REVOCATION_BOUND_MS
+ *   relay user add <handle> [--data DIR]              prints the new token alone on its last line; creates the relay
+ *                                                    database when DIR has none (first-time setup) and says so on stderr
+ *   relay user list [--data DIR]                      refuses (exit 1, nothing created) when DIR holds no relay database
+ *   relay user revoke <handle> [--data DIR]           same refusal; a running relay cuts that user within
+ *                                                    RELAY_REVOCATION_BOUND_MS
  * Bad arguments print a sentence and return exit code 2; they never throw.
  */
 import { ChopinError } from "../shared/errors.js";
-import { openRelayDb } from "./relay-db.js";
+import { durableUserWrites, openExistingRelayDb, openRelayDb, relayDbExists, relayDbPath } from "./relay-db.js";
+import { describeRelayFailure } from "./startup-errors.js";
 import type { RelayGitHubOptions } from "./authenticate.js";
 import { UserStore, isValidHandle } from "./users.js";
 
@@ -108,7 +111,19 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliCommand {
 
 /** Runs a user subcommand against the relay database in dataDir; returns the process exit code. */
 export function runUserCommand(command: Exclude<CliCommand, { kind: "serve" } | { kind: "help" }>, io: CliOutput): number {
-  const db = openRelayDb(command.dataDir);
+  let db;
+  try {
+    if (command.kind === "user-add") {
+      const existed = relayDbExists(command.dataDir);
+      db = durableUserWrites(openRelayDb(command.dataDir));
+      if (!existed) io.err(`Created a new relay database at ${relayDbPath(command.dataDir)} (there was none).`);
+    } else {
+      db = durableUserWrites(openExistingRelayDb(command.dataDir));
+    }
+  } catch (error) {
+    io.err(describeRelayFailure(error, { dataDir: command.dataDir }));
+    return 1;
+  }
   try {
     const users = new UserStore(db);
     switch (command.kind) {
@@ -137,7 +152,7 @@ export function runUserCommand(command: Exclude<CliCommand, { kind: "serve" } | 
       }
     }
   } catch (error) {
-    io.err(error instanceof ChopinError ? error.message : `Failed: ${String(error)}`);
+    io.err(describeRelayFailure(error, { dataDir: command.dataDir }));
     return 1;
   } finally {
     db.close();

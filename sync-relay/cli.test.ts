@@ -3,17 +3,22 @@
  * including a revocation from a separate process while a relay serves the same database.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import * as A from "@automerge/automerge";
+import { generateAutomergeUrl, parseAutomergeUrl } from "@automerge/automerge-repo";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ChopinError } from "../shared/errors.js";
 import { RELAY_REVOCATION_BOUND_MS } from "../shared/limits.js";
 import { CLOSE_CODES } from "../shared/sync-wire.js";
 import { DEFAULT_RELAY_PORT, parseCli } from "./cli-commands.js";
-import { openRelayDb, readMeta } from "./relay-db.js";
-import { startRelay } from "./server.js";
+import { RELAY_DB_FILE, openRelayDb } from "./relay-db.js";
+import { describeRelayFailure } from "./startup-errors.js";
+import { RELAY_PEER_ID, startRelay } from "./server.js";
 import { UserStore } from "./users.js";
-import { rawClient, tempDir, waitFor } from "./test-wire.js";
+import { RawDocSync, rawClient, tempDir, waitFor } from "./test-wire.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const tsx = join(root, "node_modules", ".bin", "tsx");
@@ -126,20 +131,36 @@ describe("relay CLI processes", () => {
     expect(bad.stderr).toMatch(/Unknown user command/);
   }, 60_000);
 
-  it("serves, then shuts down gracefully on SIGTERM keeping its data", async () => {
+  it("serves, then shuts down gracefully on SIGTERM keeping an edit made right before the signal", async () => {
     const data = join(dir.path, "data");
+    const token = (await run(["user", "add", "alice", "--data", data])).stdout.trimEnd().split("\n").at(-1)!;
     const relay = start([], { CHOPIN_RELAY_PORT: "0", CHOPIN_RELAY_DATA: data });
     await waitFor(() => /listening on ws:\/\/127\.0\.0\.1:\d+/.test(relay.stdout()), "relay listening", 30_000);
     const port = /127\.0\.0\.1:(\d+)/.exec(relay.stdout())![1];
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(await health.json()).toMatchObject({ ok: true, connections: 0 });
+
+    const socket = rawClient(`ws://127.0.0.1:${port}/`, token);
+    await socket.join("alice:laptop");
+    const { documentId } = parseAutomergeUrl(generateAutomergeUrl());
+    const copy = new RawDocSync(socket, "alice:laptop", RELAY_PEER_ID, documentId, A.from<{ items: string[] }>({ items: ["first"] }));
+    await copy.push();
+    // Well inside RELAY_SAVE_DEBOUNCE_MS of the signal, so only the shutdown flush can save this edit.
+    copy.doc = A.change(copy.doc, (d) => void d.items.push("right before SIGTERM"));
+    await copy.push();
     relay.child.kill("SIGTERM");
     const done = await relay.result;
+    socket.ws.terminate();
     expect(done.code).toBe(0);
     expect(done.stdout).toMatch(/relay stopped/);
-    const db = openRelayDb(data);
-    expect(readMeta(db, "team_index_document_id")).toBeTruthy();
-    db.close();
+
+    const restarted = await startRelay({ dataDir: data });
+    try {
+      const handle = await restarted.repo.find<{ items: string[] }>(documentId);
+      expect(handle.doc().items).toEqual(["first", "right before SIGTERM"]);
+    } finally {
+      await restarted.close();
+    }
   }, 60_000);
 
   it("a revocation from another process cuts the user's sockets within the bound", async () => {
@@ -157,4 +178,68 @@ describe("relay CLI processes", () => {
       await relay.close();
     }
   }, 60_000);
+});
+
+describe("relay CLI data folder and startup failures", () => {
+  it("user list and user revoke refuse a folder without a relay database, creating nothing", async () => {
+    const typo = join(dir.path, "typo");
+    for (const args of [["user", "list", "--data", typo], ["user", "revoke", "alice", "--data", typo]]) {
+      const refused = await run(args);
+      expect(refused.code, args.join(" ")).toBe(1);
+      expect(refused.stderr).toMatch(/No relay database in .*typo/);
+      expect(refused.stdout).not.toMatch(/No users/);
+      expect(existsSync(typo)).toBe(false);
+    }
+    const empty = join(dir.path, "empty");
+    mkdirSync(empty);
+    expect((await run(["user", "list", "--data", empty])).code).toBe(1);
+    expect(existsSync(join(empty, RELAY_DB_FILE))).toBe(false);
+  }, 60_000);
+
+  it("user add creates a missing relay database and says where on stderr, only the first time", async () => {
+    const data = join(dir.path, "fresh");
+    const first = await run(["user", "add", "alice", "--data", data]);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain(`Created a new relay database at ${join(data, RELAY_DB_FILE)}`);
+    const second = await run(["user", "add", "bob", "--data", data]);
+    expect(second.code).toBe(0);
+    expect(second.stderr).not.toMatch(/Created a new relay database/);
+    expect((await run(["user", "list", "--data", data])).stdout).toMatch(/^bob\t/m);
+  }, 60_000);
+
+  it("a data path that is a file gives a sentence, not EEXIST", async () => {
+    const file = join(dir.path, "not-a-folder");
+    writeFileSync(file, "x");
+    const served = await run([], { CHOPIN_RELAY_PORT: "0", CHOPIN_RELAY_DATA: file });
+    expect(served.code).toBe(1);
+    expect(served.stderr).toMatch(/relay failed: The data path .*not-a-folder is a file, not a folder/);
+    expect(served.stderr).not.toMatch(/EEXIST|ENOTDIR/);
+    const added = await run(["user", "add", "alice", "--data", join(file, "sub")]);
+    expect(added.code).toBe(1);
+    expect(added.stderr).toMatch(/is a file, not a folder/);
+  }, 60_000);
+
+  it("a port in use gives a sentence, not EADDRINUSE", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const served = await run([], { CHOPIN_RELAY_PORT: String(port), CHOPIN_RELAY_DATA: join(dir.path, "data") });
+      expect(served.code).toBe(1);
+      expect(served.stderr).toContain(`relay failed: Cannot listen on port ${port} on 127.0.0.1: another program already uses it.`);
+      expect(served.stderr).not.toMatch(/EADDRINUSE/);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  }, 60_000);
+
+  it("describes permission failures and keeps an unknown failure's message", () => {
+    const listen = Object.assign(new Error("listen EACCES"), { code: "EACCES", syscall: "listen", port: 80, address: "0.0.0.0" });
+    expect(describeRelayFailure(listen)).toMatch(/^Not allowed to listen on port 80 on 0\.0\.0\.0 .*Choose another --port\.$/);
+    const folder = Object.assign(new Error("EACCES: permission denied, mkdir '/root/x'"), { code: "EACCES", syscall: "mkdir", path: "/root/x" });
+    expect(describeRelayFailure(folder)).toBe("No permission to use /root/x: choose a --data folder this user may write to.");
+    expect(describeRelayFailure(new Error("boom"))).toBe("Unexpected failure: boom");
+    expect(describeRelayFailure("odd")).toBe("Unexpected failure: odd");
+    expect(describeRelayFailure(new ChopinError("not-found", "No relay database in /x."))).toBe("No relay database in /x.");
+  });
 });

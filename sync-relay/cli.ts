@@ -5,6 +5,7 @@
 import { ChopinError } from "../shared/errors.js";
 import { USAGE, parseCli, runUserCommand } from "./cli-commands.js";
 import { startRelay } from "./server.js";
+import { describeRelayFailure } from "./startup-errors.js";
 
 const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
 
@@ -23,7 +24,13 @@ async function main(): Promise<number> {
   }
   if (command.kind !== "serve") return runUserCommand(command, io);
 
-  const relay = await startRelay({ dataDir: command.dataDir, port: command.port, host: command.host, github: command.github, log: io.out });
+  let relay;
+  try {
+    relay = await startRelay({ dataDir: command.dataDir, port: command.port, host: command.host, github: command.github, log: io.out });
+  } catch (error) {
+    io.err(`relay failed: ${describeRelayFailure(error, command)}`);
+    return 1;
+  }
   if (command.github) {
     const { apiUrl, allowedUsers = [], allowedOrgs = [] } = command.github;
     const who =
@@ -54,7 +61,7 @@ main().then(
     process.exitCode = code;
   },
   (error) => {
-    io.err(`relay failed: ${error instanceof Error ? error.message : String(error)}`);
+    io.err(`relay failed: ${describeRelayFailure(error)}`);
     process.exitCode = 1;
   },
 );

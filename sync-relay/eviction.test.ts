@@ -4,12 +4,20 @@
  */
 import { join } from "node:path";
 import * as A from "@automerge/automerge";
-import { generateAutomergeUrl, parseAutomergeUrl, type DocumentId } from "@automerge/automerge-repo";
+import { Repo, generateAutomergeUrl, parseAutomergeUrl, type DocumentId } from "@automerge/automerge-repo";
 import type Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SqliteStorageAdapter } from "../shared/node/sqlite-storage-adapter.js";
+import {
+  RELAY_EVICT_SWEEP_MS,
+  RELAY_IDLE_EVICT_MS,
+  RELAY_JOIN_TIMEOUT_MS,
+  RELAY_KEEPALIVE_MS,
+  RELAY_USER_POLL_MS,
+} from "../shared/limits.js";
+import { DocumentEvictor } from "./eviction.js";
 import { openRelayDb } from "./relay-db.js";
-import { startRelay, type RunningRelay } from "./server.js";
+import { relayTimings, startRelay, type RunningRelay } from "./server.js";
 import { tempDir, waitFor } from "./test-wire.js";
 
 /** The brief: 10,000 documents. CHOPIN_EVICT_DOCS may lower it for a quick local run; the default is the real test. */
@@ -46,6 +54,36 @@ function importDocuments(dataDir: string, count: number): DocumentId[] {
   db.close();
   return ids;
 }
+
+describe("eviction bounds", () => {
+  it("the relay's timers default to their named bounds, and options override them", () => {
+    expect(relayTimings({ dataDir: "x" })).toEqual({
+      idleEvictMs: RELAY_IDLE_EVICT_MS,
+      evictSweepMs: RELAY_EVICT_SWEEP_MS,
+      userPollMs: RELAY_USER_POLL_MS,
+      joinTimeoutMs: RELAY_JOIN_TIMEOUT_MS,
+      keepAliveMs: RELAY_KEEPALIVE_MS,
+    });
+    const given = { idleEvictMs: 1, evictSweepMs: 2, userPollMs: 3, joinTimeoutMs: 4, keepAliveMs: 5 };
+    expect(relayTimings({ dataDir: "x", ...given })).toEqual(given);
+  });
+
+  it("keeps a document idle for RELAY_IDLE_EVICT_MS - 1 ms and unloads it at RELAY_IDLE_EVICT_MS", async () => {
+    const repo = new Repo({});
+    let now = 1_000_000;
+    const evictor = new DocumentEvictor(repo, { idleMs: RELAY_IDLE_EVICT_MS, sweepMs: RELAY_EVICT_SWEEP_MS, now: () => now });
+    const handle = repo.create({ n: 1 });
+    evictor.touch(handle.documentId);
+    const touchedAt = now;
+    now = touchedAt + RELAY_IDLE_EVICT_MS - 1;
+    expect(await evictor.sweep()).toBe(0);
+    expect(repo.handles[handle.documentId]).toBeDefined();
+    now = touchedAt + RELAY_IDLE_EVICT_MS;
+    expect(await evictor.sweep()).toBe(1);
+    expect(repo.handles[handle.documentId]).toBeUndefined();
+    await repo.shutdown();
+  });
+});
 
 describe("relay document eviction", () => {
   it("keeps the loaded-document count bounded while 10,000 documents are touched", async () => {

@@ -1,17 +1,51 @@
 /**
  * The relay's one SQLite file (relay.sqlite in its data directory): users, peer bindings, relay metadata and the
  * Automerge chunks (automerge_chunks, owned by SqliteStorageAdapter). The CLI opens the same file from another process
- * while the relay runs, so WAL and a busy timeout are required; synchronous=FULL because a token issued or revoked
- * must survive a crash the moment the CLI says so.
+ * while the relay runs, so WAL and a busy timeout are required. The relay's own connection commits with
+ * synchronous=NORMAL (see openRelayDb); the CLI's user commands commit with FULL (durableUserWrites), because a
+ * token issued or revoked must survive even a power cut the moment the CLI says so.
  */
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
+import { ChopinError } from "../shared/errors.js";
 
 export const RELAY_DB_FILE = "relay.sqlite";
 
+/** Where the relay database of `dataDir` lives (absolute, so messages name the real place). */
+export function relayDbPath(dataDir: string): string {
+  return resolve(dataDir, RELAY_DB_FILE);
+}
+
+/** Whether `dataDir` already holds a relay database. */
+export function relayDbExists(dataDir: string): boolean {
+  return existsSync(relayDbPath(dataDir));
+}
+
+/**
+ * Opens the relay database of `dataDir` only if it is there: a mistyped --data must not quietly make a new, empty
+ * relay (nothing is created on refusal).
+ */
+export function openExistingRelayDb(dataDir: string): Database.Database {
+  if (!relayDbExists(dataDir)) {
+    throw new ChopinError(
+      "not-found",
+      `No relay database in ${resolve(dataDir)} (expected ${RELAY_DB_FILE} there). Check --data or CHOPIN_RELAY_DATA.`,
+      { path: relayDbPath(dataDir) },
+    );
+  }
+  return openRelayDb(dataDir);
+}
+
 const SCHEMA_VERSION = 1;
 
+/** Makes this connection's commits reach the disk before they return (the CLI's user commands). */
+export function durableUserWrites(db: Database.Database): Database.Database {
+  db.pragma("synchronous = FULL");
+  return db;
+}
+
+/** Opens the relay database of `dataDir`, creating the folder and the database when missing. */
 export function openRelayDb(dataDir: string): Database.Database {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, RELAY_DB_FILE));

@@ -5,9 +5,13 @@
  *
  * What must stay true:
  * - A socket speaks only as the peer id it joined with, and only to this relay; anything else closes that socket,
- *   except ephemeral (presence) messages under another sender's id: an app core relays its renderer's presence under
- *   the renderer's peer id. Such a sender is bound to the first socket that relayed it; the same id from any other
- *   socket, or an id of a joined peer, is an echo (clients re-broadcast presence) or a forgery and is dropped.
+ *   except ephemeral (presence) messages under another sender's id: an app core relays its windows' presence under
+ *   each window's peer id (automerge-repo's random "peer-..." id, as a window's Repo has no peer id of its own).
+ *   Such a sender must belong to the socket: namespaced under its peer id ("<peerId>/...") or its user's handle
+ *   ("<handle>:..."), or a plain id no other user owns (ownerOfPeer); it is then bound to the first socket that
+ *   relayed it. The id of a joined peer, or one bound to another open socket, is an echo (every core re-broadcasts
+ *   the presence it receives, back to the relay too) and is dropped quietly; any other sender is dropped with a
+ *   reason (onRelayRefused). Dropping, not closing: a member that just left is still echoed for a moment.
  * - The Repo never sees a client's own peer id: each connection is a fresh session peer "<peerId>#s<n>", so the
  *   Repo's per-peer sync state (which automerge-repo keeps in memory across a disconnect) starts empty on every
  *   reconnect. Stale per-peer sync state is what makes a reconnecting client loop forever (automerge.md gotcha 1);
@@ -22,7 +26,7 @@
  */
 import { NetworkAdapter, type Message, type PeerId, type PeerMetadata } from "@automerge/automerge-repo";
 import type { WebSocket } from "ws";
-import { FAST_PATH_MAX_BYTES, RELAY_JOIN_TIMEOUT_MS, RELAY_KEEPALIVE_MS } from "../shared/limits.js";
+import { FAST_PATH_MAX_BYTES, RELAY_CLOSE_GRACE_MS, RELAY_JOIN_TIMEOUT_MS, RELAY_KEEPALIVE_MS } from "../shared/limits.js";
 import {
   CLOSE_CODES,
   FAST_CHANGES_TYPE,
@@ -65,6 +69,13 @@ export interface RelayServerAdapterOptions {
   onFastChanges?: (sessionId: string, frame: FastChangesFrame) => GuardVerdict;
   /** What the Repo is told about a joining peer. Default: what the peer presented. */
   presentMetadata?: (presented: PeerMetadata) => PeerMetadata;
+  /**
+   * The user a peer id belongs to, or undefined when nobody owns it; must not bind anything. Default: the handle
+   * before the first ':' ("<handle>:<device>"), else nobody.
+   */
+  ownerOfPeer?: (peerId: string) => string | undefined;
+  /** Presence relayed under a sender id the socket does not own was dropped; told once per connection. */
+  onRelayRefused?: (sessionId: string, reason: string) => void;
   joinTimeoutMs?: number;
   keepAliveMs?: number;
 }
@@ -80,11 +91,19 @@ interface Connection {
   joinTimer: NodeJS.Timeout | null;
   /** Agreed to the change fast path at join. */
   fast: boolean;
+  /** Presence frames dropped for a sender id this socket does not own. */
+  refusedRelays: number;
 }
 
 const SESSION_SUFFIX = /#s\d+$/;
 /** Joins a session peer id and a peer behind it (a client's renderer) into the sender id the Repo sees. */
 const RELAYED_SEPARATOR = ">";
+
+/** The default owner rule, the same one UserStore applies to "<handle>:<device>" ids. */
+function handleOfPeer(peerId: string): string | undefined {
+  const colon = peerId.indexOf(":");
+  return colon > 0 ? peerId.slice(0, colon) : undefined;
+}
 
 /** The client's own peer id behind a session peer id (identity for ids that are not session ids). */
 export function clientPeerIdOf(sessionId: string): string {
@@ -99,9 +118,10 @@ function closeReason(reason: string): string {
   return bytes.byteLength <= 123 ? reason : bytes.subarray(0, 120).toString("utf8") + "...";
 }
 
+type OptionalHooks = "onInbound" | "onJoin" | "onLeave" | "onFastChanges" | "onRelayRefused";
+
 export class RelayServerAdapter extends NetworkAdapter {
-  readonly #options: Required<Omit<RelayServerAdapterOptions, "onInbound" | "onJoin" | "onLeave" | "onFastChanges">> &
-    Pick<RelayServerAdapterOptions, "onInbound" | "onJoin" | "onLeave" | "onFastChanges">;
+  readonly #options: Required<Omit<RelayServerAdapterOptions, OptionalHooks>> & Pick<RelayServerAdapterOptions, OptionalHooks>;
   readonly #connections = new Set<Connection>();
   /** By the peer id the client presented: finds the connection a new join replaces. */
   readonly #byPeer = new Map<string, Connection>();
@@ -125,6 +145,8 @@ export class RelayServerAdapter extends NetworkAdapter {
       onLeave: options.onLeave,
       onFastChanges: options.onFastChanges,
       presentMetadata: options.presentMetadata ?? ((presented) => presented),
+      ownerOfPeer: options.ownerOfPeer ?? handleOfPeer,
+      onRelayRefused: options.onRelayRefused,
       joinTimeoutMs: options.joinTimeoutMs ?? RELAY_JOIN_TIMEOUT_MS,
       keepAliveMs: options.keepAliveMs ?? RELAY_KEEPALIVE_MS,
     };
@@ -169,7 +191,17 @@ export class RelayServerAdapter extends NetworkAdapter {
 
   /** Takes over an authenticated socket. */
   accept(ws: WebSocket, identity: SocketIdentity): void {
-    const conn: Connection = { ws, identity, peerId: null, sessionId: null, closed: false, alive: true, joinTimer: null, fast: false };
+    const conn: Connection = {
+      ws,
+      identity,
+      peerId: null,
+      sessionId: null,
+      closed: false,
+      alive: true,
+      joinTimer: null,
+      fast: false,
+      refusedRelays: 0,
+    };
     if (!this.#connected) {
       ws.close(1013, "relay is not ready; try again later");
       return;
@@ -237,6 +269,8 @@ export class RelayServerAdapter extends NetworkAdapter {
 
   #receive(conn: Connection, data: unknown, isBinary: boolean): void {
     if (conn.closed) return;
+    // Any frame proves the peer alive: under load its pong can lag behind the frames it keeps sending.
+    conn.alive = true;
     if (!isBinary) {
       this.#drop(conn, CLOSE_CODES.malformed, "text frames are not part of the relay protocol");
       return;
@@ -266,7 +300,11 @@ export class RelayServerAdapter extends NetworkAdapter {
         this.#drop(conn, CLOSE_CODES.policy, "senderId differs from the joined peer id");
         return;
       }
-      if (!this.#mayRelayFor(conn, frame.senderId)) return;
+      const verdict = this.#relayVerdict(conn, frame.senderId);
+      if (verdict !== "relay") {
+        if (verdict !== "echo") this.#refuseRelay(conn, verdict.refused);
+        return;
+      }
       relayedSender = frame.senderId;
     }
     const repoFrame = frame as RepoFrame;
@@ -382,16 +420,44 @@ export class RelayServerAdapter extends NetworkAdapter {
     } catch {
       conn.ws.terminate();
     }
-    setTimeout(() => conn.ws.terminate(), 1000).unref();
+    setTimeout(() => conn.ws.terminate(), RELAY_CLOSE_GRACE_MS).unref();
   }
 
-  /** Whether `conn` may relay presence for `sender`: not a joined peer, and not already relayed by another socket. */
-  #mayRelayFor(conn: Connection, sender: string): boolean {
-    if (sender.includes(RELAYED_SEPARATOR) || SESSION_SUFFIX.test(sender) || this.#byPeer.has(sender)) return false;
+  /** Whether `conn` may relay presence for `sender` (binding it to `conn` if so), or why not. */
+  #relayVerdict(conn: Connection, sender: string): "relay" | "echo" | { refused: string } {
+    if (sender.includes(RELAYED_SEPARATOR) || SESSION_SUFFIX.test(sender)) {
+      return { refused: `presence sender "${sender}" has the form of a relay session id` };
+    }
+    if (this.#byPeer.has(sender)) return "echo";
     const holder = this.#relayedBy.get(sender);
-    if (holder && holder !== conn && !holder.closed) return false;
+    if (holder && holder !== conn && !holder.closed) return "echo";
+    if (!this.#ownsSender(conn, sender)) {
+      return { refused: `presence sender "${sender}" does not belong to peer "${conn.peerId}" of user "${conn.identity.user}"` };
+    }
     this.#relayedBy.set(sender, conn);
-    return true;
+    return "relay";
+  }
+
+  /** Namespaced under the socket's peer id or its user's handle, or a plain id no other user owns. */
+  #ownsSender(conn: Connection, sender: string): boolean {
+    const { user } = conn.identity;
+    if (sender.startsWith(`${conn.peerId}/`) || sender.startsWith(`${user}:`)) return true;
+    try {
+      const owner = this.#options.ownerOfPeer(sender);
+      return owner === undefined || owner === user;
+    } catch {
+      return false;
+    }
+  }
+
+  #refuseRelay(conn: Connection, reason: string): void {
+    // Told once per connection: a forging client must not be able to flood the relay's log.
+    if (conn.refusedRelays++ > 0) return;
+    try {
+      this.#options.onRelayRefused?.(conn.sessionId as string, reason);
+    } catch {
+      // a reporting hook cannot take the socket down
+    }
   }
 
   #forget(conn: Connection): void {
@@ -408,11 +474,17 @@ export class RelayServerAdapter extends NetworkAdapter {
     }
   }
 
+  /** Every keepalive interval: a socket that neither answered the last ping nor sent any frame since is let go. */
   #pingAll(): void {
     for (const conn of [...this.#connections]) {
       if (!conn.alive) {
-        this.#forget(conn);
-        conn.ws.terminate();
+        if (conn.ws.readyState === conn.ws.OPEN) {
+          // The close frame tells a peer that is merely slow why; #drop terminates it if it does not answer.
+          this.#drop(conn, CLOSE_CODES.goingAway, `no pong and no frame for ${this.#options.keepAliveMs} ms`);
+        } else {
+          this.#forget(conn);
+          conn.ws.terminate();
+        }
         continue;
       }
       conn.alive = false;

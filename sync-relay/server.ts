@@ -13,6 +13,8 @@
  *   answer (fail closed, live sockets stay); live GitHub sockets are re-verified and cut (4401) on lost admission.
  * - A user revoked from another process loses its sockets within RELAY_REVOCATION_BOUND_MS (poll every userPollMs).
  * - Idle documents leave memory (flushed first); close() flushes everything and closes the database last.
+ * - A document the relay does not have costs it a handle only until it has answered "doc-unavailable", and a session
+ *   asks for at most RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION of them (unavailable-requests.ts).
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -28,6 +30,7 @@ import {
   RELAY_IDLE_EVICT_MS,
   RELAY_JOIN_TIMEOUT_MS,
   RELAY_KEEPALIVE_MS,
+  RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION,
   RELAY_SAVE_DEBOUNCE_MS,
   RELAY_USER_POLL_MS,
 } from "../shared/limits.js";
@@ -45,6 +48,7 @@ import { PeerInterest } from "./peer-interest.js";
 import { RELAY_DB_FILE, openRelayDb } from "./relay-db.js";
 import { RelayServerAdapter } from "./server-adapter.js";
 import { ensureTeamIndex } from "./team.js";
+import { UnavailableRequests } from "./unavailable-requests.js";
 import { UserStore } from "./users.js";
 
 export const RELAY_PEER_ID = "chopin-relay";
@@ -68,6 +72,8 @@ export interface RelayOptions {
   fastPath?: boolean;
   /** Also admit GitHub user tokens (issue #3). Absent: relay tokens only. */
   github?: RelayGitHubOptions;
+  /** Distinct documents a session may ask for that the relay does not have. Default RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION. */
+  maxUnavailableDocs?: number;
 }
 
 export interface RunningRelay {
@@ -85,6 +91,8 @@ export interface RunningRelay {
   evictor: DocumentEvictor;
   /** The change fast path's relay half (stats for tests and health). */
   fastPath: RelayFastPath;
+  /** Requests for documents the relay does not have (stats for tests). */
+  unavailable: UnavailableRequests;
   httpServer: Server;
   loadedDocuments(): number;
   connections(): number;
@@ -95,7 +103,19 @@ export interface RunningRelay {
   close(): Promise<void>;
 }
 
+/** The relay's timers: each option when given, else its bound from shared/limits.ts (tests shorten them). */
+export function relayTimings(options: RelayOptions): Required<Pick<RelayOptions, "idleEvictMs" | "evictSweepMs" | "userPollMs" | "joinTimeoutMs" | "keepAliveMs">> {
+  return {
+    idleEvictMs: options.idleEvictMs ?? RELAY_IDLE_EVICT_MS,
+    evictSweepMs: options.evictSweepMs ?? RELAY_EVICT_SWEEP_MS,
+    userPollMs: options.userPollMs ?? RELAY_USER_POLL_MS,
+    joinTimeoutMs: options.joinTimeoutMs ?? RELAY_JOIN_TIMEOUT_MS,
+    keepAliveMs: options.keepAliveMs ?? RELAY_KEEPALIVE_MS,
+  };
+}
+
 export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
+  const timings = relayTimings(options);
   const log = options.log ?? (() => undefined);
   const host = options.host ?? "127.0.0.1";
   const access = options.access ?? teamAccess;
@@ -109,6 +129,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   // Set below once the Repo exists; inbound messages cannot arrive before the adapter is connected by the Repo.
   let evictor: DocumentEvictor | null = null;
   let fastPath: RelayFastPath | null = null;
+  let unavailable: UnavailableRequests | null = null;
 
   const adapter = new RelayServerAdapter({
     authorizePeer: (user, peerId) => users.claimPeer(user, peerId),
@@ -133,13 +154,16 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     onFastChanges: options.fastPath === false ? undefined : (sessionId, frame) => fastPath?.receive(sessionId, frame) ?? { ok: true },
     onLeave: (sessionId) => {
       interest.forget(sessionId);
+      unavailable?.forget(sessionId);
       syncPacing().clear(relayPeerId, sessionId);
       delete repo.peerMetadataByPeerId[sessionId as PeerId];
     },
     // No storageId: the relay keeps no per-client sync state on disk, so every session starts from a clean state.
     presentMetadata: () => ({ isEphemeral: true }),
-    joinTimeoutMs: options.joinTimeoutMs ?? RELAY_JOIN_TIMEOUT_MS,
-    keepAliveMs: options.keepAliveMs ?? RELAY_KEEPALIVE_MS,
+    ownerOfPeer: (peerId) => users.ownerOfPeer(peerId),
+    onRelayRefused: (sessionId, reason) => log(`dropped presence from ${sessionId}: ${reason}`),
+    joinTimeoutMs: timings.joinTimeoutMs,
+    keepAliveMs: timings.keepAliveMs,
   });
 
   const repo = new Repo({
@@ -172,10 +196,16 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   // the relay sends a fast session proves the handle exists, so watching starts there at the latest.
   repo.synchronizer.on("message", (message) => {
     if ("documentId" in message && message.documentId && adapter.isFastSession(message.targetId)) fastPath?.watch(message.documentId);
+    unavailable?.noteOutbound(message);
+  });
+  unavailable = new UnavailableRequests({
+    repo,
+    limit: options.maxUnavailableDocs ?? RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION,
+    refuse: (sessionId, reason) => adapter.closeSession(sessionId, CLOSE_CODES.policy, reason),
   });
   evictor = new DocumentEvictor(repo, {
-    idleMs: options.idleEvictMs ?? RELAY_IDLE_EVICT_MS,
-    sweepMs: options.evictSweepMs ?? RELAY_EVICT_SWEEP_MS,
+    idleMs: timings.idleEvictMs,
+    sweepMs: timings.evictSweepMs,
   });
   const teamIndexDocumentId = await ensureTeamIndex(db, repo);
 
@@ -238,7 +268,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const userPoll = setInterval(() => {
     const cut = pollUsers();
     if (cut > 0) log(`cut ${cut} revoked connection(s)`);
-  }, options.userPollMs ?? RELAY_USER_POLL_MS);
+  }, timings.userPollMs);
   userPoll.unref();
   evictor.start();
 
@@ -288,6 +318,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     adapter,
     evictor,
     fastPath,
+    unavailable,
     httpServer: server,
     loadedDocuments,
     connections: () => adapter.connectionCount,

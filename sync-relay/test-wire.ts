@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as A from "@automerge/automerge";
 import WebSocket from "ws";
 import { RELAY_PROTOCOL_VERSION, decodeFrame, encodeFrame, type WireFrame } from "../shared/sync-wire.js";
 
@@ -78,4 +79,40 @@ export function rawClient(url: string, token: string | null, how: "header" | "qu
   });
   ws.on("error", () => undefined);
   return client;
+}
+
+/** One document synced by hand over a raw socket with Automerge's sync protocol, as a client Repo would. */
+export class RawDocSync<T> {
+  doc: A.Doc<T>;
+  #state = A.initSyncState();
+  #seen = 0;
+
+  constructor(
+    private readonly client: RawClient,
+    private readonly peerId: string,
+    private readonly relayPeerId: string,
+    readonly documentId: string,
+    doc: A.Doc<T>,
+  ) {
+    this.doc = doc;
+  }
+
+  /** Exchanges sync messages until the relay says it has every change this copy has. */
+  async push(): Promise<void> {
+    const mine = () => JSON.stringify([...A.getHeads(this.doc)].sort());
+    await waitFor(() => {
+      for (const f of this.client.frames.slice(this.#seen)) {
+        if (f.type !== "sync" || (f as { documentId?: string }).documentId !== this.documentId) continue;
+        [this.doc, this.#state] = A.receiveSyncMessage(this.doc, this.#state, new Uint8Array((f as { data: Uint8Array }).data));
+      }
+      this.#seen = this.client.frames.length;
+      let message: Uint8Array | null;
+      [this.#state, message] = A.generateSyncMessage(this.doc, this.#state);
+      if (message) {
+        const frame = { type: "sync", senderId: this.peerId, targetId: this.relayPeerId, documentId: this.documentId, data: message };
+        this.client.send(frame as WireFrame);
+      }
+      return JSON.stringify([...(this.#state.theirHeads ?? [])].sort()) === mine();
+    }, "the relay has every change of this copy");
+  }
 }

@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type Database from "better-sqlite3";
-import { MAX_HANDLE_CHARS } from "../shared/limits.js";
+import { MAX_HANDLE_CHARS, RELAY_TOKEN_BYTES } from "../shared/limits.js";
 import { openRelayDb } from "./relay-db.js";
-import { UserStore, hashToken, isValidHandle } from "./users.js";
+import { UserStore, handleNamedByPeer, hashToken, isValidHandle } from "./users.js";
 
 let dir: string;
 let db: Database.Database;
@@ -23,6 +23,13 @@ afterEach(() => {
 });
 
 describe("UserStore", () => {
+  it("issues tokens of RELAY_TOKEN_BYTES random bytes, base64url-encoded", () => {
+    const { token } = users.add("alice");
+    expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(Buffer.from(token, "base64url")).toHaveLength(RELAY_TOKEN_BYTES);
+    expect(users.add("bob").token).not.toBe(token);
+  });
+
   it("issues a token that authenticates, and stores only its SHA-256", () => {
     const { token } = users.add("alice");
     expect(users.authenticate(token)).toEqual({ handle: "alice", tokenHash: hashToken(token) });
@@ -72,5 +79,18 @@ describe("UserStore", () => {
     expect(users.claimPeer("bob", "device-1")).toBe(true);
     expect(users.claimPeer("bob", "device-1")).toBe(true);
     expect(users.claimPeer("alice", "device-1")).toBe(false);
+  });
+
+  it("reads the handle before the last ':', so a GitHub identity owns gh:<login>:<device> and nobody else does", () => {
+    users.add("gh");
+    expect(handleNamedByPeer("gh:alice:laptop")).toBe("gh:alice");
+    expect(handleNamedByPeer("alice:laptop")).toBe("alice");
+    expect(handleNamedByPeer("device-1")).toBeNull();
+    expect(users.claimPeer("gh:alice", "gh:alice:laptop")).toBe(true);
+    // A relay user named "gh" must not present a GitHub user's id, nor the relay user "alice" the GitHub "gh:alice"'s.
+    expect(users.claimPeer("gh", "gh:alice:laptop")).toBe(false);
+    expect(users.claimPeer("alice", "gh:alice:laptop")).toBe(false);
+    expect(users.claimPeer("gh:alice", "alice:laptop")).toBe(false);
+    expect(users.ownerOfPeer("gh:alice:laptop")).toBe("gh:alice");
   });
 });

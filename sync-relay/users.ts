@@ -4,7 +4,10 @@
  *
  * What must stay true:
  * - A handle is unique (primary key); re-adding a revoked handle issues a new token and the old one stays dead.
- * - A peer id "<handle>:<device>" belongs to <handle>; any other peer id belongs to the first user who joins with it.
+ * - A peer id "<handle>:<device>" belongs to <handle>, split at the LAST ':' (a GitHub identity "gh:<login>" has one
+ *   itself, a device part never does), so no user can present another's such id; any other peer id belongs to the
+ *   first user who joins with it. The app presents "<handle>:<device>" (main/sync/wire-peer-id.ts), so a device may
+ *   sign in as another user under a new id instead of meeting the first user's binding.
  * - Every read goes to SQLite, so a revocation made by another process (the CLI) is seen by the next poll.
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -29,6 +32,12 @@ export interface AuthenticatedUser {
 
 export function hashToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+/** The handle a "<handle>:<device>" peer id names (split at the last ':'), or null for a plain id. */
+export function handleNamedByPeer(peerId: string): string | null {
+  const colon = peerId.lastIndexOf(":");
+  return colon < 0 ? null : peerId.slice(0, colon);
 }
 
 export function isValidHandle(handle: string): boolean {
@@ -103,10 +112,18 @@ export class UserStore {
     return new Map(rows.map((r) => [r.handle, r.token_hash]));
   }
 
+  /** The user `peerId` belongs to ("<handle>:..." or a bound plain id), or undefined for an unclaimed plain id; binds nothing. */
+  ownerOfPeer(peerId: string): string | undefined {
+    const named = handleNamedByPeer(peerId);
+    if (named !== null) return named;
+    const row = this.#db.prepare("SELECT handle FROM peer_bindings WHERE peer_id = ?").get(peerId) as { handle: string } | undefined;
+    return row?.handle;
+  }
+
   /** Whether `handle` may present `peerId`; binds an unclaimed plain peer id to `handle`. */
   claimPeer(handle: string, peerId: string, now = Date.now()): boolean {
-    const colon = peerId.indexOf(":");
-    if (colon >= 0) return peerId.slice(0, colon) === handle && colon < peerId.length - 1;
+    const named = handleNamedByPeer(peerId);
+    if (named !== null) return named === handle && !peerId.endsWith(":");
     this.#db.prepare("INSERT OR IGNORE INTO peer_bindings (peer_id, handle, bound_at) VALUES (?, ?, ?)").run(
       peerId,
       handle,

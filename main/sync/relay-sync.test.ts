@@ -3,7 +3,8 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AutomergeUrl, DocHandle, DocumentId } from "@automerge/automerge-repo";
+import { Repo, type AutomergeUrl, type DocHandle, type DocumentId } from "@automerge/automerge-repo";
+import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { relayHolds, setUpRelay, startClient, tearDownRelay, waitFor, type RelayFixture, type TestClient } from "./test-helpers.js";
 
@@ -16,12 +17,13 @@ let relay: RunningRelay;
 let tokens: Record<string, string>;
 const clients: TestClient[] = [];
 
-function client(handle: string, device: string, token = tokens[handle]): TestClient {
+function client(handle: string, device: string, token = tokens[handle], fastPath = true): TestClient {
   const c = startClient({
     url: relay.url,
     token,
     peerId: `${handle}:${device}`,
     dbFile: join(dir.path, `${handle}-${device}-${clients.length}.sqlite`),
+    fastPath,
   });
   clients.push(c);
   return c;
@@ -29,6 +31,29 @@ function client(handle: string, device: string, token = tokens[handle]): TestCli
 
 async function connected(c: TestClient): Promise<void> {
   await waitFor(() => c.connection.status === "connected", `${c.connection.peerId} connected`);
+}
+
+/**
+ * Resolves once `count` has not moved for `quietMs`: traffic has stopped. A sync loop never stops, so it times out.
+ */
+async function quiet(count: () => number, quietMs: number, what: string): Promise<void> {
+  let last = count();
+  let since = Date.now();
+  await waitFor(() => {
+    if (count() !== last) {
+      last = count();
+      since = Date.now();
+    }
+    return Date.now() - since >= quietMs;
+  }, what, 30_000);
+}
+
+/** Every repo message the relay's Repo takes in or sends out (fast-path batches are not repo messages). */
+function relayTraffic(): () => number {
+  let messages = 0;
+  relay.adapter.on("message", () => messages++);
+  relay.repo.synchronizer.on("message", () => messages++);
+  return () => messages;
 }
 
 function sameHeads(a: DocHandle<unknown>, b: DocHandle<unknown>): boolean {
@@ -81,39 +106,49 @@ describe("sync through the relay", () => {
     expect([...handleB.doc().items].sort()).toEqual(["a0", "a1", "a2", "a3", "a4", "b0", "b1", "b2", "b3", "b4"]);
   });
 
-  it("converges after every one of 30+ offline/online cycles with concurrent edits (no reconnect sync loop)", async () => {
-    const a = client("alice", "laptop");
-    const b = client("bob", "desktop");
-    await Promise.all([connected(a), connected(b)]);
-    const handleA = a.repo.create<Notes>({ items: [] });
-    const second = a.repo.create<Notes>({ items: [] });
-    await relayHolds(relay, handleA.documentId);
-    const handleB = await b.repo.find<Notes>(handleA.url);
-    const secondB = await b.repo.find<Notes>(second.url);
+  for (const fastPath of [true, false]) {
+    it(`converges after every one of 30+ offline/online cycles with concurrent edits, then goes quiet (no reconnect sync loop; change fast path ${fastPath ? "on" : "off"})`, async () => {
+      const a = client("alice", "laptop", undefined, fastPath);
+      const b = client("bob", "desktop", undefined, fastPath);
+      await Promise.all([connected(a), connected(b)]);
+      // With the fast path off, only automerge-repo's sync protocol can carry the edits below.
+      expect([...relay.adapter.fastSessions()]).toHaveLength(fastPath ? 2 : 0);
+      const traffic = relayTraffic();
+      const handleA = a.repo.create<Notes>({ items: [] });
+      const second = a.repo.create<Notes>({ items: [] });
+      await relayHolds(relay, handleA.documentId);
+      const handleB = await b.repo.find<Notes>(handleA.url);
+      const secondB = await b.repo.find<Notes>(second.url);
 
-    const CYCLES = 32;
-    for (let cycle = 0; cycle < CYCLES; cycle++) {
-      // Alternate who goes offline; every fourth cycle both do.
-      const offline = cycle % 4 === 3 ? [a, b] : cycle % 2 === 0 ? [a] : [b];
-      for (const c of offline) c.connection.adapter.disconnect();
-      handleA.change((d) => void d.items.push(`a${cycle}`));
-      handleB.change((d) => void d.items.push(`b${cycle}`));
-      if (cycle % 3 === 0) secondB.change((d) => void d.items.push(`s${cycle}`));
-      for (const c of offline) c.connection.adapter.connect(c.repo.peerId);
-      await Promise.all(offline.map(connected));
-      await waitFor(
-        () =>
-          sameHeads(handleA, handleB) &&
-          sameHeads(second, secondB) &&
-          handleA.doc().items.length === 2 * (cycle + 1),
-        `convergence after cycle ${cycle}`,
-      );
-    }
-    const expected = Array.from({ length: CYCLES }, (_, i) => [`a${i}`, `b${i}`]).flat().sort();
-    expect([...handleA.doc().items].sort()).toEqual(expected);
-    expect([...handleB.doc().items].sort()).toEqual(expected);
-    expect(second.doc().items).toEqual(secondB.doc().items);
-  }, 120_000);
+      const CYCLES = 32;
+      for (let cycle = 0; cycle < CYCLES; cycle++) {
+        // Alternate who goes offline; every fourth cycle both do.
+        const offline = cycle % 4 === 3 ? [a, b] : cycle % 2 === 0 ? [a] : [b];
+        for (const c of offline) c.connection.adapter.disconnect();
+        handleA.change((d) => void d.items.push(`a${cycle}`));
+        handleB.change((d) => void d.items.push(`b${cycle}`));
+        if (cycle % 3 === 0) secondB.change((d) => void d.items.push(`s${cycle}`));
+        for (const c of offline) c.connection.adapter.connect(c.repo.peerId);
+        await Promise.all(offline.map(connected));
+        await waitFor(
+          () =>
+            sameHeads(handleA, handleB) &&
+            sameHeads(second, secondB) &&
+            handleA.doc().items.length === 2 * (cycle + 1),
+          `convergence after cycle ${cycle}`,
+        );
+      }
+      const expected = Array.from({ length: CYCLES }, (_, i) => [`a${i}`, `b${i}`]).flat().sort();
+      expect([...handleA.doc().items].sort()).toEqual(expected);
+      expect([...handleB.doc().items].sort()).toEqual(expected);
+      expect(second.doc().items).toEqual(secondB.doc().items);
+      // Nothing changes any more, so the relay's messages must stop: a reconnect loop keeps them going forever.
+      expect(traffic()).toBeGreaterThan(0);
+      await quiet(traffic, 1500, "relay traffic stops once both sides converged");
+      const settled = sameHeads(handleA, handleB) && sameHeads(second, secondB);
+      expect(settled).toBe(true);
+    }, 180_000);
+  }
 
   it("loses nothing across a relay restart on the same data directory", async () => {
     const a = client("alice", "laptop");
@@ -189,5 +224,32 @@ describe("sync through the relay", () => {
     await waitFor(() => handleB.doc().items.length === 1, "a later change still arrives");
     expect([a.connection.status, b.connection.status]).toEqual(["connected", "connected"]);
     expect(b.connection.isRelayPeer("alice:laptop")).toBe(true);
+  });
+  it("relays a window's presence, forwarded by its core under the window's own Repo peer id, to another member", async () => {
+    const a = client("alice", "laptop");
+    const b = client("bob", "desktop");
+    await Promise.all([connected(a), connected(b)]);
+    // A window as the app has one: a storage-less Repo with automerge-repo's random peer id, linked to the core.
+    const { port1, port2 } = new MessageChannel();
+    a.repo.networkSubsystem.addNetworkAdapter(new MessageChannelNetworkAdapter(port1));
+    const window = new Repo({ network: [new MessageChannelNetworkAdapter(port2)], shareConfig: { announce: async () => true, access: async () => true } });
+    try {
+      const handleA = a.repo.create<Notes>({ items: [] });
+      await relayHolds(relay, handleA.documentId);
+      const [handleB, inWindow] = await Promise.all([b.repo.find<Notes>(handleA.url), window.find<Notes>(handleA.url)]);
+      const received: { senderId: string; message: unknown }[] = [];
+      handleB.on("ephemeral-message", ({ senderId, message }) => received.push({ senderId, message }));
+      await waitFor(() => {
+        inWindow.broadcast({ caret: 7 });
+        return received.length > 0;
+      }, "bob receives the window's presence");
+      expect(window.peerId).toMatch(/^peer-/);
+      expect(received[0]).toEqual({ senderId: window.peerId, message: { caret: 7 } });
+      expect([a.connection.status, b.connection.status]).toEqual(["connected", "connected"]);
+    } finally {
+      await window.shutdown();
+      port1.close();
+      port2.close();
+    }
   });
 });

@@ -1,0 +1,115 @@
+/**
+ * Presence (ephemeral messages) relayed under another sender id, through a real relay on 127.0.0.1 and raw sockets:
+ * a core may relay its windows' presence (random "peer-..." ids, or ids namespaced under its own peer id or user),
+ * but never under an id that belongs to someone else; echoes of other members' presence are dropped quietly.
+ */
+import { join } from "node:path";
+import * as A from "@automerge/automerge";
+import type { DocumentId } from "@automerge/automerge-repo";
+import { encode } from "cbor-x";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { WireFrame } from "../shared/sync-wire.js";
+import { RELAY_PEER_ID, startRelay, type RunningRelay } from "./server.js";
+import { rawClient, tempDir, waitFor, type RawClient } from "./test-wire.js";
+
+let dir: ReturnType<typeof tempDir>;
+let relay: RunningRelay;
+let tokens: Record<string, string>;
+let log: string[];
+const sockets: RawClient[] = [];
+
+beforeEach(async () => {
+  dir = tempDir("chopin-relay-presence-");
+  log = [];
+  relay = await startRelay({ dataDir: join(dir.path, "relay"), log: (line) => log.push(line) });
+  tokens = Object.fromEntries(["alice", "bob", "carol"].map((h) => [h, relay.users.add(h).token]));
+});
+
+afterEach(async () => {
+  for (const s of sockets.splice(0)) s.ws.terminate();
+  await relay.close();
+  dir.remove();
+});
+
+async function joined(handle: string, peerId: string): Promise<RawClient> {
+  const c = rawClient(relay.url, tokens[handle]);
+  sockets.push(c);
+  await c.join(peerId);
+  return c;
+}
+
+let count = 0;
+function presence(from: string, senderId: string, documentId: DocumentId, value: unknown): WireFrame {
+  return {
+    type: "ephemeral",
+    senderId,
+    targetId: RELAY_PEER_ID,
+    documentId,
+    data: encode(value),
+    count: ++count,
+    sessionId: `session-of-${from}-as-${senderId}`,
+  } as WireFrame;
+}
+
+/** A document on the relay with `reader` among its peers, so the relay forwards its presence to `reader`. */
+async function watchedDocument(reader: RawClient, readerPeerId: string): Promise<DocumentId> {
+  const { documentId } = relay.repo.create({ items: [] });
+  const [, message] = A.generateSyncMessage(A.init(), A.initSyncState());
+  reader.send({ type: "request", senderId: readerPeerId, targetId: RELAY_PEER_ID, documentId, data: message! } as WireFrame);
+  await waitFor(() => reader.frames.some((f) => f.type === "sync" && (f as { documentId?: string }).documentId === documentId), "the reader syncs it");
+  return documentId;
+}
+
+const ephemeralSenders = (c: RawClient) => c.frames.filter((f) => f.type === "ephemeral").map((f) => f.senderId);
+
+describe("relayed presence sender ids", () => {
+  it("forwards a window's presence but drops, with one logged reason, presence under another user's peer ids", async () => {
+    // Bob's plain device id becomes his (bound at join), then he goes offline with it.
+    const bobPlain = await joined("bob", "device-bob");
+    bobPlain.ws.close();
+    await waitFor(() => relay.connections() === 0, "bob's plain device left");
+    const bob = await joined("bob", "bob:desk");
+    const carol = await joined("carol", "carol:desk");
+    const alice = await joined("alice", "alice:laptop");
+    const documentId = await watchedDocument(carol, "carol:desk");
+
+    // The audit's forgery: another user's namespaced id that is not joined right now.
+    alice.send(presence("alice", "bob:laptop", documentId, { user: { name: "Bob" } }));
+    // A plain id bound to bob, not joined right now.
+    alice.send(presence("alice", "device-bob", documentId, { user: { name: "Bob" } }));
+    // An echo of a joined member's presence (every core re-broadcasts what it receives): dropped, nothing logged.
+    alice.send(presence("alice", "bob:desk", documentId, { user: { name: "Bob" } }));
+    // What the app really sends: its windows' random Repo ids, and ids namespaced under its peer id or handle.
+    for (const window of ["peer-1x2y3z4", "alice:laptop/window-2", "alice:phone-window"]) {
+      alice.send(presence("alice", window, documentId, { user: { name: "Alice" } }));
+    }
+    await waitFor(() => ephemeralSenders(carol).length >= 3, "carol sees alice's windows");
+    expect(ephemeralSenders(carol).sort()).toEqual(["alice:laptop/window-2", "alice:phone-window", "peer-1x2y3z4"]);
+    // Frames from one socket are handled in order, so the dropped ones came before and never reached carol.
+    expect(alice.closed).toBeNull();
+    const refusals = log.filter((line) => line.startsWith("dropped presence"));
+    expect(refusals).toEqual([
+      expect.stringMatching(/^dropped presence from alice:laptop#s\d+: presence sender "bob:laptop" does not belong to peer "alice:laptop" of user "alice"$/),
+    ]);
+
+    // A window id alice relays is hers while her socket is open: bob's core echoing it is dropped.
+    bob.send(presence("bob", "peer-1x2y3z4", documentId, { user: { name: "Mallory" } }));
+    bob.send(presence("bob", "bob:desk/window", documentId, { user: { name: "Bob" } }));
+    await waitFor(() => ephemeralSenders(carol).includes("bob:desk/window"), "carol sees bob's window");
+    expect(ephemeralSenders(carol).filter((s) => s === "peer-1x2y3z4")).toHaveLength(1);
+    expect(bob.closed).toBeNull();
+  });
+
+  it("drops presence under a relay session id form, and stays up", async () => {
+    const carol = await joined("carol", "carol:desk");
+    const alice = await joined("alice", "alice:laptop");
+    const documentId = await watchedDocument(carol, "carol:desk");
+    alice.send(presence("alice", "carol:desk#s1", documentId, {}));
+    alice.send(presence("alice", "alice:laptop#s1>peer-x", documentId, {}));
+    alice.send(presence("alice", "alice:laptop/ok", documentId, {}));
+    await waitFor(() => ephemeralSenders(carol).length >= 1, "carol sees the allowed one");
+    expect(ephemeralSenders(carol)).toEqual(["alice:laptop/ok"]);
+    expect(log.filter((line) => line.startsWith("dropped presence"))).toEqual([expect.stringMatching(/form of a relay session id/)]);
+    expect(alice.closed).toBeNull();
+  });
+});
