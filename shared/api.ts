@@ -18,6 +18,8 @@ export interface DocumentSummary {
   updatedAt: number;
   /** true: shared with the team of the connected relay; false: private to this device. */
   shared: boolean;
+  /** Only in search results found by body text (not title): one line of text around the first hit. */
+  matchSnippet?: string;
 }
 
 export interface DocumentDetail extends DocumentSummary {
@@ -31,7 +33,7 @@ export interface DocumentDetail extends DocumentSummary {
 }
 
 export interface ListDocumentsQuery {
-  /** Case-insensitive match on the title. */
+  /** Case-insensitive match on the title, or on the body text (its last stored snapshot). */
   query?: string;
   /** true lists ONLY archived documents; false (default) only live ones. */
   archived?: boolean;
@@ -72,6 +74,8 @@ export interface SyncStatus {
   pendingChanges: number;
   /** Why the relay is not connected, in words a person can act on. */
   lastError: ErrorShape | null;
+  /** While offline and retrying: when the next connection attempt starts (epoch ms, this machine's clock). */
+  nextRetryAt?: number | null;
 }
 
 export interface Settings {

@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   "not-configured",
   /** GitHub did not answer, or answered with a server error or rate limit; nothing was changed. */
   "github-unavailable",
+  /** The window's link to the core is down right now; the call was never sent (nothing changed) and is not replayed. */
+  "core-unavailable",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -14,6 +14,8 @@ export const DEFAULT_DOCUMENT_TITLE = "Untitled plan";
 export const MAX_LIST_DOCUMENTS = 1000;
 /** Search query length accepted by the document list. */
 export const MAX_SEARCH_QUERY_CHARS = 200;
+/** A body match in the document list shows at most this many characters of text either side of the hit. */
+export const SEARCH_SNIPPET_CONTEXT_CHARS = 40;
 
 // ---- Version history ----
 /** Consecutive changes by one author closer together than this form one version in the history panel. */
@@ -270,3 +272,17 @@ export const MAX_WIRE_FRAME_TYPE_CHARS = 64;
 export const MAX_WIRE_DOCUMENT_ID_CHARS = 128;
 /** After the relay closes a socket, a peer that does not finish the close handshake is terminated this much later. */
 export const RELAY_CLOSE_GRACE_MS = 1000;
+/**
+ * Distinct documents one relay session may ask for that the relay does not have (answered "doc-unavailable"); the
+ * next one closes the session (1008). Each such request costs the relay a Repo handle while it is answered.
+ */
+export const RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION = 1024;
+
+// ---- Renderer link to the core (host mode) ----
+/**
+ * Consecutive API-socket attempts turned away while the core's HTTP server answered (a wrong or stale per-launch
+ * secret) before the window stops retrying and asks for the printed link; below it, the window keeps reconnecting.
+ */
+export const BRIDGE_REFUSALS_BEFORE_FATAL = 2;
+/** How long the renderer waits for the core's HTTP server to answer when telling "refused" from "down". */
+export const BRIDGE_PROBE_TIMEOUT_MS = 2_000;

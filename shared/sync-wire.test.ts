@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_PEER_ID_CHARS } from "./limits.js";
+import { MAX_PEER_ID_CHARS, MAX_WIRE_DOCUMENT_ID_CHARS, MAX_WIRE_FRAME_TYPE_CHARS } from "./limits.js";
 import { FAST_CHANGES_TYPE, FEATURE_FAST_CHANGES, decodeFrame, encodeFrame, hasFeature, isValidPeerId, type WireFrame } from "./sync-wire.js";
 
 describe("relay wire frames", () => {
@@ -51,6 +51,16 @@ describe("relay wire frames", () => {
       expect(decodeFrame(encodeFrame({ ...frame, changes } as unknown as WireFrame)).ok).toBe(false);
     }
     expect(decodeFrame(encodeFrame({ ...frame, documentId: undefined } as unknown as WireFrame)).ok).toBe(false);
+  });
+
+  it("accepts a type of MAX_WIRE_FRAME_TYPE_CHARS and a documentId of MAX_WIRE_DOCUMENT_ID_CHARS, refuses one more", () => {
+    const frame = (type: string, documentId: string) =>
+      encodeFrame({ type, senderId: "a:b", targetId: "relay", documentId, data: new Uint8Array([1]) } as unknown as WireFrame);
+    const type = "t".repeat(MAX_WIRE_FRAME_TYPE_CHARS);
+    const id = "d".repeat(MAX_WIRE_DOCUMENT_ID_CHARS);
+    expect(decodeFrame(frame(type, id)).ok).toBe(true);
+    expect(decodeFrame(frame(type + "t", id))).toEqual({ ok: false, reason: "frame has no type" });
+    expect(decodeFrame(frame(type, id + "d"))).toEqual({ ok: false, reason: "frame has an invalid documentId" });
   });
 
   it("never throws on arbitrary bytes", () => {

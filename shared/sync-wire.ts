@@ -16,7 +16,7 @@
  * trip per hop (automerge.md gotcha 2); the sync protocol keeps running underneath and stays the source of truth.
  */
 import { Encoder, decode } from "cbor-x";
-import { MAX_PEER_ID_CHARS } from "./limits.js";
+import { MAX_PEER_ID_CHARS, MAX_WIRE_DOCUMENT_ID_CHARS, MAX_WIRE_FRAME_TYPE_CHARS } from "./limits.js";
 
 export const RELAY_PROTOCOL_VERSION = "1";
 
@@ -160,7 +160,7 @@ export function decodeFrame(bytes: Uint8Array): DecodeResult {
     return { ok: false, reason: "frame is not a map" };
   }
   const frame = value as Record<string, unknown>;
-  if (typeof frame.type !== "string" || frame.type.length === 0 || frame.type.length > 64) {
+  if (typeof frame.type !== "string" || frame.type.length === 0 || frame.type.length > MAX_WIRE_FRAME_TYPE_CHARS) {
     return { ok: false, reason: "frame has no type" };
   }
   if (!isValidPeerId(frame.senderId)) return { ok: false, reason: "frame has no valid senderId" };
@@ -186,7 +186,7 @@ export function decodeFrame(bytes: Uint8Array): DecodeResult {
     return { ok: true, frame: join };
   }
   if (!isValidPeerId(frame.targetId)) return { ok: false, reason: "frame has no valid targetId" };
-  if (frame.documentId !== undefined && (typeof frame.documentId !== "string" || frame.documentId.length > 128)) {
+  if (frame.documentId !== undefined && (typeof frame.documentId !== "string" || frame.documentId.length > MAX_WIRE_DOCUMENT_ID_CHARS)) {
     return { ok: false, reason: "frame has an invalid documentId" };
   }
   if (frame.data !== undefined && !(frame.data instanceof Uint8Array)) {

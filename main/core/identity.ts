@@ -1,6 +1,8 @@
 /**
- * This installation's identity on the network: a peer id made once and kept (the relay binds it to the signed-in
- * user), and a caret colour derived from it so every device shows the same person in the same colour.
+ * This installation's identity on the network: a device peer id made once and kept, and a caret colour derived from it
+ * so every device shows the same person in the same colour. The relay sees it as "<handle>:<device>" with the signed-in
+ * user's handle (main/sync/wire-peer-id.ts), so the same device may sign in as another user; the plain id is never
+ * bound to a user. What must stay true: the id contains no ":" (it is the device part of that wire id).
  */
 import { randomUUID, createHash } from "node:crypto";
 import type { Database } from "better-sqlite3";

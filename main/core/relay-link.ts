@@ -20,6 +20,8 @@ export interface RelayLinkStatus {
   state: SyncState;
   relayUrl: string | null;
   lastError: ErrorShape | null;
+  /** While offline and retrying: when the next attempt starts (Date.now() ms). */
+  nextRetryAt: number | null;
 }
 
 /** Backoff while the team index cannot be fetched or found yet. */
@@ -67,7 +69,8 @@ export class RelayLink {
     if (cachedTeamIndex) await this.documents.setTeamIndex(cachedTeamIndex);
     if (generation !== this.#generation) return;
 
-    const connection = new RelayConnection({ url, token, peerId: this.peerId });
+    // The device id goes on the wire as "<handle>:<device>", so this device may later sign in as another user.
+    const connection = new RelayConnection({ url, token, peerId: this.peerId, qualifyPeerId: true });
     // The change fast path (docs/architecture.md, "Sync fast path") needs the Repo to read new changes from.
     connection.attachRepo(this.repo);
     this.#connection = connection;
@@ -139,8 +142,9 @@ export class RelayLink {
 
   status(): RelayLinkStatus {
     const connection = this.#connection;
-    if (!connection) return { state: "local-only", relayUrl: null, lastError: null };
-    return { state: connection.status, relayUrl: connection.url, lastError: connection.lastError ?? this.#teamError };
+    if (!connection) return { state: "local-only", relayUrl: null, lastError: null, nextRetryAt: null };
+    const nextRetryAt = connection.status === "offline" ? connection.nextRetryAt : null;
+    return { state: connection.status, relayUrl: connection.url, lastError: connection.lastError ?? this.#teamError, nextRetryAt };
   }
 
   #disconnect(): void {

@@ -12,10 +12,15 @@
  *   or connect() is called again; everything else retries between minBackoffMs and maxBackoffMs.
  * - The change fast path (fast-path-client.ts) runs only once attachRepo() gave it the Repo AND the relay's peer frame
  *   agreed to the feature; "changes" frames never reach the Repo, and a relay without the feature never gets one.
+ * - No frame larger than maxMessageBytes (the relay's limit, which it enforces by closing with 1009) is ever sent: such
+ *   a sync message is kept back and its document reported as 'too-large' (too-large.ts), so one huge document neither
+ *   loops the connection nor holds back the others. A later message for it that fits clears the report.
+ * - With qualifyPeerId, a plain Repo peer id goes on the wire as "<handle>:<device>" (wire-peer-id.ts), the handle
+ *   learned from GET /v1/team before the first socket of a credential; the Repo only ever sees its own id.
  */
 import { NetworkAdapter, type Message, type PeerId, type PeerMetadata, type Repo } from "@automerge/automerge-repo";
 import WebSocket from "ws";
-import type { ErrorShape } from "../../shared/errors.js";
+import { toErrorShape, type ErrorShape } from "../../shared/errors.js";
 import {
   FAST_PATH_SYNC_INTERVAL_MS,
   MAX_RELAY_MESSAGE_BYTES,
@@ -39,6 +44,10 @@ import {
 import { notePeerHas, syncPacing, syncWithPeerNow } from "../../shared/sync-pacing.js";
 import { TypedEmitter } from "../core/typed-emitter.js";
 import { ClientFastPath, type FastPathStats } from "./fast-path-client.js";
+import { plainConnectError } from "./relay-errors.js";
+import { fetchTeamInfo } from "./team-info.js";
+import { tooLargeError, type TooLargeDocument } from "./too-large.js";
+import { namesUser, wirePeerId } from "./wire-peer-id.js";
 
 export type RelayConnectionState = "connecting" | "connected" | "offline" | "reconnecting" | "unauthorized";
 
@@ -56,7 +65,13 @@ export interface RelayClientAdapterOptions {
   maxBackoffMs?: number;
   /** The relay pings every RELAY_KEEPALIVE_MS; silence for 2.5 intervals means the connection is dead. */
   keepAliveMs?: number;
+  /** Largest frame sent or accepted; must equal the relay's limit (it closes with 1009 above it). */
   maxMessageBytes?: number;
+  /**
+   * Present a plain peer id as "<handle>:<device>", learning the handle from the relay (GET /v1/team), so this device
+   * may sign in as another user later without meeting the relay's binding of the plain id to the first user.
+   */
+  qualifyPeerId?: boolean;
 }
 
 /** Close codes after which retrying with the same credentials and peer id cannot help. */
@@ -75,6 +90,11 @@ const TERMINAL_CLOSE: Record<number, ErrorShape> = {
 export class RelayClientAdapter extends NetworkAdapter {
   readonly statusEvents = new TypedEmitter<{ status: RelayStatusEvent }>();
   readonly #options: Required<Omit<RelayClientAdapterOptions, "peerId">> & { peerId?: string };
+  /** The relay's name for the current credential's user, once learned (qualifyPeerId). */
+  #handle: string | null = null;
+  #learningHandle = false;
+  /** Documents whose sync message did not fit the relay's limit, in the order they were kept back. */
+  readonly #tooLarge = new Map<string, TooLargeDocument>();
   #token: string;
   #state: RelayConnectionState = "offline";
   #lastError: ErrorShape | null = null;
@@ -86,6 +106,8 @@ export class RelayClientAdapter extends NetworkAdapter {
   #everConnected = false;
   #attempt = 0;
   #retryTimer: NodeJS.Timeout | null = null;
+  /** When the retry timer fires (Date.now() ms), while one is set. */
+  #retryAt: number | null = null;
   #deadTimer: NodeJS.Timeout | null = null;
   #ready = false;
   /** Whether the relay on the current socket agreed to the change fast path. */
@@ -114,6 +136,7 @@ export class RelayClientAdapter extends NetworkAdapter {
       maxBackoffMs: options.maxBackoffMs ?? RELAY_RECONNECT_MAX_MS,
       keepAliveMs: options.keepAliveMs ?? RELAY_KEEPALIVE_MS,
       maxMessageBytes: options.maxMessageBytes ?? MAX_RELAY_MESSAGE_BYTES,
+      qualifyPeerId: options.qualifyPeerId ?? false,
     };
     this.#token = options.token;
   }
@@ -126,6 +149,11 @@ export class RelayClientAdapter extends NetworkAdapter {
     return this.#lastError;
   }
 
+  /** When the next connection attempt starts (Date.now() ms) while offline and retrying; null otherwise. */
+  get nextRetryAt(): number | null {
+    return this.#retryAt;
+  }
+
   /**
    * Whether `peerId` is reached through the relay: the relay itself, or a team member whose ephemeral messages the
    * relay forwarded. Local peers (a renderer) are never in this set.
@@ -136,6 +164,18 @@ export class RelayClientAdapter extends NetworkAdapter {
 
   get relayPeerIds(): string[] {
     return [...this.#relayPeers];
+  }
+
+  /** Documents kept back because their sync message exceeds the relay's limit. */
+  get tooLargeDocuments(): TooLargeDocument[] {
+    return [...this.#tooLarge.values()];
+  }
+
+  /** The peer id this adapter presents to the relay (the Repo's own, or "<handle>:<device>"); null until known. */
+  get wirePeerId(): string | null {
+    if (this.peerId === undefined) return null;
+    if (!this.#qualifies()) return this.peerId;
+    return this.#handle === null ? null : wirePeerId(this.#handle, this.peerId);
   }
 
   /**
@@ -209,6 +249,8 @@ export class RelayClientAdapter extends NetworkAdapter {
   setToken(token: string): void {
     this.#token = token;
     this.#lastError = null;
+    // Another credential may belong to another user.
+    this.#handle = null;
     if (this.peerId === undefined) return;
     this.#closeSocket(1000, "credentials changed");
     this.#wanted = true;
@@ -222,8 +264,17 @@ export class RelayClientAdapter extends NetworkAdapter {
     // Before the handshake or while offline, drop: the Repo re-syncs from sync state when the peer reappears.
     if (!socket || !this.#remotePeerId || socket.readyState !== WebSocket.OPEN) return;
     if (message.targetId !== this.#remotePeerId) return;
+    const wireId = this.wirePeerId as string;
+    const frame = message.senderId === this.peerId ? { ...message, senderId: wireId } : message;
+    let bytes: Uint8Array;
     try {
-      socket.send(encodeFrame(message as unknown as WireFrame), () => undefined);
+      bytes = encodeFrame(frame as unknown as WireFrame);
+    } catch {
+      return;
+    }
+    if (!this.#fits(message.documentId, bytes.byteLength)) return;
+    try {
+      socket.send(bytes, () => undefined);
     } catch {
       // a socket failing mid-send is handled by its close event
       return;
@@ -235,17 +286,80 @@ export class RelayClientAdapter extends NetworkAdapter {
     const socket = this.#socket;
     if (!this.#fastAgreed || !socket || !this.#remotePeerId || socket.readyState !== WebSocket.OPEN) return false;
     try {
-      const frame = { type: FAST_CHANGES_TYPE, senderId: this.peerId as string, targetId: this.#remotePeerId, documentId, changes };
-      socket.send(encodeFrame(frame), () => undefined);
+      const frame = { type: FAST_CHANGES_TYPE, senderId: this.wirePeerId as string, targetId: this.#remotePeerId, documentId, changes };
+      const bytes = encodeFrame(frame);
+      // The sync protocol carries what does not fit; its own check reports a document that cannot fit at all.
+      if (bytes.byteLength > this.#options.maxMessageBytes) return false;
+      socket.send(bytes, () => undefined);
       return true;
     } catch {
       return false;
     }
   }
 
+  /**
+   * Whether a frame of `bytes` for `documentId` may go to the relay. A refused one is remembered and reported rather
+   * than sent: the relay would close the socket (1009) and the reconnect would send it again.
+   */
+  #fits(documentId: string | undefined, bytes: number): boolean {
+    const key = documentId ?? "(no document)";
+    if (bytes > this.#options.maxMessageBytes) {
+      const known = this.#tooLarge.get(key);
+      if (known?.bytes === bytes) return false;
+      this.#tooLarge.set(key, { documentId: key, bytes });
+      this.#setState(this.#state, tooLargeError(this.tooLargeDocuments, this.#options.maxMessageBytes));
+      return false;
+    }
+    if (this.#tooLarge.delete(key)) {
+      this.#setState(this.#state, tooLargeError(this.tooLargeDocuments, this.#options.maxMessageBytes));
+    }
+    return true;
+  }
+
+  #qualifies(): boolean {
+    return this.#options.qualifyPeerId && this.peerId !== undefined && !namesUser(this.peerId);
+  }
+
+  /** Asks the relay whose credential this is, then opens the socket with "<handle>:<device>". */
+  #learnHandle(): void {
+    if (this.#learningHandle) return;
+    this.#learningHandle = true;
+    const token = this.#token;
+    fetchTeamInfo(this.#options.url, token).then(
+      (info) => {
+        this.#learningHandle = false;
+        if (token !== this.#token) return this.#open();
+        if (this.peerId === undefined || wirePeerId(info.user, this.peerId) === null) {
+          this.#lost({ code: "relay-unavailable", message: `The relay named this account "${info.user}", which cannot prefix a peer id.` });
+          return;
+        }
+        this.#handle = info.user;
+        this.#open();
+      },
+      (error: unknown) => {
+        this.#learningHandle = false;
+        if (token !== this.#token) return this.#open();
+        if (!this.#wanted) return;
+        const shape = toErrorShape(error);
+        if (shape.code === "unauthorized") {
+          this.#wanted = false;
+          this.#clearRetry();
+          this.#setState("unauthorized", shape);
+          this.#markReady();
+          return;
+        }
+        this.#lost(shape.code === "internal" ? { code: "relay-unavailable", message: "Cannot reach the relay." } : shape);
+      },
+    );
+  }
+
   #open(): void {
     if (!this.#wanted || this.peerId === undefined) return;
     this.#setState(this.#everConnected || this.#attempt > 0 ? "reconnecting" : "connecting", this.#lastError);
+    if (this.#qualifies() && this.#handle === null) {
+      this.#learnHandle();
+      return;
+    }
     let socket: WebSocket;
     try {
       socket = new WebSocket(this.#options.url, {
@@ -296,7 +410,7 @@ export class RelayClientAdapter extends NetworkAdapter {
       socket.send(
         encodeFrame({
           type: "join",
-          senderId: this.peerId as string,
+          senderId: this.wirePeerId as string,
           peerMetadata: (this.peerMetadata ?? {}) as Record<string, unknown>,
           supportedProtocolVersions: [RELAY_PROTOCOL_VERSION],
           ...(this.#fastPath.attached ? { features: [FEATURE_FAST_CHANGES] } : {}),
@@ -312,7 +426,7 @@ export class RelayClientAdapter extends NetworkAdapter {
     });
     socket.on("error", (error) => {
       if (this.#socket !== socket || refusedStatus !== null) return;
-      this.#lastError = { code: "relay-unavailable", message: `Cannot reach the relay: ${describe(error)}` };
+      this.#lastError = { code: "relay-unavailable", message: plainConnectError(error), details: { cause: describe(error) } };
     });
     socket.on("close", (code, reasonBuffer) => {
       if (this.#socket !== socket) return;
@@ -350,7 +464,7 @@ export class RelayClientAdapter extends NetworkAdapter {
       this.#paceRelay(frame.senderId, this.#fastAgreed);
       this.#everConnected = true;
       this.#attempt = 0;
-      this.#setState("connected", null);
+      this.#setState("connected", tooLargeError(this.tooLargeDocuments, this.#options.maxMessageBytes));
       this.#markReady();
       this.emit("peer-candidate", {
         peerId: frame.senderId as PeerId,
@@ -372,7 +486,9 @@ export class RelayClientAdapter extends NetworkAdapter {
       if (frame.type !== "ephemeral") return;
       this.#relayPeers.add(frame.senderId);
     }
-    this.emit("message", frame as unknown as Message);
+    // The relay addresses this device by its wire id; the Repo knows itself by its own.
+    const toRepo = "targetId" in frame && frame.targetId === this.wirePeerId ? { ...frame, targetId: this.peerId } : frame;
+    this.emit("message", toRepo as unknown as Message);
   }
 
   /** The socket is gone for a reason retrying may fix. */
@@ -384,17 +500,20 @@ export class RelayClientAdapter extends NetworkAdapter {
       this.#setState("offline", error);
       return;
     }
-    this.#setState("offline", error);
     const base = Math.min(this.#options.maxBackoffMs, this.#options.minBackoffMs * 2 ** this.#attempt);
     // Jitter in [base/2, base] so a relay restart is not met by every client at once.
-    const delay = Math.max(this.#options.minBackoffMs, base / 2 + Math.random() * (base / 2));
+    const delay = Math.min(Math.max(this.#options.minBackoffMs, base / 2 + Math.random() * (base / 2)), this.#options.maxBackoffMs);
     this.#attempt++;
     this.#clearRetry();
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = null;
+      this.#retryAt = null;
       this.#open();
-    }, Math.min(delay, this.#options.maxBackoffMs));
+    }, delay);
     this.#retryTimer.unref?.();
+    // Known before the status goes out, so "offline" can say when the next attempt comes.
+    this.#retryAt = Date.now() + delay;
+    this.#setState("offline", error);
   }
 
   #dropRemotePeer(): void {
@@ -433,6 +552,7 @@ export class RelayClientAdapter extends NetworkAdapter {
   #clearRetry(): void {
     if (this.#retryTimer) clearTimeout(this.#retryTimer);
     this.#retryTimer = null;
+    this.#retryAt = null;
   }
 
   #markReady(): void {

@@ -56,6 +56,32 @@ describe("RelayConnection status", () => {
     expect(states.at(-1)).toBe("connected");
   });
 
+  it("while offline says in plain words why, and when the next attempt comes", async () => {
+    // A port nothing listens on: every attempt is refused at once.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const connection = new RelayConnection({ url: `ws://127.0.0.1:${port}`, token: "t", peerId: "alice:laptop", minBackoffMs: 400, maxBackoffMs: 800 });
+    try {
+      expect(connection.nextRetryAt).toBeNull();
+      const before = Date.now();
+      connection.adapter.connect("alice:laptop" as PeerId);
+      await waitFor(() => connection.status === "offline" && connection.nextRetryAt !== null, "offline with a retry pending");
+      expect(connection.lastError?.message).toBe("The relay is not running at its address, or the address is wrong.");
+      expect(connection.lastError?.message).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
+      // Jitter keeps each wait within [minBackoffMs, maxBackoffMs] of the failure.
+      expect(connection.nextRetryAt!).toBeGreaterThanOrEqual(before + 400);
+      expect(connection.nextRetryAt!).toBeLessThanOrEqual(Date.now() + 800);
+      const first = connection.nextRetryAt;
+      await waitFor(() => connection.nextRetryAt !== null && connection.nextRetryAt !== first, "the next attempt failed and set a new retry time");
+      connection.adapter.disconnect();
+      expect(connection.nextRetryAt).toBeNull();
+    } finally {
+      await connection.close();
+    }
+  });
+
   it("turns a 401 into 'unauthorized' without throwing, stops retrying, and recovers with setToken", async () => {
     let upgrades = 0;
     relay.httpServer.on("upgrade", () => upgrades++);

@@ -18,10 +18,14 @@ export interface RelayConnectionOptions {
   /** ws:// or wss:// address of the relay. */
   url: string;
   token: string;
-  /** This device's peer id, "<handle>:<device>"; the Repo the adapter joins must use the same id. */
+  /** The Repo's peer id ("<handle>:<device>", or a plain device id with qualifyPeerId); the Repo must use the same. */
   peerId: string;
   minBackoffMs?: number;
   maxBackoffMs?: number;
+  /** The relay's message limit (default MAX_RELAY_MESSAGE_BYTES); a relay started with another limit needs it here. */
+  maxMessageBytes?: number;
+  /** Present a plain peer id as "<handle>:<device>" (RelayClientAdapterOptions.qualifyPeerId). */
+  qualifyPeerId?: boolean;
 }
 
 export class RelayConnection {
@@ -41,6 +45,8 @@ export class RelayConnection {
       peerId: options.peerId,
       minBackoffMs: options.minBackoffMs,
       maxBackoffMs: options.maxBackoffMs,
+      maxMessageBytes: options.maxMessageBytes,
+      qualifyPeerId: options.qualifyPeerId,
     });
     this.adapter.statusEvents.on("status", (event) => this.events.emit("status", event));
   }
@@ -51,6 +57,11 @@ export class RelayConnection {
 
   get lastError(): ErrorShape | null {
     return this.adapter.lastError;
+  }
+
+  /** When the next connection attempt starts (Date.now() ms) while offline and retrying; null otherwise. */
+  get nextRetryAt(): number | null {
+    return this.adapter.nextRetryAt;
   }
 
   /** Subscribes to status changes; returns the unsubscribe function. */

@@ -89,8 +89,9 @@ function trackSyncStateSaves(storage: SqliteStorageAdapter): { pending: Set<stri
   const save = storage.save.bind(storage);
   storage.save = async (key, data) => {
     // Key shape written by automerge-repo's StorageSubsystem.saveSyncState: [documentId, "sync-state", storageId].
+    const saved = save(key, data);
     if (key.length === 3 && key[1] === "sync-state") pending.delete(key[2]!);
-    return save(key, data);
+    return saved;
   };
   return {
     pending,

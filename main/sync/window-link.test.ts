@@ -206,9 +206,10 @@ describe("window fast link over host mode's WebSocket, with a relay", () => {
     await waitFor(() => source.doc().text === copy.doc().text, "in sync after the reconnect");
     expect(windows.adapter.statsFor(w.peerId)?.appliedFrames).toBe(0);
     await waitFor(async () => {
-      // Each attempt is a real keystroke; the first ones may still travel by sync while the window re-syncs.
+      // Each attempt is a real keystroke, awaited until the core has it; the first ones may still travel by sync
+      // while the window re-syncs (then the link's copy changes nothing and is not counted as applied).
       copy.change((d) => A.splice(d, ["text"], copy.doc().text.length, 0, "b"));
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor(() => source.doc().text === copy.doc().text, "the keystroke in the core");
       return (windows.adapter.statsFor(w.peerId)?.appliedFrames ?? 0) > 0;
     }, "a keystroke on the new link");
     await waitFor(() => source.doc().text === copy.doc().text, "core and window agree");

@@ -3,7 +3,8 @@
  * present, must be positive whole numbers because they become part of request paths.
  */
 import { describe, expect, it } from "vitest";
-import { repositoryBindingSchema } from "./plan-document.js";
+import { MAX_GITHUB_NODE_ID_CHARS, MAX_MCP_CLIENT_NAME_CHARS } from "../limits.js";
+import { provenanceSchema, repositoryBindingSchema } from "./plan-document.js";
 
 const base = { owner: "octo-org", name: "planets", nodeId: "R_kgDO00001001", defaultBranch: "main" };
 
@@ -23,5 +24,17 @@ describe("repositoryBindingSchema: repositoryId and installationId", () => {
   it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "1001"])("refuses %s for either field", (bad) => {
     expect(repositoryBindingSchema.safeParse({ ...base, repositoryId: bad }).success).toBe(false);
     expect(repositoryBindingSchema.safeParse({ ...base, installationId: bad }).success).toBe(false);
+  });
+});
+
+describe("stored string bounds", () => {
+  it("nodeId: accepts MAX_GITHUB_NODE_ID_CHARS characters, refuses one more", () => {
+    expect(repositoryBindingSchema.safeParse({ ...base, nodeId: "R".repeat(MAX_GITHUB_NODE_ID_CHARS) }).success).toBe(true);
+    expect(repositoryBindingSchema.safeParse({ ...base, nodeId: "R".repeat(MAX_GITHUB_NODE_ID_CHARS + 1) }).success).toBe(false);
+  });
+
+  it("provenance clientName: accepts MAX_MCP_CLIENT_NAME_CHARS characters, refuses one more", () => {
+    expect(provenanceSchema.safeParse({ clientName: "c".repeat(MAX_MCP_CLIENT_NAME_CHARS) }).success).toBe(true);
+    expect(provenanceSchema.safeParse({ clientName: "c".repeat(MAX_MCP_CLIENT_NAME_CHARS + 1) }).success).toBe(false);
   });
 });

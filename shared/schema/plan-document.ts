@@ -10,6 +10,7 @@ import {
   MAX_MCP_BRIEF_ITEMS,
   MAX_MCP_CLIENT_NAME_CHARS,
   MAX_MCP_COMMIT_CHARS,
+  MAX_GITHUB_NODE_ID_CHARS,
   MAX_MCP_GOAL_CHARS,
   MAX_REPOSITORY_NAME_CHARS,
   MAX_REPOSITORY_OWNER_CHARS,
@@ -35,7 +36,7 @@ export const repositoryBindingSchema = z.object({
   owner: repositoryOwnerSchema,
   name: repositoryNameSchema,
   /** Authoritative identity once bound through GitHub (issue #3); absent for an owner/name-only binding. */
-  nodeId: z.string().max(128).optional(),
+  nodeId: z.string().max(MAX_GITHUB_NODE_ID_CHARS).optional(),
   defaultBranch: z.string().max(MAX_MCP_BRANCH_CHARS).optional(),
   // Optional additions, so documents written before them stay valid: no schema version bump.
   /** GitHub's numeric repository id: followed (GET /repositories/{id}) to track renames and transfers. */

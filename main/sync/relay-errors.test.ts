@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { plainConnectError } from "./relay-errors.js";
+
+const socketError = (code: string, message = `${code} connect ${code} 127.0.0.1:43377`) => Object.assign(new Error(message), { code });
+
+describe("plainConnectError", () => {
+  it("names a refused connection without the raw code or address", () => {
+    const text = plainConnectError(socketError("ECONNREFUSED"));
+    expect(text).toBe("The relay is not running at its address, or the address is wrong.");
+    expect(text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
+  });
+
+  it("tells a missing host, a cut connection and a timeout apart", () => {
+    expect(plainConnectError(socketError("ENOTFOUND"))).toMatch(/could not be found/);
+    expect(plainConnectError(socketError("ECONNRESET"))).toMatch(/was cut/);
+    expect(plainConnectError(socketError("ETIMEDOUT"))).toMatch(/did not answer in time/);
+    expect(plainConnectError(new Error("Opening handshake has timed out"))).toMatch(/did not answer in time/);
+  });
+
+  it("gives one plain sentence for anything else, never the raw message", () => {
+    expect(plainConnectError(socketError("EWEIRD", "EWEIRD secret-ish detail"))).toBe("Cannot reach the relay.");
+    expect(plainConnectError("boom")).toBe("Cannot reach the relay.");
+    expect(plainConnectError(undefined)).toBe("Cannot reach the relay.");
+  });
+});

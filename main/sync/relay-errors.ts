@@ -1,0 +1,32 @@
+/**
+ * A failed connection to the relay in words a person can act on. The sync indicator shows this text; Node's own
+ * ("ECONNREFUSED connect ECONNREFUSED 127.0.0.1:43377") says nothing to someone who is not a network engineer.
+ * What must stay true: every error gives one sentence, unknown ones included, and it never holds a token.
+ */
+
+/** Sentences for the socket error codes a relay connection meets, by Node error code. */
+const BY_CODE: Record<string, string> = {
+  ECONNREFUSED: "The relay is not running at its address, or the address is wrong.",
+  ECONNRESET: "The connection to the relay was cut.",
+  EPIPE: "The connection to the relay was cut.",
+  ENOTFOUND: "The relay's address could not be found. Check the address and your network.",
+  EAI_AGAIN: "The relay's address could not be looked up. Check your network.",
+  ETIMEDOUT: "The relay did not answer in time.",
+  EHOSTUNREACH: "Your network cannot reach the relay.",
+  ENETUNREACH: "Your network cannot reach the relay. Are you offline?",
+  ENETDOWN: "Your network is down.",
+  EADDRNOTAVAIL: "The relay's address cannot be used from this computer.",
+  CERT_HAS_EXPIRED: "The relay's certificate has expired.",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "The relay's certificate is not trusted (self-signed).",
+  SELF_SIGNED_CERT_IN_CHAIN: "The relay's certificate is not trusted (self-signed).",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "The relay's certificate is not trusted.",
+  ERR_TLS_CERT_ALTNAME_INVALID: "The relay's certificate is for another address.",
+};
+
+/** Why the relay cannot be reached, in one plain sentence. */
+export function plainConnectError(error: unknown): string {
+  const code = error && typeof error === "object" && "code" in error ? (error as { code: unknown }).code : undefined;
+  if (typeof code === "string" && BY_CODE[code]) return BY_CODE[code];
+  if (error instanceof Error && /handshake has timed out/i.test(error.message)) return BY_CODE.ETIMEDOUT;
+  return "Cannot reach the relay.";
+}

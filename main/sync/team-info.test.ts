@@ -1,0 +1,39 @@
+/**
+ * RELAY_HTTP_TIMEOUT_MS is what GET /v1/team waits by default. AbortSignal.timeout runs on Node's internal timers,
+ * which fake timers cannot move, so the default is checked as the value the call passes on and the behaviour at the
+ * edge with a short injected bound against a real server that never answers.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { RELAY_HTTP_TIMEOUT_MS } from "../../shared/limits.js";
+import { fetchTeamInfo } from "./team-info.js";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("fetchTeamInfo timeout", () => {
+  it("asks with an AbortSignal.timeout of RELAY_HTTP_TIMEOUT_MS by default, and gives up on a silent relay", async () => {
+    const held: Array<() => void> = [];
+    const silent = createServer((_req, res) => held.push(() => res.destroy()));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const url = `ws://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      const timeout = vi.spyOn(AbortSignal, "timeout");
+      const failure = await fetchTeamInfo(url, "t", 50).catch((e: unknown) => e);
+      expect(failure).toMatchObject({ code: "relay-unavailable" });
+      expect(timeout).toHaveBeenLastCalledWith(50);
+      // The default: the same call with no bound passes RELAY_HTTP_TIMEOUT_MS on (answered by closing the socket).
+      const before = held.length;
+      const answered = fetchTeamInfo(url, "t").catch((e: unknown) => e);
+      expect(timeout).toHaveBeenLastCalledWith(RELAY_HTTP_TIMEOUT_MS);
+      while (held.length === before) await new Promise((resolve) => setTimeout(resolve, 5));
+      held.forEach((end) => end());
+      expect(await answered).toMatchObject({ code: "relay-unavailable" });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});
