@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   DEFAULT_DOCUMENT_TITLE,
   MAX_DOCUMENT_MARKDOWN_BYTES,
+  MAX_HEADS_PER_CALL,
   MAX_SEARCH_QUERY_CHARS,
   MAX_TITLE_CHARS,
 } from "../../shared/limits.js";
@@ -59,5 +60,10 @@ describe("heads", () => {
     expect(toHexHeads(hex)).toEqual(hex);
     expect(() => toHexHeads(["nope"])).toThrow(expect.objectContaining({ code: "invalid-input" }));
     expect(() => toHexHeads("x")).toThrow(expect.objectContaining({ code: "invalid-input" }));
+  });
+  it("accepts MAX_HEADS_PER_CALL heads, refuses one more", () => {
+    const heads = (n: number) => Array.from({ length: n }, (_, i) => i.toString(16).padStart(64, "0"));
+    expect(toHexHeads(heads(MAX_HEADS_PER_CALL))).toHaveLength(MAX_HEADS_PER_CALL);
+    expect(() => toHexHeads(heads(MAX_HEADS_PER_CALL + 1))).toThrow(expect.objectContaining({ code: "invalid-input" }));
   });
 });

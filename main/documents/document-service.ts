@@ -37,6 +37,7 @@ import { toHexHeads, toUrlHeads } from "./heads.js";
 import { contentAt, findVersion, listVersionEntries } from "./history.js";
 import { Indexes } from "./indexes.js";
 import { readSnapshot } from "./snapshot-store.js";
+import { findBodyMatches } from "./search.js";
 import { SnapshotWriter } from "./snapshot-writer.js";
 import { parsePlan, readPlan, revisionOfHandle, toDetail, toSummary, type PlanHandle } from "./plan-reader.js";
 import { entryOf, idsFromIndexPatches, type IndexHandle } from "./workspace-index.js";
@@ -185,11 +186,14 @@ export class DocumentService implements DocumentApi {
     const text = checkQuery(query?.query);
     const archived = query?.archived === true;
     const out: DocumentSummary[] = [];
+    const bodyOnly: DocumentSummary[] = [];
     for (const [id, { entry, shared }] of this.#indexes.list()) {
       if ((entry.archivedAt !== null) !== archived) continue;
-      if (text && !entry.title.toLowerCase().includes(text)) continue;
-      out.push({ id, ...entry, shared });
+      // Titles come from the index (always current); bodies from the text snapshots (search.ts).
+      if (text && !entry.title.toLowerCase().includes(text)) bodyOnly.push({ id, ...entry, shared });
+      else out.push({ id, ...entry, shared });
     }
+    if (text) out.push(...findBodyMatches(this.#db, text, bodyOnly));
     out.sort((a, b) => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id));
     return out.slice(0, MAX_LIST_DOCUMENTS);
   }

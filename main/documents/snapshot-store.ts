@@ -67,3 +67,72 @@ function parseHeads(json: string): string[] | null {
     return null;
   }
 }
+
+/** Text around the first hit of a search in one stored text. */
+export interface SnapshotTextHit {
+  documentId: string;
+  /** Up to `context` characters either side of the first hit, the hit included. */
+  around: string;
+  /** Whether the stored text goes on before / after `around`. */
+  cutBefore: boolean;
+  cutAfter: boolean;
+}
+
+/**
+ * Among `ids`, in their order, the rows whose text contains `needle` ignoring ASCII case; at most `limit`. The texts
+ * are scanned inside SQLite and only the windows around hits come back, so a search never copies whole documents.
+ * `needle` must be lowercase ASCII: SQLite's lower() folds only A-Z (other characters compare as they are).
+ */
+export function findSnapshotTextsAscii(
+  db: Database,
+  ids: readonly string[],
+  needle: string,
+  limit: number,
+  context: number,
+): SnapshotTextHit[] {
+  if (needle.length === 0 || limit <= 0 || ids.length === 0) return [];
+  // instr/substr count characters (code points), so the window never splits one. lower() runs once per row: the hit
+  // positions are materialized before the windows are cut.
+  const rows = db
+    .prepare(
+      `WITH hits AS MATERIALIZED (
+         SELECT j.key AS ord, s.document_id AS id, instr(lower(s.text), @needle) AS pos
+         FROM json_each(@ids) AS j JOIN document_snapshots AS s ON s.document_id = j.value)
+       SELECT h.id AS document_id, max(1, h.pos - @context) AS start, h.pos AS pos,
+              substr(s.text, max(1, h.pos - @context), h.pos - max(1, h.pos - @context) + @tail + 1) AS around
+       FROM hits AS h JOIN document_snapshots AS s ON s.document_id = h.id
+       WHERE h.pos > 0
+       ORDER BY h.ord
+       LIMIT @limit`,
+    )
+    .all({ ids: JSON.stringify(ids), needle, context, tail: needle.length + context, limit }) as {
+    document_id: string;
+    start: number;
+    pos: number;
+    around: string;
+  }[];
+  return rows.map((r) => {
+    // One character past the window was read: its presence says the text goes on.
+    const chars = Array.from(r.around);
+    const width = r.pos - r.start + needle.length + context;
+    const cutAfter = chars.length > width;
+    return {
+      documentId: r.document_id,
+      around: cutAfter ? chars.slice(0, width).join("") : r.around,
+      cutBefore: r.start > 1,
+      cutAfter,
+    };
+  });
+}
+
+/** Each stored text among `ids`, in their order, one row at a time (stopping early releases the statement). */
+export function* iterateSnapshotTexts(db: Database, ids: readonly string[]): Generator<{ documentId: string; text: string }> {
+  if (ids.length === 0) return;
+  const statement = db.prepare(
+    `SELECT s.document_id, s.text FROM json_each(?) AS j JOIN document_snapshots AS s ON s.document_id = j.value
+     ORDER BY j.key`,
+  );
+  for (const row of statement.iterate(JSON.stringify(ids)) as IterableIterator<{ document_id: string; text: string }>) {
+    yield { documentId: row.document_id, text: row.text };
+  }
+}

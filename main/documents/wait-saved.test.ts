@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import * as A from "@automerge/automerge";
 import { encodeHeads } from "@automerge/automerge-repo";
+import { WAIT_SAVED_TIMEOUT_MS } from "../../shared/limits.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { makeFixture, type Fixture } from "./test-fixture.js";
 
@@ -41,5 +42,25 @@ describe("waitSaved", () => {
     const { id } = await fx.service.createDocument({ title: "T" });
     await expect(fx.service.waitSaved(id, ["f".repeat(64)])).rejects.toMatchObject({ code: "timeout" });
     await expect(fx.service.waitSaved(id, ["junk"])).rejects.toMatchObject({ code: "invalid-input" });
+  });
+
+  it("by default waits WAIT_SAVED_TIMEOUT_MS for heads that never arrive, and not a millisecond less", async () => {
+    fx = await makeFixture();
+    const { id } = await fx.service.createDocument({ title: "T" });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      let outcome: unknown = null;
+      const pending = fx.service.waitSaved(id, ["f".repeat(64)]).catch((e: unknown) => (outcome = e));
+      // The wait arms its timer once the document is found; setImmediate (not faked) lets that happen.
+      while (vi.getTimerCount() === 0) await new Promise((resolve) => setImmediate(resolve));
+      vi.advanceTimersByTime(WAIT_SAVED_TIMEOUT_MS - 1);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(outcome).toBeNull();
+      vi.advanceTimersByTime(1);
+      await pending;
+      expect(outcome).toMatchObject({ code: "timeout" });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
