@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ChopinError } from "../../shared/errors.js";
-import { GITHUB_TOKEN_REFRESH_LEAD_MS, GITHUB_TOKEN_REFRESH_RETRY_MS } from "../../shared/limits.js";
+import { GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS, GITHUB_TOKEN_REFRESH_LEAD_MS, GITHUB_TOKEN_REFRESH_RETRY_MS } from "../../shared/limits.js";
 import { startFakeGitHub, type FakeGitHub } from "../../test-support/fake-github/server.js";
 import { waitFor } from "../../test-support/fake-github/wait-for.js";
 import { ManualClock } from "./clock.js";
@@ -91,6 +91,27 @@ describe("device-flow sign-in", () => {
     cancelled.cancel();
     await expect(c).rejects.toBeInstanceOf(ChopinError);
     expect(store.current()).toBeNull();
+  });
+
+  it("polls no faster than GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS even when GitHub asks for less; a longer interval is kept", async () => {
+    const minSeconds = GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS / 1000;
+    fake.state.fixtures.deviceIntervalSeconds = minSeconds - 1;
+    const fast = await store.startDeviceFlow();
+    expect(fast.interval).toBe(minSeconds);
+    expect(clock.nextTimerAt()! - clock.now()).toBe(GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS);
+    fast.cancel();
+    fake.state.fixtures.deviceIntervalSeconds = minSeconds + 1;
+    const slow = await store.startDeviceFlow();
+    expect(slow.interval).toBe(minSeconds + 1);
+    expect(clock.nextTimerAt()! - clock.now()).toBe(GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS + 1000);
+    const done = slow.wait();
+    clock.advance(GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS + 999);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(tokenPolls()).toBe(0);
+    fake.state.approveDevice(slow.userCode, "alice");
+    clock.advance(1);
+    expect((await done).login).toBe("alice");
+    expect(tokenPolls()).toBe(1);
   });
 
   it("refuses an unknown client id", async () => {

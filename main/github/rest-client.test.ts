@@ -1,5 +1,7 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GITHUB_REQUEST_TIMEOUT_MS } from "../../shared/limits.js";
+import { GITHUB_REQUEST_TIMEOUT_MS, MAX_GITHUB_RESPONSE_BYTES } from "../../shared/limits.js";
 import { startFakeGitHub, type FakeGitHub } from "../../test-support/fake-github/server.js";
 import { GitHubRequestError } from "./github-errors.js";
 import { createGitHubRest } from "./rest-client.js";
@@ -63,6 +65,34 @@ describe("GitHub REST client against the fake", () => {
     const size = Buffer.byteLength(JSON.stringify(await rest().getJson("/user")));
     expect(await rest({ maxResponseBytes: size }).getJson("/user")).toMatchObject({ login: "alice" });
     expect((await failureOf(rest({ maxResponseBytes: size - 1 }).getJson("/user"))).kind).toBe("too-large");
+  });
+
+  it("by default accepts a MAX_GITHUB_RESPONSE_BYTES body and refuses one byte more, declared or streamed", async () => {
+    // A JSON string of exactly `size` bytes; ?chunked=1 omits content-length so only the streaming count can refuse it.
+    const big = createServer((req, res) => {
+      const url = new URL(req.url ?? "/", "http://x");
+      const body = Buffer.alloc(Number(url.searchParams.get("size")), "a");
+      body[0] = body[body.length - 1] = 0x22;
+      if (url.searchParams.get("chunked")) {
+        res.writeHead(200, { "content-type": "application/json" });
+        for (let at = 0; at < body.length; at += 64 * 1024) res.write(body.subarray(at, at + 64 * 1024));
+        res.end();
+      } else res.writeHead(200, { "content-type": "application/json", "content-length": body.length }).end(body);
+    });
+    await new Promise<void>((resolve) => big.listen(0, "127.0.0.1", resolve));
+    try {
+      const client = createGitHubRest({ apiBaseUrl: `http://127.0.0.1:${(big.address() as AddressInfo).port}`, token: () => "t" });
+      for (const chunked of ["", "1"]) {
+        const query = { chunked };
+        const atCap = await client.getJson<string>("/big", { query: { ...query, size: MAX_GITHUB_RESPONSE_BYTES } });
+        expect(atCap.length).toBe(MAX_GITHUB_RESPONSE_BYTES - 2);
+        const over = await failureOf(client.getJson("/big", { query: { ...query, size: MAX_GITHUB_RESPONSE_BYTES + 1 } }));
+        expect(over.kind).toBe("too-large");
+      }
+    } finally {
+      big.closeAllConnections();
+      await new Promise((resolve) => big.close(resolve));
+    }
   });
 
   it("cuts text at truncateAt and says so", async () => {

@@ -58,6 +58,9 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
   const apiWss = new WebSocketServer({ noServer: true, maxPayload: MAX_BRIDGE_FRAME_BYTES });
   const syncWss = new WebSocketServer({ noServer: true, maxPayload: MAX_HOST_SYNC_FRAME_BYTES });
   apiWss.on("connection", (socket) => serveApiSocket(socket, options.core.api, options.core.events));
+  // ws reports an oversized or broken frame as an 'error' on the socket (and closes it, 1009); the automerge adapter
+  // listens for none, and an unheard 'error' would throw out of the core.
+  syncWss.on("connection", (socket) => socket.on("error", () => undefined));
   // automerge-repo types its server against isomorphic-ws; it is the same `ws` server at run time.
   options.core.attachRendererAdapter(new WebSocketServerAdapter(syncWss as unknown as ConstructorParameters<typeof WebSocketServerAdapter>[0]));
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { request } from "node:http";
-import { MAX_MCP_REQUEST_BYTES, MAX_MCP_SESSIONS } from "../../shared/limits.js";
+import { MAX_MCP_REQUEST_BYTES, MAX_MCP_SESSIONS, MCP_PATH } from "../../shared/limits.js";
 import { authorized, hostAllowed, originAllowed } from "./http-guard.js";
 import { startMcpFixture, type McpFixture } from "./mcp-test-support.js";
 import { ClientSessions } from "./sessions.js";
@@ -140,5 +140,14 @@ describe("HTTP refusals on a live server", () => {
     const junk = await send(mf.server.port, { headers: headers(mf), body: "{not json" });
     expect(junk.status).toBe(400);
     expect(JSON.parse(junk.body).error.code).toBe(-32700);
+  });
+
+  it("serves exactly MCP_PATH (query allowed); a path one character longer or shorter is 404", async () => {
+    mf = await startMcpFixture();
+    expect(new URL(mf.server.url).pathname).toBe(MCP_PATH);
+    expect((await send(mf.server.port, { path: MCP_PATH, headers: headers(mf), body: INIT })).status).toBe(200);
+    expect((await send(mf.server.port, { path: `${MCP_PATH}?x=1`, headers: headers(mf), body: INIT })).status).toBe(200);
+    expect((await send(mf.server.port, { path: `${MCP_PATH}/`, headers: headers(mf), body: INIT })).status).toBe(404);
+    expect((await send(mf.server.port, { path: MCP_PATH.slice(0, -1), headers: headers(mf), body: INIT })).status).toBe(404);
   });
 });

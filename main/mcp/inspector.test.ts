@@ -1,6 +1,7 @@
 /**
  * An independent client: the MCP Inspector's CLI (a different codebase from the SDK client our other tests use)
- * must list our tools with the token, and fail (non-zero exit) with a wrong one.
+ * must list our tools with the token, and fail (non-zero exit) with a wrong one; and a document it creates with
+ * tools/call (arguments as --tool-arg key=value pairs) must read back through it, and be in the service.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
@@ -21,6 +22,15 @@ function runInspector(args: string[]): Promise<{ code: number; stdout: string; s
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** The tool's answer from `--format json` output: the result's structuredContent, which mirrors the text block. */
+function toolResult(stdout: string): { isError?: boolean; body: any } {
+  const { result } = JSON.parse(stdout) as { result: { isError?: boolean; structuredContent?: unknown; content: { type: string; text: string }[] } };
+  const body = JSON.parse(result.content[0].text);
+  // Two encodings of one answer must agree, or a client reading either would see a different result.
+  if (result.structuredContent !== undefined) expect(result.structuredContent).toEqual(body);
+  return { isError: result.isError, body };
 }
 
 let mf: McpFixture;
@@ -54,5 +64,37 @@ describe("MCP Inspector CLI", () => {
       "tools/list",
     ]);
     expect(bad.code).not.toBe(0);
+  }, 120_000);
+
+  it("creates a document with tools/call create_document and reads it back with read_document", async () => {
+    mf = await startMcpFixture();
+    const connection = [mf.server.url, "--transport", "http", "--header", `Authorization: Bearer ${mf.token}`, "--format", "json"];
+    const markdown = "# From the Inspector\n\n- a step with spaces, = signs and \"quotes\"\n";
+    const created = await runInspector([
+      ...connection,
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "create_document",
+      "--tool-arg",
+      "idempotencyKey=inspector-create-1",
+      "title=Inspector plan",
+      `markdown=${markdown}`,
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const made = toolResult(created.stdout);
+    expect(made.isError ?? false).toBe(false);
+    expect(made.body).toMatchObject({ status: "created", document: { title: "Inspector plan", createdVia: "mcp" } });
+    const id: string = made.body.document.id;
+    expect(id).toMatch(/^[1-9A-HJ-NP-Za-km-z]+$/);
+
+    const read = await runInspector([...connection, "--method", "tools/call", "--tool-name", "read_document", "--tool-arg", `id=${id}`]);
+    expect(read.code, read.stderr).toBe(0);
+    const got = toolResult(read.stdout);
+    expect(got.isError ?? false).toBe(false);
+    expect(got.body).toMatchObject({ id, title: "Inspector plan", revision: made.body.document.revision, archivedAt: null, markdown });
+    // Not only an answer: the service holds the document the Inspector wrote.
+    const stored = await mf.fx.service.getContent(id);
+    expect([stored.detail.title, stored.markdown]).toEqual(["Inspector plan", markdown]);
   }, 120_000);
 });

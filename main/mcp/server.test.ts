@@ -5,6 +5,7 @@ import {
   MAX_MCP_GOAL_CHARS,
   MAX_MCP_ID_CHARS,
   MAX_MCP_IDEMPOTENCY_KEY_CHARS,
+  MAX_MCP_REVISION_CHARS,
   MAX_TITLE_CHARS,
   MAX_DOCUMENT_MARKDOWN_BYTES,
   MAX_MCP_BRIEF_ITEMS,
@@ -238,12 +239,30 @@ describe("input bounds at their edges", () => {
     expect(over.body.error.code).toBe("too-large");
   });
 
-  it("id: a MAX_MCP_ID_CHARS id is looked up, one more is refused as input", async () => {
+  it("id: a MAX_MCP_ID_CHARS id passes the schema (refused only as no document id), one more fails it on length", async () => {
     mf = await startMcpFixture();
     const client = await mf.connect();
-    expect((await mf.call(client, "read_document", { id: edge(MAX_MCP_ID_CHARS) })).body.error.code).toBe("invalid-input");
+    const schemaIssue = /arguments to read_document are not valid/;
+    const atBound = await mf.call(client, "read_document", { id: edge(MAX_MCP_ID_CHARS) });
+    // 'aaa…' is no document id, so the lookup refuses it too, but not as the schema's length issue on "id".
+    expect(atBound.body.error.code).toBe("invalid-input");
+    expect(atBound.body.error.message).not.toMatch(schemaIssue);
+    expect(atBound.body.error.details?.issues ?? []).toEqual([]);
     const over = await mf.call(client, "read_document", { id: edge(MAX_MCP_ID_CHARS + 1) });
     expect(over.body.error.code).toBe("invalid-input");
-    expect(over.body.error.details.issues[0].path).toBe("id");
+    expect(over.body.error.message).toMatch(schemaIssue);
+    expect(over.body.error.details.issues).toEqual([{ path: "id", message: expect.stringMatching(new RegExp(`<=${MAX_MCP_ID_CHARS}\\b`)) }]);
+  });
+
+  it("revision: a MAX_MCP_REVISION_CHARS revision is compared (a conflict), one more is refused as input", async () => {
+    mf = await startMcpFixture();
+    const client = await mf.connect();
+    const { body } = await mf.call(client, "create_document", { idempotencyKey: "r", markdown: "x" });
+    const update = (revision: string, key: string) =>
+      mf.call(client, "update_document", { id: body.document.id, revision, markdown: "y", idempotencyKey: key });
+    expect((await update(edge(MAX_MCP_REVISION_CHARS), "r1")).body.error.code).toBe("revision-conflict");
+    const over = await update(edge(MAX_MCP_REVISION_CHARS + 1), "r2");
+    expect(over.body.error.code).toBe("invalid-input");
+    expect(over.body.error.details.issues).toEqual([{ path: "revision", message: expect.stringMatching(new RegExp(`<=${MAX_MCP_REVISION_CHARS}\\b`)) }]);
   });
 });
