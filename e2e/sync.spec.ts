@@ -111,8 +111,21 @@ test("the relay killed with SIGKILL mid-typing and restarted: converged, nothing
   expect(text).toContain("Hello from Alice. And Bob.");
 });
 
-test("an app core restarted keeps its documents intact", async ({ browser }) => {
+test("an app core restarted keeps its documents intact, from its own disk", async ({ browser }) => {
+  const typed = " Saved before a crash.";
+  await typeAtEnd(pageA, typed);
+  // "Saved" is the core's word that the edit is on disk: a SIGKILL right after must not lose it.
+  await expect(pageA.getByRole("status", { name: "Save status" })).toHaveText("Saved", { timeout: 15_000 });
   const before = await editorText(pageA);
+  expect(before).toContain(typed);
+  await pageA.context().close();
+  await coreA.stop("SIGKILL");
+  // Restarted against a relay address nothing answers: what the page shows can only come from A's own storage.
+  const nowhere = ["--relay", `ws://127.0.0.1:${await freePort()}`, "--relay-token", argsA[3]];
+  coreA = await startCore(dirA, nowhere);
+  pageA = await openApp(browser, coreA.ready.url);
+  await openDocument(pageA, TITLE);
+  await expect.poll(() => editorText(pageA)).toBe(before);
   await pageA.context().close();
   await coreA.stop("SIGTERM");
   coreA = await startCore(dirA, argsA);
@@ -124,8 +137,15 @@ test("an app core restarted keeps its documents intact", async ({ browser }) => 
 test("a revoked user is cut off", async () => {
   await revokeRelayUser(relayDir, "bob");
   await expect(pageB.getByRole("status", { name: "Sync status" })).toContainText(/refused|unauthori[sz]ed/i, { timeout: 15_000 });
-  await typeAtEnd(pageA, " Said after Bob left.");
-  await expect(pageA.getByRole("status", { name: "Sync status" })).toHaveText(/connected/i);
-  await expect.poll(() => editorText(pageA)).toContain("Said after Bob left.");
-  expect(await editorText(pageB)).not.toContain("Said after Bob left.");
+  const line = " Said after Bob left.";
+  await typeAtEnd(pageA, line);
+  // The relay holds the line (A has nothing waiting), so only the revocation can keep it from Bob.
+  await expect(pageA.getByRole("status", { name: "Sync status" })).toHaveText(/^connected$/i, { timeout: 30_000 });
+  const sentinel = " Then Alice kept going.";
+  await typeAtEnd(pageA, sentinel);
+  await expect(pageA.getByRole("status", { name: "Sync status" })).toHaveText(/^connected$/i, { timeout: 30_000 });
+  // The relay has held both lines for a while now (a connected teammate gets a line in milliseconds); Bob has neither.
+  await expect.poll(() => editorText(pageA)).toContain(line + sentinel);
+  await expect(pageB.getByRole("status", { name: "Sync status" })).toContainText(/refused|unauthori[sz]ed/i);
+  expect(await editorText(pageB)).not.toContain(line.trim());
 });

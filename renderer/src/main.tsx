@@ -1,6 +1,7 @@
 /**
  * Page entry: connect to the core (Electron preload or host-mode sockets), start the replica, render the app.
- * If the core cannot be reached at all, say so in words instead of showing an empty window.
+ * If the core cannot be reached at all, say so in words instead of showing an empty window (App does the same when
+ * the core later refuses this page's secret).
  */
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
@@ -9,6 +10,7 @@ import { createReplica } from "./replica/replica.js";
 import { AppServicesContext, createAppServices } from "./state/app-services.js";
 import { describeError } from "./state/describe-error.js";
 import { App } from "./components/App.js";
+import { FatalScreen } from "./components/FatalScreen.js";
 import "./styles.css";
 
 const root = createRoot(document.getElementById("root")!);
@@ -26,12 +28,7 @@ async function start() {
       </StrictMode>,
     );
   } catch (error) {
-    root.render(
-      <main className="fatal" aria-label="Chopin could not start">
-        <h1>Chopin could not start</h1>
-        <p role="alert">{describeError(error)}</p>
-      </main>,
-    );
+    root.render(<FatalScreen message={describeError(error)} />);
   }
 }
 

@@ -2,7 +2,9 @@
  * The one place that decides how this page reaches the core. Electron: the preload's `window.chopin` and a
  * MessagePort for the replica. Host mode (a browser tab served by the core on 127.0.0.1): a WebSocket for the API
  * and another for the replica, both carrying the per-launch secret from the URL fragment. Both give the rest of the
- * renderer the same pair, so nothing else knows which shell it runs in.
+ * renderer the same pair, so nothing else knows which shell it runs in. When the core refuses the secret (a wrong one,
+ * or one kept from an earlier launch), the remembered secret is forgotten and both sockets stop retrying: the window
+ * shows the fatal screen (see App) instead of reconnecting forever.
  */
 import type { NetworkAdapterInterface } from "@automerge/automerge-repo";
 import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
@@ -10,8 +12,8 @@ import { BrowserWebSocketClientAdapter } from "@automerge/automerge-repo-network
 import type { ChopinBridge } from "../../../shared/api.js";
 import { ChopinError } from "../../../shared/errors.js";
 import { REPLICA_RECONNECT_MS } from "../../../shared/limits.js";
-import { takeHostSecret } from "./secret.js";
-import { createSocketBridge, type BridgeConnectionState } from "./socket-bridge.js";
+import { forgetHostSecret, takeHostSecret, type SecretEnvironment } from "./secret.js";
+import { createSocketBridge, type BridgeConnectionState, type SocketBridgeOptions, type WebSocketFactory } from "./socket-bridge.js";
 
 /** The state of this window's link to the core, now and as it changes. */
 export interface CoreLink {
@@ -39,18 +41,42 @@ export async function connectBridge(): Promise<Connection> {
     const { replicaPort: _port, ...bridge } = window.chopin;
     return { bridge: { api: bridge.api, on: bridge.on.bind(window.chopin) }, replicaAdapter: new MessageChannelNetworkAdapter(port) };
   }
-  const secret = takeHostSecret({ location: window.location, storage: window.sessionStorage, history: window.history });
+  return connectHost({ location: window.location, storage: window.sessionStorage, history: window.history });
+}
+
+export interface HostEnvironment extends SecretEnvironment {
+  location: SecretEnvironment["location"] & Pick<Location, "protocol" | "host">;
+  storage: SecretEnvironment["storage"] & Pick<Storage, "removeItem">;
+  /** Tests only: how the API socket is made and how a refusal is told from a core that is down. */
+  createSocket?: WebSocketFactory;
+  probe?: SocketBridgeOptions["probe"];
+}
+
+/** Host mode: both sockets to the core serving this page, with the secret from the fragment or the session. */
+export function connectHost(env: HostEnvironment): Connection {
+  const secret = takeHostSecret(env);
   if (!secret) {
     throw new ChopinError(
       "unauthorized",
       "This page needs the link Chopin printed when it started (it carries a one-time secret). Open that link again.",
     );
   }
-  const urls = hostSocketUrls(window.location, secret);
-  const socketBridge = createSocketBridge(urls.api);
+  const urls = hostSocketUrls(env.location, secret);
+  const socketBridge = createSocketBridge(urls.api, env.createSocket, { probe: env.probe });
+  const replicaAdapter = new BrowserWebSocketClientAdapter(urls.sync, REPLICA_RECONNECT_MS);
+  socketBridge.onConnection((state) => {
+    if (state !== "refused") return;
+    // A refused secret never becomes good: a reload must not try it again, and the replica must stop retrying too.
+    forgetHostSecret(env.storage);
+    try {
+      replicaAdapter.disconnect();
+    } catch {
+      // The adapter asserts it was connected; one that never was has nothing to stop.
+    }
+  });
   return {
     bridge: socketBridge,
-    replicaAdapter: new BrowserWebSocketClientAdapter(urls.sync, REPLICA_RECONNECT_MS),
+    replicaAdapter,
     coreLink: { state: () => socketBridge.connectionState, on: (listener) => socketBridge.onConnection(listener) },
   };
 }

@@ -22,3 +22,8 @@ export function takeHostSecret(env: SecretEnvironment): string | null {
   }
   return env.storage.getItem(SECRET_STORAGE_KEY);
 }
+
+/** Drops the remembered secret once the core has refused it, so a reload asks for the printed link instead. */
+export function forgetHostSecret(storage: Pick<Storage, "removeItem">): void {
+  storage.removeItem(SECRET_STORAGE_KEY);
+}

@@ -2,8 +2,20 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import type { BridgeRequest } from "../../../shared/api.js";
 import { ChopinError } from "../../../shared/errors.js";
-import { BRIDGE_RECONNECT_MAX_MS, BRIDGE_RECONNECT_MIN_MS, MAX_BRIDGE_PENDING_CALLS } from "../../../shared/limits.js";
-import { createSocketBridge, reconnectDelay, type SocketBridge, type WebSocketLike } from "./socket-bridge.js";
+import {
+  BRIDGE_RECONNECT_MAX_MS,
+  BRIDGE_RECONNECT_MIN_MS,
+  BRIDGE_REFUSALS_BEFORE_FATAL,
+  MAX_BRIDGE_PENDING_CALLS,
+} from "../../../shared/limits.js";
+import {
+  CORE_REFUSED_MESSAGE,
+  createSocketBridge,
+  httpProbe,
+  reconnectDelay,
+  type SocketBridge,
+  type WebSocketLike,
+} from "./socket-bridge.js";
 import { waitFor } from "../test/wait-for.js";
 
 type Handler = (request: BridgeRequest, socket: WebSocket) => void;
@@ -13,8 +25,10 @@ afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
 
-async function startServer(handler: Handler) {
-  const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+async function startServer(handler: Handler, listenPort = 0, accept: () => boolean = () => true) {
+  // A refused upgrade is answered 401, as main/host answers a wrong secret.
+  const verifyClient = (_info: unknown, done: (ok: boolean, code?: number) => void) => done(accept(), 401);
+  const wss = new WebSocketServer({ host: "127.0.0.1", port: listenPort, verifyClient });
   await new Promise<void>((resolve) => wss.once("listening", () => resolve()));
   const received: BridgeRequest[] = [];
   wss.on("connection", (socket) => {
@@ -30,6 +44,36 @@ async function startServer(handler: Handler) {
     wss.close();
   });
   return { wss, port, received, url: `ws://127.0.0.1:${port}/api?secret=s` };
+}
+
+/** A core on `port` (0: any free one) that answers every call with `{ displayName: "B" }`; stop() takes it away. */
+async function listenOn(port: number) {
+  const server = await startServer(
+    (request, socket) => socket.send(JSON.stringify({ id: request.id, ok: true, result: { displayName: "B" } })),
+    port,
+  );
+  return {
+    ...server,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const client of server.wss.clients) client.terminate();
+        server.wss.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Plays main/host for a wrong secret: HTTP answers (ws's own server says 426 to a plain request) and the first
+ * `refuseFirst` upgrades are turned away with 401; later ones are served like listenOn's.
+ */
+async function refusingCore(refuseFirst: number) {
+  let upgrades = 0;
+  const server = await startServer(
+    (request, socket) => socket.send(JSON.stringify({ id: request.id, ok: true, result: { displayName: "B" } })),
+    0,
+    () => ++upgrades > refuseFirst,
+  );
+  return { url: `ws://127.0.0.1:${server.port}/api?secret=wrong`, upgrades: () => upgrades };
 }
 
 function bridgeTo(url: string): SocketBridge {
@@ -89,26 +133,88 @@ describe("socket bridge", () => {
     expect(server.received.filter((r) => r.method === "createDocument")).toHaveLength(1);
   });
 
-  it("holds calls made while the core is unreachable and sends them once it is back", async () => {
+  it("refuses calls made while the core is down at once and never replays them once it is back", async () => {
     // Reserve a port, close it, and point the bridge at it before anything listens there.
-    const probe = await startServer(() => {});
-    const port = probe.port;
-    await new Promise<void>((resolve) => probe.wss.close(() => resolve()));
+    const reserved = await listenOn(0);
+    await reserved.stop();
+    const port = reserved.port;
     const bridge = bridgeTo(`ws://127.0.0.1:${port}/api`);
-    const answer = bridge.api.getSettings();
-    await waitFor(() => bridge.connectionState === "closed");
-    const wss = new WebSocketServer({ host: "127.0.0.1", port });
-    cleanups.push(() => {
-      for (const client of wss.clients) client.terminate();
-      wss.close();
+    // A call made before the first connection settles waits for it; the core being down settles it as a refusal.
+    const early = await bridge.api.getSettings().catch((e: unknown) => e);
+    expect((early as ChopinError).code).toBe("core-unavailable");
+    expect(bridge.connectionState).not.toBe("open");
+    const clicks = await Promise.all([1, 2, 3].map(() => bridge.api.createDocument({}).catch((e: unknown) => e)));
+    expect(clicks.map((e) => (e as ChopinError).code)).toEqual(["core-unavailable", "core-unavailable", "core-unavailable"]);
+
+    const back = await listenOn(port);
+    await waitFor(() => bridge.connectionState === "open");
+    await expect(bridge.api.getSettings()).resolves.toEqual({ displayName: "B" });
+    expect(back.received.map((r) => r.method)).toEqual(["getSettings"]);
+  });
+
+  it("after a drop, refuses writes while the core is stopped, and nothing reaches the core when it returns", async () => {
+    const first = await listenOn(0);
+    const bridge = bridgeTo(`ws://127.0.0.1:${first.port}/api`);
+    await expect(bridge.api.getSettings()).resolves.toEqual({ displayName: "B" });
+    await first.stop();
+    await waitFor(() => bridge.connectionState !== "open");
+    const clicks = await Promise.all([1, 2, 3].map(() => bridge.api.createDocument({}).catch((e: unknown) => e)));
+    expect(clicks.every((e) => e instanceof ChopinError && e.code === "core-unavailable")).toBe(true);
+
+    const back = await listenOn(first.port);
+    await waitFor(() => bridge.connectionState === "open");
+    await bridge.api.getSettings();
+    expect(back.received.map((r) => r.method)).toEqual(["getSettings"]);
+  });
+
+  it(`stops for good as "refused" after BRIDGE_REFUSALS_BEFORE_FATAL (${BRIDGE_REFUSALS_BEFORE_FATAL}) upgrades turned away by a running core`, async () => {
+    const core = await refusingCore(Infinity);
+    const bridge = bridgeTo(core.url);
+    const states: string[] = [];
+    bridge.onConnection((s) => states.push(s));
+    const waiting = await bridge.api.listDocuments().catch((e: unknown) => e);
+    expect((waiting as ChopinError).code).toBe("unauthorized");
+    expect((waiting as ChopinError).message).toBe(CORE_REFUSED_MESSAGE);
+    expect(bridge.connectionState).toBe("refused");
+    expect(core.upgrades()).toBe(BRIDGE_REFUSALS_BEFORE_FATAL);
+    expect(states).not.toContain("open");
+    const later = await bridge.api.createDocument({}).catch((e: unknown) => e);
+    expect((later as ChopinError).code).toBe("unauthorized");
+    bridge.close();
+    expect(bridge.connectionState).toBe("refused");
+    expect(core.upgrades()).toBe(BRIDGE_REFUSALS_BEFORE_FATAL);
+  });
+
+  it("keeps reconnecting after one refusal fewer than the bound, and then works", async () => {
+    const core = await refusingCore(BRIDGE_REFUSALS_BEFORE_FATAL - 1);
+    const bridge = bridgeTo(core.url);
+    const states: string[] = [];
+    bridge.onConnection((s) => states.push(s));
+    await expect(bridge.api.getSettings()).resolves.toEqual({ displayName: "B" });
+    expect(bridge.connectionState).toBe("open");
+    expect(states).not.toContain("refused");
+  });
+
+  it("never takes a core that is down for a refusing one, however often it retries", async () => {
+    const reserved = await listenOn(0);
+    await reserved.stop();
+    let attempts = 0;
+    const bridge = createSocketBridge(`ws://127.0.0.1:${reserved.port}/api`, (u) => {
+      attempts++;
+      return new WebSocket(u) as unknown as WebSocketLike;
     });
-    wss.on("connection", (socket) =>
-      socket.on("message", (data) => {
-        const request = JSON.parse(String(data)) as BridgeRequest;
-        socket.send(JSON.stringify({ id: request.id, ok: true, result: { displayName: "B" } }));
-      }),
-    );
-    await expect(answer).resolves.toEqual({ displayName: "B" });
+    cleanups.push(() => bridge.close());
+    await waitFor(() => attempts > BRIDGE_REFUSALS_BEFORE_FATAL + 1);
+    expect(bridge.connectionState).not.toBe("refused");
+  });
+
+  it("httpProbe tells a listening HTTP server from a closed port", async () => {
+    const core = await refusingCore(Infinity);
+    await expect(httpProbe(core.url)()).resolves.toBe(true);
+    expect(core.upgrades()).toBe(0);
+    const reserved = await listenOn(0);
+    await reserved.stop();
+    await expect(httpProbe(`ws://127.0.0.1:${reserved.port}/api`)()).resolves.toBe(false);
   });
 
   it(`keeps at most MAX_BRIDGE_PENDING_CALLS (${MAX_BRIDGE_PENDING_CALLS}) calls waiting`, async () => {

@@ -2,14 +2,50 @@
  * The host-mode bridge: ChopinApi calls and ChopinEvents over one JSON WebSocket to the core. The socket comes back
  * by itself after a drop (capped exponential backoff). What must stay true: a call is sent at most once (a call
  * whose answer was lost with the socket is rejected as "core-unreachable", never silently resent, because it may
- * have been applied), calls made while disconnected wait for the socket, and every refusal is a ChopinError.
+ * have been applied); a call made while the link is down is refused at once as "core-unavailable" and never replayed
+ * later (a click made while the core was stopped must not act minutes afterwards); only calls made before the very
+ * first connection settles wait for it, so the window's first reads need no retry. A socket turned away before it
+ * opens while the core's HTTP server still answers means the core refuses this page's secret (the browser hides the
+ * 401): after BRIDGE_REFUSALS_BEFORE_FATAL such attempts in a row the bridge stops for good in state "refused".
+ * Every refusal is a ChopinError.
  */
 import { API_METHODS, EVENT_NAMES } from "../../../shared/api.js";
 import type { ApiMethod, BridgeRequest, ChopinApi, ChopinBridge, EventName } from "../../../shared/api.js";
 import { ChopinError, fromErrorShape, isErrorCode } from "../../../shared/errors.js";
-import { BRIDGE_RECONNECT_MAX_MS, BRIDGE_RECONNECT_MIN_MS, MAX_BRIDGE_PENDING_CALLS } from "../../../shared/limits.js";
+import {
+  BRIDGE_PROBE_TIMEOUT_MS,
+  BRIDGE_RECONNECT_MAX_MS,
+  BRIDGE_RECONNECT_MIN_MS,
+  BRIDGE_REFUSALS_BEFORE_FATAL,
+  MAX_BRIDGE_PENDING_CALLS,
+} from "../../../shared/limits.js";
 
-export type BridgeConnectionState = "connecting" | "open" | "closed";
+/** "refused": the core turned this page's secret away; final, the window must be opened from the printed link. */
+export type BridgeConnectionState = "connecting" | "open" | "closed" | "refused";
+
+/** What the person reads when the core refuses this page (wrong secret, or one from an earlier launch). */
+export const CORE_REFUSED_MESSAGE =
+  "Chopin did not accept this page's secret — it changes each time Chopin starts. Open the link Chopin printed when it started.";
+
+const UNAVAILABLE_MESSAGE = "Chopin's core cannot be reached right now, so nothing was changed. Try again once it is back.";
+
+/** Resolves true when the core's HTTP server answers at all (any status), false when nothing is listening. */
+export type CoreProbe = () => Promise<boolean>;
+
+/** Asks the HTTP server behind a ws:// or wss:// URL for its front page; any answer means the core is running. */
+export function httpProbe(socketUrl: string): CoreProbe {
+  const target = new URL("/", socketUrl.replace(/^ws/, "http")).toString();
+  return () =>
+    fetch(target, { method: "HEAD", cache: "no-store", signal: AbortSignal.timeout(BRIDGE_PROBE_TIMEOUT_MS) }).then(
+      () => true,
+      () => false,
+    );
+}
+
+export interface SocketBridgeOptions {
+  /** How a socket turned away before opening is told apart from a core that is down (default: httpProbe(url)). */
+  probe?: CoreProbe;
+}
 
 /** The part of the browser WebSocket this bridge uses; `ws` in Node satisfies it too. */
 export interface WebSocketLike {
@@ -43,7 +79,11 @@ interface PendingCall {
 
 const OPEN = 1;
 
-export function createSocketBridge(url: string, createSocket: WebSocketFactory = (u) => new WebSocket(u)): SocketBridge {
+export function createSocketBridge(
+  url: string,
+  createSocket: WebSocketFactory = (u) => new WebSocket(u),
+  { probe = httpProbe(url) }: SocketBridgeOptions = {},
+): SocketBridge {
   const pending = new Map<number, PendingCall>();
   const eventListeners = new Map<EventName, Set<(payload: never) => void>>();
   const connectionListeners = new Set<(state: BridgeConnectionState) => void>();
@@ -53,11 +93,30 @@ export function createSocketBridge(url: string, createSocket: WebSocketFactory =
   let attempt = 0;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let closedForGood = false;
+  // Until the first connection settles (open, core down, or refused), calls wait instead of being refused.
+  let firstConnection = true;
+  let refusals = 0;
 
   const setState = (next: BridgeConnectionState) => {
     if (state === next) return;
     state = next;
     for (const listener of [...connectionListeners]) safely(() => listener(next));
+  };
+
+  const rejectUnsent = (error: () => ChopinError) => {
+    for (const [id, call] of pending) {
+      if (call.sent) continue;
+      pending.delete(id);
+      call.reject(error());
+    }
+  };
+
+  const refuse = () => {
+    closedForGood = true;
+    firstConnection = false;
+    if (retryTimer) clearTimeout(retryTimer);
+    rejectUnsent(() => new ChopinError("unauthorized", CORE_REFUSED_MESSAGE));
+    setState("refused");
   };
 
   const flush = () => {
@@ -105,9 +164,13 @@ export function createSocketBridge(url: string, createSocket: WebSocketFactory =
       return;
     }
     socket = ws;
+    let opened = false;
     ws.addEventListener("open", () => {
       if (socket !== ws) return;
+      opened = true;
       attempt = 0;
+      refusals = 0;
+      firstConnection = false;
       setState("open");
       flush();
     });
@@ -130,8 +193,23 @@ export function createSocketBridge(url: string, createSocket: WebSocketFactory =
         );
       }
       if (closedForGood) return;
-      setState("closed");
-      scheduleReconnect();
+      if (opened) {
+        setState("closed");
+        scheduleReconnect();
+        return;
+      }
+      // Turned away before opening: a core that is down does not answer HTTP either, one that refuses us does.
+      void probe().then((answering) => {
+        if (closedForGood || socket !== null) return;
+        refusals = answering ? refusals + 1 : 0;
+        if (refusals >= BRIDGE_REFUSALS_BEFORE_FATAL) return refuse();
+        if (!answering) {
+          firstConnection = false;
+          rejectUnsent(() => new ChopinError("core-unavailable", UNAVAILABLE_MESSAGE));
+          setState("closed");
+        }
+        scheduleReconnect();
+      });
     });
   };
 
@@ -141,7 +219,9 @@ export function createSocketBridge(url: string, createSocket: WebSocketFactory =
   };
 
   const call = (method: ApiMethod, args: unknown[]): Promise<unknown> => {
+    if (state === "refused") return Promise.reject(new ChopinError("unauthorized", CORE_REFUSED_MESSAGE));
     if (closedForGood) return Promise.reject(new ChopinError("core-unreachable", "This window is closed."));
+    if (state !== "open" && !firstConnection) return Promise.reject(new ChopinError("core-unavailable", UNAVAILABLE_MESSAGE));
     if (pending.size >= MAX_BRIDGE_PENDING_CALLS) {
       return Promise.reject(
         new ChopinError("core-unreachable", "Too many actions are waiting for Chopin to answer. Try again in a moment."),
@@ -186,7 +266,7 @@ export function createSocketBridge(url: string, createSocket: WebSocketFactory =
       ws?.close();
       for (const call of pending.values()) call.reject(new ChopinError("core-unreachable", "This window is closed."));
       pending.clear();
-      setState("closed");
+      if (state !== "refused") setState("closed");
     },
   };
 }

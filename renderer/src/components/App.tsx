@@ -1,6 +1,6 @@
 /**
  * The window: sidebar (navigation), the open document (main), the status bar, and at most one dialog. Owns the
- * window-wide shortcuts.
+ * window-wide shortcuts. When the core refuses this page's secret, the fatal screen replaces everything.
  */
 import { useEffect } from "react";
 import { useStore } from "zustand";
@@ -14,6 +14,9 @@ import { SettingsDialog } from "./SettingsDialog.js";
 import { Sidebar } from "./Sidebar.js";
 import { StatusBar } from "./StatusBar.js";
 import { matchShortcut } from "./shortcuts.js";
+import { FatalScreen } from "./FatalScreen.js";
+import { CORE_DOWN_REASON, useCoreReachable } from "./use-core-reachable.js";
+import { CORE_REFUSED_MESSAGE } from "../bridge/socket-bridge.js";
 
 export function App() {
   const services = useServices();
@@ -21,6 +24,8 @@ export function App() {
   const selected = useStore(documents, (s) => s.selected);
   const notice = useStore(documents, (s) => s.notice);
   const dialog = useStore(ui, (s) => s.dialog);
+  const refused = useStore(services.connection, (s) => s.core === "refused");
+  const coreReachable = useCoreReachable();
 
   useEffect(() => services.start(), [services]);
 
@@ -36,10 +41,18 @@ export function App() {
       if (action === "new-document") void documents.getState().create();
       else if (action === "palette") ui.getState().openDialog("palette");
       else if (action === "history" && documents.getState().selected) ui.getState().toggleHistory();
+      else if (action === "search") {
+        // Behind another dialog the field could not be used; the palette just gives way to it.
+        const { dialog: open, confirm } = ui.getState();
+        if (!confirm && (open === null || open === "palette")) ui.getState().focusSearch();
+      }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [documents, ui]);
+
+  // A refused secret never becomes good: the shell would only look alive while nothing can work.
+  if (refused) return <FatalScreen message={CORE_REFUSED_MESSAGE} />;
 
   return (
     <div className="app">
@@ -62,7 +75,13 @@ export function App() {
               <h1>Plan together, offline first</h1>
               <p>Open a document from the list, or start a new one. Everything you write is saved on this device as you type.</p>
               <div className="empty-actions">
-                <button type="button" className="button button-primary" onClick={() => void documents.getState().create()}>
+                <button
+                  type="button"
+                  className="button button-primary"
+                  disabled={!coreReachable}
+                  title={coreReachable ? undefined : CORE_DOWN_REASON}
+                  onClick={() => void documents.getState().create()}
+                >
                   Start a new plan
                 </button>
                 <button type="button" className="button" onClick={() => ui.getState().openDialog("palette")}>

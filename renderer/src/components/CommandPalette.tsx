@@ -22,6 +22,7 @@ export function paletteCommands(services: AppServices): PaletteItem[] {
   const hasDoc = documents.getState().selected !== null;
   const items: PaletteItem[] = [
     { id: "new", label: "New document", hint: "Ctrl+N", kind: "command", run: () => void documents.getState().create() },
+    { id: "search", label: "Search documents", hint: "Ctrl+Shift+F", kind: "command", run: () => ui.getState().focusSearch() },
     { id: "settings", label: "Open settings", kind: "command", run: () => ui.getState().openDialog("settings") },
     {
       id: "archived",

@@ -1,13 +1,16 @@
 /**
  * The document list: search, the Archived filter and New document, with the GitHub account in the footer.
- * Refreshes itself on 'documents-changed'.
+ * Refreshes itself on 'documents-changed'. Each search-focus request (Mod+Shift+F, the palette) focuses and selects
+ * the search field.
  */
+import { useEffect, useRef } from "react";
 import { useStore } from "zustand";
 import { useServices } from "../state/app-services.js";
 import { MAX_SEARCH_QUERY_CHARS } from "../../../shared/limits.js";
 import { AccountIndicator } from "./AccountIndicator.js";
 import { DocumentListItem } from "./DocumentListItem.js";
 import { Icon } from "./Icons.js";
+import { CORE_DOWN_REASON, useCoreReachable } from "./use-core-reachable.js";
 
 export function Sidebar() {
   const { documents, ui } = useServices();
@@ -16,7 +19,16 @@ export function Sidebar() {
   const showArchived = useStore(documents, (s) => s.showArchived);
   const selectedId = useStore(documents, (s) => s.selected?.id ?? null);
   const loading = useStore(documents, (s) => s.loading);
+  const searchFocusRequests = useStore(ui, (s) => s.searchFocusRequests);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const coreReachable = useCoreReachable();
   const store = documents.getState;
+
+  useEffect(() => {
+    if (searchFocusRequests === 0) return;
+    searchRef.current?.focus();
+    searchRef.current?.select();
+  }, [searchFocusRequests]);
 
   return (
     <nav className="sidebar" aria-label="Documents">
@@ -31,16 +43,25 @@ export function Sidebar() {
           <Icon name="gear" />
         </button>
       </div>
-      <button type="button" className="button button-primary new-doc" onClick={() => void store().create()}>
+      <button
+        type="button"
+        className="button button-primary new-doc"
+        disabled={!coreReachable}
+        title={coreReachable ? undefined : CORE_DOWN_REASON}
+        onClick={() => void store().create()}
+      >
         <Icon name="plus" />
         New document
       </button>
       <div className="search">
         <Icon name="search" />
         <input
+          ref={searchRef}
           type="search"
           role="searchbox"
           aria-label="Search documents"
+          aria-keyshortcuts="Control+Shift+F Meta+Shift+F"
+          title="Search titles and text (Ctrl+Shift+F)"
           placeholder="Search documents"
           value={query}
           maxLength={MAX_SEARCH_QUERY_CHARS}

@@ -2,11 +2,15 @@
  * The bottom bar: sync status and save status, each a polite live region so screen readers hear changes without
  * being interrupted. Both only repeat what the core reported.
  */
+import { useEffect, useState } from "react";
 import { useStore } from "zustand";
 import { useServices } from "../state/app-services.js";
 import { describeSync, syncTone } from "../state/sync-words.js";
 import type { SaveState } from "../state/save-tracker.js";
 import { formatWhen } from "../format-time.js";
+
+/** The sync status while this window cannot hear the core. */
+export const SYNC_UNKNOWN_TEXT = "Sync status unknown";
 
 export function describeSave(save: SaveState, hasDocument: boolean): string {
   if (!hasDocument) return "";
@@ -24,6 +28,18 @@ export function describeSave(save: SaveState, hasDocument: boolean): string {
   }
 }
 
+/** The current time, ticking once a second while a retry is pending, so "retrying in Xs" counts down. */
+function useRetryClock(nextRetryAt: number | null | undefined): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    setNow(Date.now());
+    if (nextRetryAt === null || nextRetryAt === undefined) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [nextRetryAt]);
+  return now;
+}
+
 export function StatusBar() {
   const { connection, editor, documents, session } = useServices();
   const sync = useStore(connection, (s) => s.sync);
@@ -31,16 +47,20 @@ export function StatusBar() {
   const save = useStore(editor, (s) => s.save);
   const hasDocument = useStore(documents, (s) => s.selected !== null);
   const identity = useStore(session, (s) => s.identity);
-  const syncText = describeSync(sync);
+  // With the link to the core down, the last sync status heard may no longer be true: say it is unknown instead.
+  const syncKnown = core === "open";
+  const syncText = syncKnown ? describeSync(sync) : SYNC_UNKNOWN_TEXT;
   const saveText = describeSave(save, hasDocument);
-  const syncDetail = sync?.lastError?.message ?? (sync?.relayUrl ? `Relay: ${sync.relayUrl}` : undefined);
+  const syncDetail = !syncKnown
+    ? undefined
+    : (sync?.lastError?.message ?? (sync?.relayUrl ? `Relay: ${sync.relayUrl}` : undefined));
 
   return (
     <footer className="statusbar">
       <div className="status-item" role="status" aria-live="polite" aria-label="Sync status" title={syncDetail}>
-        <span className={`status-dot tone-${syncTone(sync)}`} aria-hidden="true" />
+        <span className={`status-dot tone-${syncKnown ? syncTone(sync) : "neutral"}`} aria-hidden="true" />
         <span>{syncText}</span>
-        {sync?.lastError && sync.state !== "connected" && <span className="status-detail">{sync.lastError.message}</span>}
+        {syncKnown && sync?.lastError && sync.state !== "connected" && <span className="status-detail">{sync.lastError.message}</span>}
       </div>
       {core !== "open" && (
         <div className="status-item status-warning" role="alert">

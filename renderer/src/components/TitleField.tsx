@@ -1,8 +1,10 @@
 /**
  * The document title above the editor. Edits are committed through api.renameDocument on Enter or blur; while the
- * person is typing, incoming title changes do not overwrite the field.
+ * person is typing, incoming title changes do not overwrite the field. A document just made with New takes the focus
+ * here, title selected, so the person can name it at once.
  */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { useStore } from "zustand";
 import type { DocumentDetail } from "../../../shared/api.js";
 import { MAX_TITLE_CHARS } from "../../../shared/limits.js";
 import { useServices } from "../state/app-services.js";
@@ -11,6 +13,14 @@ export function TitleField({ doc }: { doc: DocumentDetail }) {
   const { documents } = useServices();
   const [value, setValue] = useState(doc.title);
   const [editing, setEditing] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const justCreated = useStore(documents, (s) => s.justCreated === doc.id);
+  useEffect(() => {
+    if (!justCreated || !input.current) return;
+    input.current.focus();
+    input.current.select();
+    documents.getState().focusedCreated();
+  }, [justCreated, documents]);
   useEffect(() => {
     if (!editing) setValue(doc.title);
   }, [doc.title, editing]);
@@ -27,6 +37,7 @@ export function TitleField({ doc }: { doc: DocumentDetail }) {
 
   return (
     <input
+      ref={input}
       className="title-field"
       aria-label="Document title"
       value={value}

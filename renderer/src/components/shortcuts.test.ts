@@ -16,6 +16,8 @@ describe("matchShortcut", () => {
     expect(matchShortcut(key("k", { metaKey: true }))).toBe("palette");
     expect(matchShortcut(key("p", { ctrlKey: true }))).toBe("palette");
     expect(matchShortcut(key("H", { ctrlKey: true, shiftKey: true }))).toBe("history");
+    expect(matchShortcut(key("F", { ctrlKey: true, shiftKey: true }))).toBe("search");
+    expect(matchShortcut(key("f", { metaKey: true, shiftKey: true }))).toBe("search");
     expect(matchShortcut(key("Escape"))).toBe("escape");
   });
 
@@ -24,5 +26,8 @@ describe("matchShortcut", () => {
     expect(matchShortcut(key("z", { ctrlKey: true }))).toBeNull();
     expect(matchShortcut(key("N", { ctrlKey: true, shiftKey: true }))).toBeNull();
     expect(matchShortcut(key("k", { ctrlKey: true, altKey: true }))).toBeNull();
+    // Mod+F stays the editor's find.
+    expect(matchShortcut(key("f", { ctrlKey: true }))).toBeNull();
+    expect(matchShortcut(key("f", { metaKey: true }))).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Window-wide keyboard shortcuts. "Mod" is Ctrl, or Cmd on macOS; either is accepted so a person never has to think
  * about which. In a browser tab, Ctrl+N may be taken by the browser itself; the palette and the button still work.
+ * What must stay true: Mod+F (without Shift) is never taken here, so it stays the editor's own find.
  */
-export type ShortcutAction = "new-document" | "palette" | "history" | "escape";
+export type ShortcutAction = "new-document" | "palette" | "history" | "search" | "escape";
 
 export function matchShortcut(e: Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "shiftKey" | "altKey">): ShortcutAction | null {
   if (e.key === "Escape") return "escape";
@@ -10,6 +11,7 @@ export function matchShortcut(e: Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKe
   if (!mod || e.altKey) return null;
   const key = e.key.toLowerCase();
   if (e.shiftKey && key === "h") return "history";
+  if (e.shiftKey && key === "f") return "search";
   if (e.shiftKey) return null;
   if (key === "n") return "new-document";
   if (key === "k" || key === "p") return "palette";

@@ -1,9 +1,11 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import * as A from "@automerge/automerge";
+import { decode } from "cbor-x";
 import { EditorSelection, EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import type { DocHandle } from "@automerge/automerge-repo";
+import { Repo, type DocHandle } from "@automerge/automerge-repo";
+import { PRESENCE_HEARTBEAT_MS, PRESENCE_PEER_TTL_MS } from "../../../shared/limits.js";
 import "../test/jsdom-layout.js";
 import { textSync } from "./text-sync.js";
 import { linkedRepos } from "../test/linked-repos.js";
@@ -68,5 +70,44 @@ describe("presence", () => {
     expect(decodePosition(doc, foreign, 3)).toBe(3);
     expect(decodePosition(doc, { cursor: null, index: 2 }, 3)).toBe(2);
     expect(decodePosition(doc, encodePosition(doc, 3), 3)).toBe(3);
+  });
+
+  it("by default heartbeats every PRESENCE_HEARTBEAT_MS and shows a silent peer for exactly PRESENCE_PEER_TTL_MS", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    const repo = new Repo({});
+    const handle = repo.create<Doc>({ text: "" });
+    const sent: string[] = [];
+    handle.on("ephemeral-message-outbound", ({ data }) => sent.push((decode(data) as { __presence: { type: string } }).__presence.type));
+    const peers = { list: [] as Peer[] };
+    const binding = bindPresence({ handle: handle as DocHandle<unknown>, user: { name: "Me", color: "#000" }, onPeers: (p) => (peers.list = p) });
+    cleanups.push(() => {
+      binding.stop();
+      vi.useRealTimers();
+      void repo.shutdown();
+    });
+    const flush = () => new Promise((resolve) => setImmediate(resolve));
+    const heardFrom = (peerId: string) =>
+      handle.emit("ephemeral-message", {
+        handle,
+        senderId: peerId,
+        message: { __presence: { type: "snapshot", state: { user: { name: peerId, color: "#111" }, selection: null } } },
+      } as never);
+    expect(sent).toEqual(["snapshot"]);
+    vi.advanceTimersByTime(PRESENCE_HEARTBEAT_MS - 1);
+    expect(sent).toEqual(["snapshot"]);
+    vi.advanceTimersByTime(1);
+    expect(sent).toEqual(["snapshot", "heartbeat"]);
+
+    // Peers are pruned on heartbeat ticks (k * PRESENCE_HEARTBEAT_MS from start); a peer last heard exactly
+    // PRESENCE_PEER_TTL_MS before a tick stays, one heard a millisecond earlier goes.
+    vi.advanceTimersByTime(PRESENCE_HEARTBEAT_MS - 1);
+    heardFrom("early");
+    vi.advanceTimersByTime(1);
+    heardFrom("onTime");
+    await flush();
+    expect(peers.list.map((p) => p.name).sort()).toEqual(["early", "onTime"]);
+    vi.advanceTimersByTime(PRESENCE_PEER_TTL_MS);
+    await flush();
+    expect(peers.list.map((p) => p.name)).toEqual(["onTime"]);
   });
 });

@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Repo } from "@automerge/automerge-repo";
 import { ChopinError } from "../../../shared/errors.js";
+import { OPEN_DOCUMENT_RETRY_MS, OPEN_DOCUMENT_TIMEOUT_MS } from "../../../shared/limits.js";
 import { linkedRepos } from "../test/linked-repos.js";
 import { openDocument, openDocumentFrom } from "./replica.js";
 
@@ -44,6 +45,46 @@ describe("openDocument", () => {
     const error = await openDocument(replica, missing.url, { timeoutMs: 50 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChopinError);
     expect((error as ChopinError).code).toBe("timeout");
+  });
+});
+
+describe("openDocument defaults", () => {
+  it("asks again every OPEN_DOCUMENT_RETRY_MS and gives up at OPEN_DOCUMENT_TIMEOUT_MS, not a millisecond sooner", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    // No peers: every find() of an unknown document ends "unavailable" at once, as a core without it answers.
+    const replica = new Repo({});
+    const elsewhere = new Repo({});
+    cleanups.push(() => {
+      vi.useRealTimers();
+      vi.restoreAllMocks();
+      void replica.shutdown();
+      void elsewhere.shutdown();
+    });
+    const missing = elsewhere.create({ text: "" });
+    const finds = vi.spyOn(replica, "find");
+    // automerge-repo logs each refused wait; 60 of them say nothing here.
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    let outcome: unknown = null;
+    const opening = openDocument(replica, missing.url).catch((e: unknown) => (outcome = e));
+    const settle = async (times = 50) => {
+      for (let i = 0; i < times; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    await settle();
+    expect(finds).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(OPEN_DOCUMENT_RETRY_MS - 1);
+    await settle();
+    expect(finds).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await settle();
+    expect(finds).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(OPEN_DOCUMENT_TIMEOUT_MS - OPEN_DOCUMENT_RETRY_MS - 1);
+    await settle();
+    expect(outcome).toBeNull();
+    await vi.advanceTimersByTimeAsync(1);
+    await opening;
+    expect(outcome).toBeInstanceOf(ChopinError);
+    expect((outcome as ChopinError).code).toBe("timeout");
+    expect((outcome as ChopinError).message).toContain(`within ${OPEN_DOCUMENT_TIMEOUT_MS / 1000} s`);
   });
 });
 

@@ -56,17 +56,18 @@ export function createAppServices(
         }),
       );
       if (coreLink) {
-        let wasOpen = coreLink.state() === "open";
+        // Set once the link has been down: reads made then were refused (not held), and events may have been missed.
+        let missed = coreLink.state() === "closed";
         stops.push(
           coreLink.on((state) => {
-            // Events may have been missed while the socket was down: re-read what the window shows.
-            if (state === "open" && wasOpen) {
+            if (state === "closed") missed = true;
+            if (state === "open" && missed) {
+              missed = false;
               void documents.getState().refresh();
               void documents.getState().reloadSelected();
               void session.getState().load();
               void github.getState().load();
             }
-            if (state === "open") wasOpen = true;
           }),
         );
       }

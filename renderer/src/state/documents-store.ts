@@ -43,6 +43,10 @@ export interface DocumentsState {
   opening: OpeningRequests | null;
   /** The last failure, in words; cleared by dismissNotice or the next success of the same action. */
   notice: string | null;
+  /** The document create() just made, until its title field has taken the focus (then null). */
+  justCreated: DocumentId | null;
+  /** The title field calls this once it has taken the focus for `justCreated`. */
+  focusedCreated(): void;
   refresh(): Promise<void>;
   setQuery(query: string): void;
   setShowArchived(show: boolean): void;
@@ -86,15 +90,20 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
       selectedIsPreview: false,
       opening: null,
       notice: null,
+      justCreated: null,
 
       async refresh() {
         const request = ++listRequest;
         set({ loading: true });
         const { query, showArchived } = get();
         const trimmed = query.trim();
-        const documents = await attempt(() =>
-          api.listDocuments({ ...(trimmed ? { query: trimmed } : {}), archived: showArchived }),
-        );
+        let documents: DocumentSummary[] | undefined;
+        try {
+          documents = await api.listDocuments({ ...(trimmed ? { query: trimmed } : {}), archived: showArchived });
+        } catch (error) {
+          // A listing refused because the link is down is not news: the status bar says so, and it is re-read on reconnect.
+          if ((error as { code?: unknown }).code !== "core-unavailable") set({ notice: describeError(error) });
+        }
         if (request !== listRequest) return;
         set({ loading: false, ...(documents ? { documents } : {}) });
       },
@@ -157,7 +166,7 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
         const detail = await attempt(() => api.createDocument({}));
         if (!detail) return null;
         openRequest++;
-        set({ selected: detail, selectedIsPreview: false, showArchived: false, query: "" });
+        set({ selected: detail, selectedIsPreview: false, showArchived: false, query: "", justCreated: detail.id });
         await get().refresh();
         return detail;
       },
@@ -189,6 +198,9 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
       },
       dismissNotice() {
         set({ notice: null });
+      },
+      focusedCreated() {
+        set({ justCreated: null });
       },
     };
   });

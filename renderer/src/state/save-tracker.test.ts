@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ChopinError } from "../../../shared/errors.js";
+import { SAVE_CONFIRM_RETRY_MS } from "../../../shared/limits.js";
 import type { SaveReceipt } from "../../../shared/api.js";
 import { waitFor } from "../test/wait-for.js";
 import { SaveTracker, type SaveState } from "./save-tracker.js";
@@ -42,5 +43,25 @@ describe("SaveTracker", () => {
     asks[1].resolve({ documentId: "d", savedAt: 9 });
     await waitFor(() => tracker.state.kind === "saved");
     tracker.stop();
+  });
+
+  it("asks again after a failure SAVE_CONFIRM_RETRY_MS later by default, not a millisecond sooner", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const { asks, waitSaved } = controllable();
+      const tracker = new SaveTracker({ documentId: "d", waitSaved, onState: () => {} });
+      tracker.headsChanged(["h1"]);
+      asks[0].reject(new ChopinError("timeout", "no"));
+      // setImmediate is not faked: this lets the rejection settle without moving the fake clock.
+      while (tracker.state.kind !== "failed") await new Promise((resolve) => setImmediate(resolve));
+      vi.advanceTimersByTime(SAVE_CONFIRM_RETRY_MS - 1);
+      await Promise.resolve();
+      expect(asks).toHaveLength(1);
+      vi.advanceTimersByTime(1);
+      expect(asks).toHaveLength(2);
+      tracker.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SyncStatus } from "../../../shared/api.js";
-import { describeSync } from "./sync-words.js";
+import { describeSync, retryWords } from "./sync-words.js";
 
 const status = (state: SyncStatus["state"], pendingChanges = 0): SyncStatus => ({ state, pendingChanges, relayUrl: null, lastError: null });
 
@@ -16,5 +16,30 @@ describe("describeSync", () => {
     expect(describeSync(status("connecting"))).toBe("Connecting…");
     expect(describeSync(status("unauthorized"))).toBe("Relay refused the token");
     expect(describeSync(null)).toBe("Checking…");
+  });
+});
+
+describe("offline with a retry pending", () => {
+  const offline = (pendingChanges: number, nextRetryAt: number | null): SyncStatus => ({
+    state: "offline",
+    pendingChanges,
+    relayUrl: "ws://relay",
+    lastError: { code: "relay-unavailable", message: "The relay is not running at its address, or the address is wrong." },
+    nextRetryAt,
+  });
+
+  it("says when the next attempt comes, counted down to the second", () => {
+    const now = 1_000_000;
+    expect(describeSync(offline(2, now + 4_200), now)).toBe("Offline — 2 changes waiting · retrying in 5s");
+    expect(describeSync(offline(1, now + 1_000), now)).toBe("Offline — 1 change waiting · retrying in 1s");
+    expect(describeSync(offline(0, now + 30_000), now + 20_500)).toBe("Offline — 0 changes waiting · retrying in 10s");
+  });
+
+  it("says 'retrying now' once the attempt is due, and nothing when the core is not retrying", () => {
+    expect(retryWords(5_000, 5_000)).toBe("retrying now");
+    expect(retryWords(5_000, 9_000)).toBe("retrying now");
+    expect(retryWords(null, 0)).toBeNull();
+    expect(retryWords(undefined, 0)).toBeNull();
+    expect(describeSync(offline(3, null), 0)).toBe("Offline — 3 changes waiting");
   });
 });

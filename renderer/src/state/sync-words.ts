@@ -1,6 +1,7 @@
 /**
  * The sync status in words. Only states the core reports are named; nothing is inferred or made up here.
- * "Offline" always says how many local changes are still waiting for the relay.
+ * "Offline" always says how many local changes are still waiting for the relay, and, while the core retries, when the
+ * next attempt comes (counted down from the core's nextRetryAt, so the words need the current time).
  */
 import type { SyncStatus } from "../../../shared/api.js";
 
@@ -8,7 +9,14 @@ export function changesWord(n: number): string {
   return n === 1 ? "1 change" : `${n} changes`;
 }
 
-export function describeSync(status: SyncStatus | null): string {
+/** "retrying in 12s", or "retrying now" once the attempt is due; null when the core is not retrying. */
+export function retryWords(nextRetryAt: number | null | undefined, now: number): string | null {
+  if (nextRetryAt === null || nextRetryAt === undefined) return null;
+  const seconds = Math.ceil((nextRetryAt - now) / 1000);
+  return seconds > 0 ? `retrying in ${seconds}s` : "retrying now";
+}
+
+export function describeSync(status: SyncStatus | null, now = Date.now()): string {
   if (!status) return "Checking…";
   switch (status.state) {
     case "local-only":
@@ -17,8 +25,10 @@ export function describeSync(status: SyncStatus | null): string {
       return "Connecting…";
     case "connected":
       return status.pendingChanges > 0 ? `Connected — sending ${changesWord(status.pendingChanges)}` : "Connected";
-    case "offline":
-      return `Offline — ${changesWord(status.pendingChanges)} waiting`;
+    case "offline": {
+      const retry = retryWords(status.nextRetryAt, now);
+      return `Offline — ${changesWord(status.pendingChanges)} waiting${retry ? ` · ${retry}` : ""}`;
+    }
     case "reconnecting":
       return "Reconnecting…";
     case "unauthorized":

@@ -20,6 +20,9 @@ export interface UiState {
   outlineOpen: boolean;
   historyOpen: boolean;
   viewingVersion: { documentId: DocumentId; content: VersionContent; at: number } | null;
+  /** Counts requests to focus the sidebar search field (Mod+Shift+F, the palette); the sidebar acts on each change. */
+  searchFocusRequests: number;
+  focusSearch(): void;
   openDialog(dialog: DialogName): void;
   closeDialog(): void;
   askConfirm(request: ConfirmRequest): void;
@@ -40,6 +43,9 @@ export function createUiStore(): UiStore {
     outlineOpen: true,
     historyOpen: false,
     viewingVersion: null,
+    searchFocusRequests: 0,
+    // Closes the palette first: focus goes to the field only after the dialog has handed focus back.
+    focusSearch: () => set({ searchFocusRequests: get().searchFocusRequests + 1, dialog: get().dialog === "palette" ? null : get().dialog }),
     openDialog: (dialog) => set({ dialog }),
     closeDialog: () => set({ dialog: null }),
     askConfirm: (confirm) => set({ confirm }),

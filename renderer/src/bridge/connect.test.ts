@@ -1,0 +1,70 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { WebSocket, WebSocketServer } from "ws";
+import { waitFor } from "../test/wait-for.js";
+import { connectHost, type Connection, type HostEnvironment } from "./connect.js";
+import { SECRET_STORAGE_KEY } from "./secret.js";
+import type { WebSocketLike } from "./socket-bridge.js";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+/** Plays main/host on a loopback port: HTTP answers, socket upgrades are turned away with 401 unless `accept`. */
+async function hostLike(accept: boolean): Promise<number> {
+  const wss = new WebSocketServer({ host: "127.0.0.1", port: 0, verifyClient: (_info, done) => done(accept, 401) });
+  await new Promise<void>((resolve) => wss.once("listening", () => resolve()));
+  cleanups.push(() => {
+    for (const client of wss.clients) client.terminate();
+    wss.close();
+  });
+  return (wss.address() as { port: number }).port;
+}
+
+function environment(port: number, hash: string, kept: string | null): HostEnvironment & { stored: Map<string, string> } {
+  const stored = new Map<string, string>(kept === null ? [] : [[SECRET_STORAGE_KEY, kept]]);
+  return {
+    stored,
+    location: { protocol: "http:", host: `127.0.0.1:${port}`, hash, pathname: "/", search: "" },
+    storage: {
+      getItem: (key) => stored.get(key) ?? null,
+      setItem: (key, value) => void stored.set(key, value),
+      removeItem: (key) => void stored.delete(key),
+    },
+    history: { state: null, replaceState: () => undefined },
+    createSocket: (url) => new WebSocket(url, { origin: `http://127.0.0.1:${port}` }) as unknown as WebSocketLike,
+  };
+}
+
+function track(connection: Connection): Connection {
+  cleanups.push(() => (connection.bridge as { close?: () => void }).close?.());
+  return connection;
+}
+
+describe("connectHost", () => {
+  it("forgets a secret from an earlier launch once the core refuses it", async () => {
+    const env = environment(await hostLike(false), "", "stale");
+    const connection = track(connectHost(env));
+    await waitFor(() => connection.coreLink!.state() === "refused");
+    expect(env.stored.has(SECRET_STORAGE_KEY)).toBe(false);
+  });
+
+  it("forgets a wrong secret from the link once the core refuses it", async () => {
+    const env = environment(await hostLike(false), "#secret=wrong", null);
+    const connection = track(connectHost(env));
+    expect(env.stored.get(SECRET_STORAGE_KEY)).toBe("wrong");
+    await waitFor(() => connection.coreLink!.state() === "refused");
+    expect(env.stored.has(SECRET_STORAGE_KEY)).toBe(false);
+  });
+
+  it("keeps the secret the core accepts", async () => {
+    const env = environment(await hostLike(true), "#secret=good", null);
+    const connection = track(connectHost(env));
+    await waitFor(() => connection.coreLink!.state() === "open");
+    expect(env.stored.get(SECRET_STORAGE_KEY)).toBe("good");
+  });
+
+  it("asks for the printed link when there is no secret at all", async () => {
+    expect(() => connectHost(environment(1, "", null))).toThrow(/link Chopin printed/);
+  });
+});
