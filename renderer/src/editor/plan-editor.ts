@@ -5,6 +5,7 @@
  */
 import type { DocHandle } from "@automerge/automerge-repo";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
 import { EditorState, type Extension } from "@codemirror/state";
 import { EditorView, keymap, placeholder } from "@codemirror/view";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
@@ -36,11 +37,13 @@ export function planPresentation(): Extension[] {
   return [markdownPresentation(DOCUMENT_BODY_LABEL), placeholder("Start writing your plan…")];
 }
 
-/** Editing: history, keys and the Automerge binding. The handle must be ready and the editor hold its text. */
+/** Editing: history, keys (find and replace on Mod+F) and the Automerge binding. The handle must be ready and the editor hold its text. */
 export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extension[] = []): Extension[] {
   return [
     history(),
-    keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+    search({ top: true }),
+    highlightSelectionMatches(),
+    keymap.of([...searchKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
     textSync(handle as DocHandle<unknown>),
     remoteEditsOutsideHistory,
     ...extensions,
