@@ -21,6 +21,13 @@ describe("titles", () => {
     expect(normalizeNewTitle(undefined)).toBe(DEFAULT_DOCUMENT_TITLE);
     expect(() => normalizeNewTitle(42)).toThrow(expect.objectContaining({ code: "invalid-input" }));
   });
+  it("a title is one line: breaks and tabs become one space, other control characters are refused", () => {
+    expect(normalizeTitle("Launch\n\r\nplan\tv2\n")).toBe("Launch plan v2");
+    for (const bad of ["a\u0007b", "a\u0000", "\u001bplan", "x\u007fy"]) {
+      expect(() => normalizeTitle(bad)).toThrow(expect.objectContaining({ code: "invalid-input", message: "A title cannot contain control characters." }));
+    }
+    expect(normalizeTitle("Plan — ünïcode ✓")).toBe("Plan — ünïcode ✓");
+  });
 });
 
 describe("markdown", () => {

@@ -14,7 +14,13 @@ import {
 export function normalizeTitle(title: unknown, fallback?: string): string {
   if (title === undefined && fallback !== undefined) return fallback;
   if (typeof title !== "string") throw new ChopinError("invalid-input", "A title must be text.");
-  const trimmed = title.trim();
+  // A title is one line: line breaks and tabs (an agent's or a paste's) become spaces; other control characters are
+  // refused rather than stored where every list and header would show them.
+  const oneLine = title.replace(/[\t\n\v\f\r]+/g, " ");
+  if (/[\u0000-\u001f\u007f]/.test(oneLine)) {
+    throw new ChopinError("invalid-input", "A title cannot contain control characters.");
+  }
+  const trimmed = oneLine.trim();
   if (trimmed.length === 0) {
     if (fallback !== undefined) return fallback;
     throw new ChopinError("invalid-input", "A title cannot be empty.");
