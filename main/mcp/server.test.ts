@@ -179,6 +179,11 @@ describe("MCP tools over the SDK client", () => {
       "invalid-input",
     );
     expect((await mf.call(client, "list_documents", { extra: 1 })).body.error.code).toBe("invalid-input");
+    // Arguments that are not an object at all are bad input too, answered as a tool error (not a protocol error).
+    for (const args of [null, [], "text", 5]) {
+      const answer = await mf.call(client, "create_document", args as never);
+      expect(answer).toMatchObject({ isError: true, body: { error: { code: "invalid-input" } } });
+    }
   });
 
   it("replays survive a restart of the server on the same database", async () => {

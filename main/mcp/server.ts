@@ -13,6 +13,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { MCP_PATH } from "../../shared/limits.js";
 import type { DocumentService } from "../documents/document-service.js";
+import { wrapNonObjectArguments } from "./call-arguments.js";
 import { authorized, BodyTooLarge, hostAllowed, originAllowed, readBody, refuse } from "./http-guard.js";
 import { ReplayLog } from "./replay.js";
 import { ClientSessions } from "./sessions.js";
@@ -94,6 +95,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
       return;
     }
 
+    wrapNonObjectArguments(body);
     const initialize = (Array.isArray(body) ? body : [body]).find(isInitialize);
     let clientName = sessions.nameOf(sessionId);
     if (initialize) {

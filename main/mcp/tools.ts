@@ -7,6 +7,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ChopinError, toErrorShape } from "../../shared/errors.js";
 import type { DocumentDetail, DocumentSummary } from "../../shared/api.js";
 import type { DocumentService } from "../documents/document-service.js";
+import { nonObjectArguments } from "./call-arguments.js";
 import type { ReplayLog } from "./replay.js";
 import { repositoryBindingOf, TOOL_INPUTS, type ToolInput, type ToolName } from "./tool-schemas.js";
 
@@ -105,6 +106,10 @@ export function isToolName(name: string): name is ToolName {
 export async function callTool(name: string, args: unknown, context: ToolContext): Promise<CallToolResult> {
   try {
     if (!isToolName(name)) throw new ChopinError("not-found", `There is no tool named ${JSON.stringify(name).slice(0, 80)}.`);
+    const notAnObject = nonObjectArguments(args);
+    if (notAnObject !== null) {
+      throw new ChopinError("invalid-input", `The arguments to ${name} must be an object, not ${notAnObject}.`);
+    }
     const parsed = TOOL_INPUTS[name].safeParse(args ?? {});
     if (!parsed.success) {
       throw new ChopinError("invalid-input", `The arguments to ${name} are not valid.`, {
