@@ -1,31 +1,11 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from "vitest";
-import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, fireEvent, screen, within } from "@testing-library/react";
 import { until } from "../test/until.js";
 import "../test/jsdom-layout.js";
-import { linkedRepos } from "../test/linked-repos.js";
-import { createMemoryBridge } from "../test/memory-bridge.js";
-import { AppServicesContext, createAppServices } from "../state/app-services.js";
-import { App } from "./App.js";
+import { cleanupApps, renderApp } from "../test/render-app.js";
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  cleanup();
-  while (cleanups.length) cleanups.pop()!();
-});
-
-function renderApp() {
-  const { core, replica, close } = linkedRepos();
-  cleanups.push(close);
-  const bridge = createMemoryBridge(core);
-  const services = createAppServices(bridge, replica);
-  render(
-    <AppServicesContext.Provider value={services}>
-      <App />
-    </AppServicesContext.Provider>,
-  );
-  return { bridge, services, core };
-}
+afterEach(cleanupApps);
 
 /** Polls (flushing React updates) until the condition holds, with a deadline. */
 

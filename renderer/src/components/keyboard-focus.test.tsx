@@ -1,32 +1,12 @@
 // @vitest-environment jsdom
 /** Where keyboard focus goes: the row's "More actions" menu, and the new document's title after New. */
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { fireEvent, screen } from "@testing-library/react";
 import "../test/jsdom-layout.js";
-import { linkedRepos } from "../test/linked-repos.js";
-import { createMemoryBridge } from "../test/memory-bridge.js";
 import { until } from "../test/until.js";
-import { AppServicesContext, createAppServices } from "../state/app-services.js";
-import { App } from "./App.js";
+import { cleanupApps, renderApp } from "../test/render-app.js";
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  cleanup();
-  while (cleanups.length) cleanups.pop()!();
-});
-
-function renderApp() {
-  const { core, replica, close } = linkedRepos();
-  cleanups.push(close);
-  const bridge = createMemoryBridge(core);
-  const services = createAppServices(bridge, replica);
-  render(
-    <AppServicesContext.Provider value={services}>
-      <App />
-    </AppServicesContext.Provider>,
-  );
-  return { bridge, services };
-}
+afterEach(cleanupApps);
 
 const focused = () => document.activeElement as HTMLElement | null;
 const key = (name: string) => fireEvent.keyDown(focused()!, { key: name });

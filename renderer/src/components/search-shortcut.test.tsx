@@ -1,39 +1,19 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { fireEvent, screen, within } from "@testing-library/react";
 import type { DocumentSummary, ListDocumentsQuery } from "../../../shared/api.js";
 import { until } from "../test/until.js";
 import "../test/jsdom-layout.js";
-import { linkedRepos } from "../test/linked-repos.js";
-import { createMemoryBridge, type MemoryBridge } from "../test/memory-bridge.js";
-import { AppServicesContext, createAppServices } from "../state/app-services.js";
-import { App } from "./App.js";
+import type { MemoryBridge } from "../test/memory-bridge.js";
+import { cleanupApps, renderApp } from "../test/render-app.js";
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  cleanup();
-  while (cleanups.length) cleanups.pop()!();
-});
-
-function renderApp(prepare?: (bridge: MemoryBridge) => void) {
-  const { core, replica, close } = linkedRepos();
-  cleanups.push(close);
-  const bridge = createMemoryBridge(core);
-  prepare?.(bridge);
-  const services = createAppServices(bridge, replica);
-  render(
-    <AppServicesContext.Provider value={services}>
-      <App />
-    </AppServicesContext.Provider>,
-  );
-  return { bridge, services };
-}
+afterEach(cleanupApps);
 
 const searchbox = () => screen.getByRole("searchbox", { name: "Search documents" }) as HTMLInputElement;
 const selectsAll = (input: HTMLInputElement) => input.selectionStart === 0 && input.selectionEnd === input.value.length;
 
 describe("search shortcut", () => {
-  it("Mod+Shift+F focuses and selects the named search field, from the window or the editor; Mod+F is left alone", async () => {
+  it("Mod+Shift+F focuses and selects the named search field, from the window or the editor; Mod+F stays the editor's find", async () => {
     renderApp();
     const field = searchbox();
     expect(field.getAttribute("aria-keyshortcuts")).toBe("Control+Shift+F Meta+Shift+F");
@@ -49,9 +29,11 @@ describe("search shortcut", () => {
     await until(() => document.querySelector(".cm-content") !== null, "the editor");
     const body = screen.getByRole("textbox", { name: "Document body" });
     body.focus();
-    // Mod+F belongs to the editor: the window does not take or cancel it.
-    expect(fireEvent.keyDown(body, { key: "f", ctrlKey: true })).toBe(true);
+    // Mod+F belongs to the editor: it opens the editor's own find, never the document search.
+    fireEvent.keyDown(body, { key: "f", ctrlKey: true });
+    await until(() => document.querySelector(".cm-search") !== null, "the editor's find panel");
     expect(document.activeElement).not.toBe(field);
+    body.focus();
 
     fireEvent.keyDown(body, { key: "f", metaKey: true, shiftKey: true });
     await until(() => document.activeElement === field, "search field focused from the editor");
