@@ -46,6 +46,7 @@ import { TypedEmitter } from "../core/typed-emitter.js";
 import { ClientFastPath, type FastPathStats } from "./fast-path-client.js";
 import { plainConnectError } from "./relay-errors.js";
 import { fetchTeamInfo } from "./team-info.js";
+import { retryDelay } from "./retry-delay.js";
 import { tooLargeError, type TooLargeDocument } from "./too-large.js";
 import { namesUser, wirePeerId } from "./wire-peer-id.js";
 
@@ -500,9 +501,7 @@ export class RelayClientAdapter extends NetworkAdapter {
       this.#setState("offline", error);
       return;
     }
-    const base = Math.min(this.#options.maxBackoffMs, this.#options.minBackoffMs * 2 ** this.#attempt);
-    // Jitter in [base/2, base] so a relay restart is not met by every client at once.
-    const delay = Math.min(Math.max(this.#options.minBackoffMs, base / 2 + Math.random() * (base / 2)), this.#options.maxBackoffMs);
+    const delay = retryDelay(this.#attempt, Math.random(), this.#options.minBackoffMs, this.#options.maxBackoffMs);
     this.#attempt++;
     this.#clearRetry();
     this.#retryTimer = setTimeout(() => {
