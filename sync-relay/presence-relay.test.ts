@@ -100,6 +100,21 @@ describe("relayed presence sender ids", () => {
     expect(bob.closed).toBeNull();
   });
 
+  it("judges '<handle>:<device>' senders by the handle before the last ':', not by prefix", async () => {
+    tokens.gh = relay.users.add("gh").token;
+    const carol = await joined("carol", "carol:desk");
+    const gh = await joined("gh", "gh:box");
+    const documentId = await watchedDocument(carol, "carol:desk");
+    // A relay user named "gh" is not the GitHub user behind "gh:alice:<device>".
+    gh.send(presence("gh", "gh:alice:laptop", documentId, { user: { name: "Alice" } }));
+    gh.send(presence("gh", "gh:tablet", documentId, { user: { name: "gh" } }));
+    await waitFor(() => ephemeralSenders(carol).length >= 1, "carol sees gh's own device");
+    expect(ephemeralSenders(carol)).toEqual(["gh:tablet"]);
+    expect(log.filter((line) => line.startsWith("dropped presence"))).toEqual([
+      expect.stringMatching(/presence sender "gh:alice:laptop" does not belong to peer "gh:box" of user "gh"$/),
+    ]);
+  });
+
   it("drops presence under a relay session id form, and stays up", async () => {
     const carol = await joined("carol", "carol:desk");
     const alice = await joined("alice", "alice:laptop");

@@ -101,7 +101,8 @@ const RELAYED_SEPARATOR = ">";
 
 /** The default owner rule, the same one UserStore applies to "<handle>:<device>" ids. */
 function handleOfPeer(peerId: string): string | undefined {
-  const colon = peerId.indexOf(":");
+  // The last ':' as in users.ts: a GitHub identity "gh:<login>" carries one itself.
+  const colon = peerId.lastIndexOf(":");
   return colon > 0 ? peerId.slice(0, colon) : undefined;
 }
 
@@ -441,7 +442,9 @@ export class RelayServerAdapter extends NetworkAdapter {
   /** Namespaced under the socket's peer id or its user's handle, or a plain id no other user owns. */
   #ownsSender(conn: Connection, sender: string): boolean {
     const { user } = conn.identity;
-    if (sender.startsWith(`${conn.peerId}/`) || sender.startsWith(`${user}:`)) return true;
+    // "<handle>:<device>" ids are judged by ownerOfPeer (split at the last ':'), never by prefix: a relay user named
+    // "gh" must not pass for the GitHub user behind "gh:alice:<device>".
+    if (sender.startsWith(`${conn.peerId}/`)) return true;
     try {
       const owner = this.#options.ownerOfPeer(sender);
       return owner === undefined || owner === user;
