@@ -33,6 +33,7 @@ function setup(interested: readonly string[] = SESSIONS, now?: () => number) {
     access: () => true,
     userOf: (sessionId) => sessionId.split("#")[0],
     fastSessions: () => SESSIONS,
+    isFastSession: (sessionId) => (SESSIONS as readonly string[]).includes(sessionId),
     send: (to, documentId, changes) => (sent.push({ to, documentId, changes }), true),
     syncNow: () => undefined,
     notePeerHas: (sessionId, _documentId, hashes) => void noted.push({ sessionId, hashes }),

@@ -59,6 +59,8 @@ export interface RelayFastPathDeps {
   userOf(sessionId: string): string | undefined;
   /** Sessions that agreed to the fast path. */
   fastSessions(): Iterable<string>;
+  /** Whether one session agreed to the fast path (asked per sync message: must not walk every session). */
+  isFastSession(sessionId: string): boolean;
   send(sessionId: string, documentId: string, changes: Uint8Array[]): boolean;
   /** Runs a sync-protocol round with `sessionId` for the document now (shared/sync-pacing.ts syncWithPeerNow). */
   syncNow(sessionId: string, documentId: string): void;
@@ -132,7 +134,7 @@ export class RelayFastPath {
     this.#deps = deps;
     this.acks = new FastPathAcks({
       repo: deps.repo,
-      isFastSession: (sessionId) => [...deps.fastSessions()].includes(sessionId),
+      isFastSession: deps.isFastSession,
       syncNow: deps.syncNow,
     });
   }

@@ -187,6 +187,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     access,
     userOf: (sessionId) => adapter.userOf(sessionId),
     fastSessions: () => adapter.fastSessions(),
+    isFastSession: (sessionId) => adapter.isFastSession(sessionId),
     send: (sessionId, documentId, changes) => adapter.sendFastChanges(sessionId, documentId, changes),
     syncNow: (sessionId, documentId) => void syncWithPeerNow(repo, documentId, sessionId),
     notePeerHas: (sessionId, documentId, hashes) => notePeerHas(repo, documentId, sessionId, hashes),

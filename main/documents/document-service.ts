@@ -37,7 +37,7 @@ import { toHexHeads, toUrlHeads } from "./heads.js";
 import { contentAt, findVersion, listVersionEntries } from "./history.js";
 import { Indexes } from "./indexes.js";
 import { readSnapshot } from "./snapshot-store.js";
-import { findBodyMatches } from "./search.js";
+import { byRecency, findBodyMatches } from "./search.js";
 import { SnapshotWriter } from "./snapshot-writer.js";
 import { parsePlan, readPlan, revisionOfHandle, toDetail, toSummary, type PlanHandle } from "./plan-reader.js";
 import { entryOf, idsFromIndexPatches, type IndexHandle } from "./workspace-index.js";
@@ -194,7 +194,7 @@ export class DocumentService implements DocumentApi {
       else out.push({ id, ...entry, shared });
     }
     if (text) out.push(...findBodyMatches(this.#db, text, bodyOnly));
-    out.sort((a, b) => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id));
+    out.sort(byRecency);
     return out.slice(0, MAX_LIST_DOCUMENTS);
   }
 

@@ -7,6 +7,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ChopinError, toErrorShape } from "../../shared/errors.js";
 import type { DocumentDetail, DocumentSummary } from "../../shared/api.js";
 import type { DocumentService } from "../documents/document-service.js";
+import { byRecency } from "../documents/search.js";
 import { nonObjectArguments } from "./call-arguments.js";
 import type { ReplayLog } from "./replay.js";
 import { repositoryBindingOf, TOOL_INPUTS, type ToolInput, type ToolName } from "./tool-schemas.js";
@@ -40,7 +41,7 @@ const HANDLERS: { [T in ToolName]: Handler<T> } = {
   async list_documents(input, { documents }) {
     const live = await documents.listDocuments({ archived: false });
     const archived = input.includeArchived ? await documents.listDocuments({ archived: true }) : [];
-    const all = [...live, ...archived].sort((a, b) => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id));
+    const all = [...live, ...archived].sort(byRecency);
     return { documents: all.map(listed) };
   },
 
