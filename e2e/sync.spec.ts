@@ -76,6 +76,8 @@ test("presence shows who is here by name, and undo only undoes your own typing",
   await typeAtEnd(pageA, " Alice was here.");
   await expect(pageB.locator(".cm-remote-caret-label", { hasText: "Alice" })).toBeVisible();
   await expect(pageB.getByRole("list", { name: /Also here: .*Alice/ })).toBeVisible();
+  // Presence can arrive before the last of Alice's keys: Bob types at the end only once her line is all there.
+  await expect(editor(pageB)).toContainText("Alice was here.");
   await typeAtEnd(pageB, " Bob too.");
   await expect(editor(pageA)).toContainText("Alice was here. Bob too.");
   // Alice's undo takes back Alice's last typing, never Bob's.
