@@ -4,6 +4,7 @@
  * Sharing is one-way: a row never goes from shared = 1 back to 0 through this module.
  */
 import type { Database } from "better-sqlite3";
+import { statement } from "../../shared/node/statements.js";
 
 export interface SharingRecord {
   documentId: string;
@@ -12,17 +13,17 @@ export interface SharingRecord {
 
 /** Records a share; returns false when the document was already recorded as shared (the first time wins). */
 export function recordShared(db: Database, documentId: string, sharedAt: number): boolean {
-  const result = db
-    .prepare(
-      `INSERT INTO document_sharing (document_id, shared, shared_at) VALUES (?, 1, ?)
+  const result = statement(
+    db,
+    `INSERT INTO document_sharing (document_id, shared, shared_at) VALUES (?, 1, ?)
        ON CONFLICT(document_id) DO UPDATE SET shared = 1, shared_at = excluded.shared_at WHERE shared = 0`,
-    )
-    .run(documentId, sharedAt);
+  ).run(documentId, sharedAt);
   return result.changes > 0;
 }
 
+/** Asked for every sync message the relay link carries (the share policy), hence the cached statement. */
 export function isRecordedShared(db: Database, documentId: string): boolean {
-  const row = db.prepare("SELECT shared FROM document_sharing WHERE document_id = ?").get(documentId) as
+  const row = statement(db, "SELECT shared FROM document_sharing WHERE document_id = ?").get(documentId) as
     | { shared: number }
     | undefined;
   return row?.shared === 1;
