@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   "github-unavailable",
   /** The window's link to the core is down right now; the call was never sent (nothing changed) and is not replayed. */
   "core-unavailable",
+  /** Sharing was asked for but no team relay is configured; nothing was shared (a private document can be, later). */
+  "no-relay",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -194,8 +194,21 @@ export const UPDATED_AT_GRANULARITY_MS = 10_000;
 export const MAX_PEER_ID_CHARS = 128;
 /** A relay connection that has not sent its join frame within this bound is closed. */
 export const RELAY_JOIN_TIMEOUT_MS = 10_000;
+/**
+ * A window's presence id (automerge-repo's random "peer-..." Repo id) belongs to the app core that first relayed it
+ * (its user and peer id, across that core's reconnects, whatever socket it uses) until nobody relayed it for this
+ * long; no other core's socket may speak for it before then. Far beyond PRESENCE_PEER_TTL_MS, after which every
+ * client has forgotten the id; bounds the relay's memory to ids used within it.
+ */
+export const RELAY_PRESENCE_SENDER_TTL_MS = 60 * 60 * 1000;
 /** Relay liveness pings; a socket silent for two intervals is terminated. */
 export const RELAY_KEEPALIVE_MS = 15_000;
+/**
+ * The app core's end of a relay socket: silent (no ping, no frame) for this many RELAY_KEEPALIVE_MS intervals, the
+ * link is dead (a dead TCP link raises no error by itself) and is cut, so the reconnect backoff starts. Longer than
+ * the relay's two intervals, so one late ping never cuts a link the relay still keeps.
+ */
+export const RELAY_CLIENT_SILENT_INTERVALS = 2.5;
 /** Relay bearer tokens: random bytes before base64url encoding. */
 export const RELAY_TOKEN_BYTES = 32;
 /** HTTP requests from the app core to the relay (GET /v1/team) give up after this long. */
@@ -270,6 +283,8 @@ export const MAX_HEADS_PER_CALL = 1024;
 export const MAX_WIRE_FRAME_TYPE_CHARS = 64;
 /** A relay wire frame's documentId (automerge-repo ids are ~28 characters); longer is malformed. */
 export const MAX_WIRE_DOCUMENT_ID_CHARS = 128;
+/** A feature name in a join or peer frame (ours, e.g. "fast-changes", are ~12 characters); longer is malformed. */
+export const MAX_WIRE_FEATURE_NAME_CHARS = 64;
 /** After the relay closes a socket, a peer that does not finish the close handshake is terminated this much later. */
 export const RELAY_CLOSE_GRACE_MS = 1000;
 /**

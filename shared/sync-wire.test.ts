@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_PEER_ID_CHARS, MAX_WIRE_DOCUMENT_ID_CHARS, MAX_WIRE_FRAME_TYPE_CHARS } from "./limits.js";
+import { MAX_PEER_ID_CHARS, MAX_WIRE_DOCUMENT_ID_CHARS, MAX_WIRE_FEATURE_NAME_CHARS, MAX_WIRE_FRAME_TYPE_CHARS } from "./limits.js";
 import { FAST_CHANGES_TYPE, FEATURE_FAST_CHANGES, decodeFrame, encodeFrame, hasFeature, isValidPeerId, type WireFrame } from "./sync-wire.js";
 
 describe("relay wire frames", () => {
@@ -40,6 +40,17 @@ describe("relay wire frames", () => {
     expect(ok.ok && hasFeature(ok.frame as { features?: unknown }, FEATURE_FAST_CHANGES)).toBe(true);
     expect(decodeFrame(encodeFrame({ type: "join", senderId: "a:b", features: "fast-changes" } as unknown as WireFrame)).ok).toBe(false);
     expect(decodeFrame(encodeFrame({ type: "join", senderId: "a:b", features: new Array(17).fill("x") } as unknown as WireFrame)).ok).toBe(false);
+  });
+
+  it("accepts a feature name of MAX_WIRE_FEATURE_NAME_CHARS and refuses one character more (join and peer)", () => {
+    const named = (type: "join" | "peer", name: string) =>
+      decodeFrame(encodeFrame({ type, senderId: "a:b", targetId: "c:d", features: [name] } as unknown as WireFrame));
+    const atBound = "f".repeat(MAX_WIRE_FEATURE_NAME_CHARS);
+    for (const type of ["join", "peer"] as const) {
+      const ok = named(type, atBound);
+      expect(ok.ok && hasFeature(ok.frame as { features?: unknown }, atBound)).toBe(true);
+      expect(named(type, `${atBound}f`).ok).toBe(false);
+    }
   });
 
   it("round-trips a changes frame and refuses one without a list of non-empty changes", () => {

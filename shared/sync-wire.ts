@@ -16,7 +16,7 @@
  * trip per hop (automerge.md gotcha 2); the sync protocol keeps running underneath and stays the source of truth.
  */
 import { Encoder, decode } from "cbor-x";
-import { MAX_PEER_ID_CHARS, MAX_WIRE_DOCUMENT_ID_CHARS, MAX_WIRE_FRAME_TYPE_CHARS } from "./limits.js";
+import { MAX_PEER_ID_CHARS, MAX_WIRE_DOCUMENT_ID_CHARS, MAX_WIRE_FEATURE_NAME_CHARS, MAX_WIRE_FRAME_TYPE_CHARS } from "./limits.js";
 
 export const RELAY_PROTOCOL_VERSION = "1";
 
@@ -142,7 +142,7 @@ function isChangeList(documentId: unknown, changes: unknown): boolean {
 }
 
 function isFeatureList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.length <= MAX_FEATURES && value.every((f) => typeof f === "string" && f.length <= 64);
+  return Array.isArray(value) && value.length <= MAX_FEATURES && value.every((f) => typeof f === "string" && f.length <= MAX_WIRE_FEATURE_NAME_CHARS);
 }
 
 export function isValidPeerId(value: unknown): value is string {

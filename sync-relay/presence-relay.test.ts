@@ -1,7 +1,8 @@
 /**
  * Presence (ephemeral messages) relayed under another sender id, through a real relay on 127.0.0.1 and raw sockets:
  * a core may relay its windows' presence (random "peer-..." ids, or ids namespaced under its own peer id or user),
- * but never under an id that belongs to someone else; echoes of other members' presence are dropped quietly.
+ * but never under an id that belongs to someone else (a window id stays its core's after that core's socket closes,
+ * see presence-ownership.test.ts); echoes of other members' presence are dropped quietly.
  */
 import { join } from "node:path";
 import * as A from "@automerge/automerge";
@@ -98,6 +99,15 @@ describe("relayed presence sender ids", () => {
     await waitFor(() => ephemeralSenders(carol).includes("bob:desk/window"), "carol sees bob's window");
     expect(ephemeralSenders(carol).filter((s) => s === "peer-1x2y3z4")).toHaveLength(1);
     expect(bob.closed).toBeNull();
+
+    // And after alice's socket is gone: the id stays her core's, so bob's core still cannot speak for it.
+    const open = relay.connections();
+    alice.ws.close();
+    await waitFor(() => relay.connections() === open - 1, "alice's core left");
+    bob.send(presence("bob", "peer-1x2y3z4", documentId, { user: { name: "Mallory" } }));
+    bob.send(presence("bob", "bob:desk/window-2", documentId, { user: { name: "Bob" } }));
+    await waitFor(() => ephemeralSenders(carol).includes("bob:desk/window-2"), "carol sees bob's second window");
+    expect(ephemeralSenders(carol).filter((s) => s === "peer-1x2y3z4")).toHaveLength(1);
   });
 
   it("judges '<handle>:<device>' senders by the handle before the last ':', not by prefix", async () => {

@@ -8,10 +8,12 @@
  *   except ephemeral (presence) messages under another sender's id: an app core relays its windows' presence under
  *   each window's peer id (automerge-repo's random "peer-..." id, as a window's Repo has no peer id of its own).
  *   Such a sender must belong to the socket: namespaced under its peer id ("<peerId>/...") or its user's handle
- *   ("<handle>:..."), or a plain id no other user owns (ownerOfPeer); it is then bound to the first socket that
- *   relayed it. The id of a joined peer, or one bound to another open socket, is an echo (every core re-broadcasts
- *   the presence it receives, back to the relay too) and is dropped quietly; any other sender is dropped with a
- *   reason (onRelayRefused). Dropping, not closing: a member that just left is still echoed for a moment.
+ *   ("<handle>:..."), or a plain id no other user owns (ownerOfPeer); it is then bound to the core that first relayed
+ *   it (user and peer id, so the binding outlives the socket: that core's next socket may go on relaying it, nobody
+ *   else's may) until nobody relayed it for RELAY_PRESENCE_SENDER_TTL_MS. The id of a joined peer, or one bound to
+ *   another core, is an echo (every core re-broadcasts the presence it receives, back to the relay too) and is
+ *   dropped quietly; any other sender is dropped with a reason (onRelayRefused). Dropping, not closing: a member that
+ *   just left is still echoed for a moment.
  * - The Repo never sees a client's own peer id: each connection is a fresh session peer "<peerId>#s<n>", so the
  *   Repo's per-peer sync state (which automerge-repo keeps in memory across a disconnect) starts empty on every
  *   reconnect. Stale per-peer sync state is what makes a reconnecting client loop forever (automerge.md gotcha 1);
@@ -26,7 +28,13 @@
  */
 import { NetworkAdapter, type Message, type PeerId, type PeerMetadata } from "@automerge/automerge-repo";
 import type { WebSocket } from "ws";
-import { FAST_PATH_MAX_BYTES, RELAY_CLOSE_GRACE_MS, RELAY_JOIN_TIMEOUT_MS, RELAY_KEEPALIVE_MS } from "../shared/limits.js";
+import {
+  FAST_PATH_MAX_BYTES,
+  RELAY_CLOSE_GRACE_MS,
+  RELAY_JOIN_TIMEOUT_MS,
+  RELAY_KEEPALIVE_MS,
+  RELAY_PRESENCE_SENDER_TTL_MS,
+} from "../shared/limits.js";
 import {
   CLOSE_CODES,
   FAST_CHANGES_TYPE,
@@ -78,6 +86,16 @@ export interface RelayServerAdapterOptions {
   onRelayRefused?: (sessionId: string, reason: string) => void;
   joinTimeoutMs?: number;
   keepAliveMs?: number;
+  /** Clock for presence sender bindings (RELAY_PRESENCE_SENDER_TTL_MS). Default: Date.now. */
+  now?: () => number;
+}
+
+/** Who may relay presence under a sender id: the core that first did, whichever socket it uses now. */
+interface RelayedSender {
+  user: string;
+  peerId: string;
+  /** When a frame under this id was last relayed (the binding lapses RELAY_PRESENCE_SENDER_TTL_MS later). */
+  lastRelayedAt: number;
 }
 
 interface Connection {
@@ -128,8 +146,8 @@ export class RelayServerAdapter extends NetworkAdapter {
   readonly #byPeer = new Map<string, Connection>();
   /** By the session peer id the Repo uses. */
   readonly #bySession = new Map<string, Connection>();
-  /** Sender ids of local peers (renderers) behind a client, bound to the socket that relays their presence. */
-  readonly #relayedBy = new Map<string, Connection>();
+  /** Sender ids of local peers (renderers) behind a client, bound to the core that relays their presence. */
+  readonly #relayedBy = new Map<string, RelayedSender>();
   #sessionCounter = 0;
   #connected = false;
   #keepAlive: NodeJS.Timeout | null = null;
@@ -150,6 +168,7 @@ export class RelayServerAdapter extends NetworkAdapter {
       onRelayRefused: options.onRelayRefused,
       joinTimeoutMs: options.joinTimeoutMs ?? RELAY_JOIN_TIMEOUT_MS,
       keepAliveMs: options.keepAliveMs ?? RELAY_KEEPALIVE_MS,
+      now: options.now ?? Date.now,
     };
   }
 
@@ -430,13 +449,27 @@ export class RelayServerAdapter extends NetworkAdapter {
       return { refused: `presence sender "${sender}" has the form of a relay session id` };
     }
     if (this.#byPeer.has(sender)) return "echo";
-    const holder = this.#relayedBy.get(sender);
-    if (holder && holder !== conn && !holder.closed) return "echo";
+    const now = this.#options.now();
+    const bound = this.#relayedBy.get(sender);
+    if (bound && now - bound.lastRelayedAt < RELAY_PRESENCE_SENDER_TTL_MS) {
+      // Bound to a core, not a socket: after its socket closes, another core still cannot take the id over.
+      if (bound.user !== conn.identity.user || bound.peerId !== conn.peerId) return "echo";
+      bound.lastRelayedAt = now;
+      return "relay";
+    }
     if (!this.#ownsSender(conn, sender)) {
       return { refused: `presence sender "${sender}" does not belong to peer "${conn.peerId}" of user "${conn.identity.user}"` };
     }
-    this.#relayedBy.set(sender, conn);
+    this.#relayedBy.set(sender, { user: conn.identity.user, peerId: conn.peerId as string, lastRelayedAt: now });
     return "relay";
+  }
+
+  /** Forgets sender bindings nobody relayed for RELAY_PRESENCE_SENDER_TTL_MS (they would lapse on lookup anyway). */
+  #forgetLapsedSenders(): void {
+    const now = this.#options.now();
+    for (const [sender, bound] of this.#relayedBy) {
+      if (now - bound.lastRelayedAt >= RELAY_PRESENCE_SENDER_TTL_MS) this.#relayedBy.delete(sender);
+    }
   }
 
   /** Namespaced under the socket's peer id or its user's handle, or a plain id no other user owns. */
@@ -466,7 +499,6 @@ export class RelayServerAdapter extends NetworkAdapter {
   #forget(conn: Connection): void {
     if (conn.closed) return;
     conn.closed = true;
-    for (const [sender, holder] of this.#relayedBy) if (holder === conn) this.#relayedBy.delete(sender);
     if (conn.joinTimer) clearTimeout(conn.joinTimer);
     this.#connections.delete(conn);
     if (conn.peerId !== null && this.#byPeer.get(conn.peerId) === conn) this.#byPeer.delete(conn.peerId);
@@ -479,6 +511,7 @@ export class RelayServerAdapter extends NetworkAdapter {
 
   /** Every keepalive interval: a socket that neither answered the last ping nor sent any frame since is let go. */
   #pingAll(): void {
+    this.#forgetLapsedSenders();
     for (const conn of [...this.#connections]) {
       if (!conn.alive) {
         if (conn.ws.readyState === conn.ws.OPEN) {

@@ -2,6 +2,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Repo, type AutomergeUrl } from "@automerge/automerge-repo";
 import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { tempDir, waitFor } from "../sync/test-helpers.js";
@@ -39,6 +41,40 @@ describe("createAppCore", () => {
     const listed = await second.api.listDocuments();
     expect(listed.map((d) => d.title)).toEqual(["Offline plan"]);
     expect(existsSync(join(dir.path, "chopin.db"))).toBe(true);
+  });
+
+  it("refuses sharing with 'no-relay' (app API and MCP) until a team relay is configured, then shares", async () => {
+    const dir = tempDir("chopin-core-no-relay-");
+    cleanups.push(() => dir.remove());
+    const c = await core(dir.path);
+    const config = JSON.parse(readFileSync(c.mcp.configPath, "utf8")).mcpServers.chopin;
+    const agent = new Client({ name: "agent", version: "1" });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } }));
+    cleanups.push(() => agent.close());
+    const mcpCreate = async (key: string) => {
+      const result = (await agent.callTool({
+        name: "create_document",
+        arguments: { idempotencyKey: key, title: "Agent plan", markdown: "", shared: true },
+      })) as { isError?: boolean; content: { text: string }[] };
+      return { isError: result.isError === true, body: JSON.parse(result.content[0].text) };
+    };
+
+    await expect(c.api.createDocument({ title: "Team plan", shared: true })).rejects.toMatchObject({
+      code: "no-relay",
+      message: expect.stringMatching(/configure a team relay in Settings, or create the document private/),
+    });
+    expect(await mcpCreate("k1")).toMatchObject({ isError: true, body: { error: { code: "no-relay" } } });
+    expect(await c.api.listDocuments()).toEqual([]);
+    const mine = await c.api.createDocument({ title: "Mine" });
+    expect(mine.shared).toBe(false);
+    await expect(c.api.shareDocument(mine.id)).rejects.toMatchObject({ code: "no-relay", message: expect.stringMatching(/Settings/) });
+    expect((await c.api.getDocument(mine.id)).shared).toBe(false);
+
+    // A relay address is what "configured" means (no credential yet: the link stays local-only, nothing connects).
+    await c.api.updateSettings({ relayUrl: "ws://127.0.0.1:9" });
+    expect((await c.api.shareDocument(mine.id)).shared).toBe(true);
+    expect((await c.api.createDocument({ title: "Team plan", shared: true })).shared).toBe(true);
+    expect(await mcpCreate("k1")).toMatchObject({ isError: false, body: { status: "created", document: { shared: true } } });
   });
 
   it("syncs a window only the documents it asks for", async () => {

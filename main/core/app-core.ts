@@ -22,6 +22,7 @@ import { colorForPeer, loadOrCreatePeerId } from "./identity.js";
 import { countPendingChanges } from "./pending-changes.js";
 import { RelayLink, relayCredential } from "./relay-link.js";
 import { SettingsService } from "./settings-service.js";
+import { requireRelayToShare } from "./share-guard.js";
 import { ClosableStorage } from "../../shared/closable-storage.js";
 import { TypedEmitter } from "./typed-emitter.js";
 import type { AppCore, AppCoreOptions } from "./types.js";
@@ -115,7 +116,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   await relay.configure(initial.relayUrl, settings.relayToken());
 
   const token = loadOrCreateMcpToken(db);
-  const mcpServer = await startMcpWithFallback({ documents: docs, db, token }, options.mcpPort ?? DEFAULT_MCP_PORT);
+  const relayUrl = () => settings.get().relayUrl;
+  const mcpServer = await startMcpWithFallback({ documents: docs, db, token, relayUrl }, options.mcpPort ?? DEFAULT_MCP_PORT);
   const configPath = writeMcpConfig(options.dataDir, mcpServer.url, token);
 
   // ---- GitHub sign-in and repository binding (issue #3): restored in the background, never awaited ----
@@ -140,12 +142,16 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     ...createGitHubApi(github, docs),
     listDocuments: (query) => docs.listDocuments(query),
     getDocument: (id) => docs.getDocument(id),
-    createDocument: (input) => docs.createDocument(input),
+    createDocument: async (input) => {
+      if (input?.shared === true) requireRelayToShare(relayUrl(), "create-shared");
+      return docs.createDocument(input);
+    },
     renameDocument: (id, title) => docs.renameDocument(id, title),
     archiveDocument: (id) => docs.archiveDocument(id),
     restoreDocument: (id) => docs.restoreDocument(id),
     deleteDocument: (id) => docs.deleteDocument(id),
     shareDocument: async (id) => {
+      requireRelayToShare(relayUrl(), "share");
       const summary = await docs.shareDocument(id);
       repo.shareConfigChanged();
       return summary;

@@ -133,6 +133,32 @@ describe("HTTP refusals on a live server", () => {
     expect(over.status).toBe(413);
   });
 
+  it("413 carries a JSON-RPC error naming the limit and our code, whether the length is declared or streamed", async () => {
+    mf = await startMcpFixture();
+    const expected = {
+      jsonrpc: "2.0",
+      error: { code: -32000, message: expect.stringContaining(`${MAX_MCP_REQUEST_BYTES} bytes (768 KiB)`), data: { code: "too-large" } },
+      id: null,
+    };
+    const body = Buffer.alloc(MAX_MCP_REQUEST_BYTES + 1, 0x20);
+    const declared = await send(mf.server.port, { headers: headers(mf), body });
+    expect(declared.status).toBe(413);
+    expect(declared.headers["content-type"]).toBe("application/json");
+    expect(JSON.parse(declared.body)).toEqual(expected);
+    // No Content-Length: the cap is found while reading (chunked transfer encoding).
+    const streamed = await send(mf.server.port, { headers: headers(mf, { "transfer-encoding": "chunked" }), body });
+    expect(streamed.status).toBe(413);
+    expect(JSON.parse(streamed.body)).toEqual(expected);
+  });
+
+  it("401 and 403 answer in the same JSON-RPC shape, with their own codes", async () => {
+    mf = await startMcpFixture();
+    const unauthorized = await send(mf.server.port, { headers: headers(mf, { authorization: "Bearer nope" }), body: INIT });
+    expect(JSON.parse(unauthorized.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000, data: { code: "unauthorized" } }, id: null });
+    const forbidden = await send(mf.server.port, { headers: headers(mf, { origin: "https://evil.example" }), body: INIT });
+    expect(JSON.parse(forbidden.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000, data: { code: "forbidden" } }, id: null });
+  });
+
   it("GET is 405, other paths 404, bad JSON is a parse error", async () => {
     mf = await startMcpFixture();
     expect((await send(mf.server.port, { method: "GET", headers: headers(mf, { accept: "text/event-stream" }) })).status).toBe(405);

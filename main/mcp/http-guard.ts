@@ -2,9 +2,11 @@
  * Checks every HTTP request must pass before the MCP protocol sees it: the Host header names this loopback port
  * (DNS rebinding: a hostile page's name resolving to 127.0.0.1 still carries its own Host), an Origin, when a
  * browser sends one, is a loopback origin, the bearer token matches, and the body stays within
- * MAX_MCP_REQUEST_BYTES. Each refusal is a plain HTTP status with a JSON error body.
+ * MAX_MCP_REQUEST_BYTES. Each refusal is its HTTP status with a JSON-RPC error body (id null) whose data.code is one
+ * of our error codes, so an agent can tell the refusals apart without parsing the sentence.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ErrorCode } from "../../shared/errors.js";
 import { MAX_MCP_REQUEST_BYTES } from "../../shared/limits.js";
 import { bearerTokenOf, tokensEqual } from "./token.js";
 
@@ -30,11 +32,26 @@ export function authorized(header: string | undefined, token: string): boolean {
   return presented !== null && tokensEqual(presented, token);
 }
 
-export function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+/** JSON-RPC's "server error" code, for refusals made before any request was read (so `id` is null). */
+export const TRANSPORT_REFUSAL_RPC_CODE = -32000;
+
+/** Answers `status` with a JSON-RPC error body whose `data.code` is our error code and `message` a sentence. */
+export function refuse(
+  res: ServerResponse,
+  status: number,
+  code: ErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) return;
   res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: TRANSPORT_REFUSAL_RPC_CODE, message, data: { code } }, id: null }));
 }
+
+/** The 413 sentence: names the limit, so an agent knows how much smaller to go. */
+export const BODY_TOO_LARGE_MESSAGE =
+  `The request body is larger than ${MAX_MCP_REQUEST_BYTES} bytes (${MAX_MCP_REQUEST_BYTES / 1024} KiB), the most ` +
+  "Chopin's MCP server accepts in one request; send a smaller request (a document's Markdown is capped far below this).";
 
 export class BodyTooLarge extends Error {}
 

@@ -14,10 +14,12 @@ export interface McpFixture {
   close(): Promise<void>;
 }
 
-export async function startMcpFixture(fx?: Fixture): Promise<McpFixture> {
+/** `relayUrl`: the Settings relay address the server sees (default none, as the fixture's service shares nothing). */
+export async function startMcpFixture(fx?: Fixture, options: { relayUrl?: () => string | null } = {}): Promise<McpFixture> {
   const fixture = fx ?? (await makeFixture());
   const token = loadOrCreateMcpToken(fixture.db);
-  const server = await startMcpServer({ documents: fixture.service, db: fixture.db, port: 0, token });
+  const relayUrl = options.relayUrl ?? (() => null);
+  const server = await startMcpServer({ documents: fixture.service, db: fixture.db, port: 0, token, relayUrl });
   const clients: Client[] = [];
   return {
     fx: fixture,

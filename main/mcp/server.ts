@@ -14,7 +14,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 import { MCP_PATH } from "../../shared/limits.js";
 import type { DocumentService } from "../documents/document-service.js";
 import { wrapNonObjectArguments } from "./call-arguments.js";
-import { authorized, BodyTooLarge, hostAllowed, originAllowed, readBody, refuse } from "./http-guard.js";
+import { authorized, BODY_TOO_LARGE_MESSAGE, BodyTooLarge, hostAllowed, originAllowed, readBody, refuse } from "./http-guard.js";
 import { ReplayLog } from "./replay.js";
 import { ClientSessions } from "./sessions.js";
 import { TOOL_DESCRIPTIONS, TOOL_INPUTS, toolJsonSchema, type ToolName } from "./tool-schemas.js";
@@ -34,6 +34,11 @@ export interface McpServerOptions {
   port: number;
   host?: "127.0.0.1";
   token: string;
+  /**
+   * The Settings relay address now (null: none); create_document refuses `shared: true` without one. Absent: no relay
+   * (the refusing side), for callers that never share.
+   */
+  relayUrl?: () => string | null;
 }
 
 export interface RunningMcpServer {
@@ -50,6 +55,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
   const host = options.host ?? "127.0.0.1";
   const replays = new ReplayLog(options.db);
   const sessions = new ClientSessions();
+  const relayUrl = options.relayUrl ?? (() => null);
   let port = 0;
 
   const toolList = (Object.keys(TOOL_INPUTS) as ToolName[]).map((name) => ({
@@ -62,18 +68,18 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
     const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList }));
     server.setRequestHandler(CallToolRequestSchema, async (request) =>
-      callTool(request.params.name, request.params.arguments, { documents: options.documents, replays, clientName }),
+      callTool(request.params.name, request.params.arguments, { documents: options.documents, replays, clientName, relayUrl }),
     );
     return server;
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "").split("?")[0];
-    if (!hostAllowed(req.headers.host, port)) return refuse(res, 403, "Forbidden: unexpected Host header.");
-    if (!originAllowed(req.headers.origin)) return refuse(res, 403, "Forbidden: cross-origin requests are refused.");
-    if (path !== MCP_PATH) return refuse(res, 404, "Not found.");
+    if (!hostAllowed(req.headers.host, port)) return refuse(res, 403, "forbidden", "Forbidden: unexpected Host header.");
+    if (!originAllowed(req.headers.origin)) return refuse(res, 403, "forbidden", "Forbidden: cross-origin requests are refused.");
+    if (path !== MCP_PATH) return refuse(res, 404, "not-found", "Not found.");
     if (!authorized(req.headers.authorization, options.token)) {
-      return refuse(res, 401, "Unauthorized: a valid bearer token is required.", {
+      return refuse(res, 401, "unauthorized", "Unauthorized: a valid bearer token is required.", {
         "www-authenticate": 'Bearer realm="chopin", error="invalid_token"',
       });
     }
@@ -83,13 +89,13 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
       res.writeHead(200).end();
       return;
     }
-    if (req.method !== "POST") return refuse(res, 405, "Method not allowed.", { allow: "POST, DELETE" });
+    if (req.method !== "POST") return refuse(res, 405, "invalid-input", "Method not allowed.", { allow: "POST, DELETE" });
 
     let body: unknown;
     try {
       body = JSON.parse((await readBody(req)).toString("utf8"));
     } catch (error) {
-      if (error instanceof BodyTooLarge) return refuse(res, 413, "Request body too large.", { connection: "close" });
+      if (error instanceof BodyTooLarge) return refuse(res, 413, "too-large", BODY_TOO_LARGE_MESSAGE, { connection: "close" });
       res.writeHead(400, { "content-type": "application/json" });
       res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null }));
       return;
@@ -115,7 +121,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
   };
 
   const http = createServer((req, res) => {
-    handle(req, res).catch(() => refuse(res, 500, "Internal error."));
+    handle(req, res).catch(() => refuse(res, 500, "internal", "Internal error."));
   });
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);

@@ -62,7 +62,8 @@ export const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
   list_documents: "List the plan documents in this Chopin workspace (live ones; archived too with includeArchived).",
   read_document: "Read one plan document: title, Markdown body, revision (pass it to update_document), brief, provenance.",
   create_document:
-    "Create a plan document from a brief and Markdown. Idempotent by idempotencyKey. Records the base branch/commit.",
+    "Create a plan document from a brief and Markdown. Idempotent by idempotencyKey. Records the base branch/commit. " +
+    "Shared with the team by default when a team relay is configured; shared: true without one is refused ('no-relay').",
   update_document:
     "Replace a document's Markdown. Pass the revision you read; a stale revision is refused with the current one. People's concurrent edits are merged, not overwritten.",
   rename_document: "Rename a document (1-120 characters after trimming).",

@@ -9,6 +9,7 @@ import type { DocumentDetail, DocumentSummary } from "../../shared/api.js";
 import type { DocumentService } from "../documents/document-service.js";
 import { byRecency } from "../documents/search.js";
 import { nonObjectArguments } from "./call-arguments.js";
+import { requireRelayToShare } from "../core/share-guard.js";
 import type { ReplayLog } from "./replay.js";
 import { repositoryBindingOf, TOOL_INPUTS, type ToolInput, type ToolName } from "./tool-schemas.js";
 
@@ -17,6 +18,8 @@ export interface ToolContext {
   replays: ReplayLog;
   /** Name from the client's initialize (clientInfo.name), or "unknown". */
   clientName: string;
+  /** The Settings relay address now (null: none): sharing needs one. Absent: no relay (the refusing side). */
+  relayUrl?: () => string | null;
 }
 
 function listed(summary: DocumentSummary) {
@@ -51,7 +54,7 @@ const HANDLERS: { [T in ToolName]: Handler<T> } = {
     return { id, title, markdown, revision, provenance, brief, archivedAt, shared, repository };
   },
 
-  async create_document(input, { documents, replays, clientName }) {
+  async create_document(input, { documents, replays, clientName, relayUrl }) {
     let repository: { owner: string; name: string } | null = null;
     try {
       repository = input.repository === undefined ? null : repositoryBindingOf(input.repository);
@@ -59,6 +62,8 @@ const HANDLERS: { [T in ToolName]: Handler<T> } = {
       throw new ChopinError("invalid-input", 'repository must be {owner, name} or "owner/name" naming a GitHub repository.');
     }
     return replays.run("create_document", input, "created", async () => {
+      // Inside the replay: a retry of a create already made still gets its answer; a refusal records nothing.
+      if (input.shared === true) requireRelayToShare(relayUrl?.() ?? null, "create-shared");
       const provenance = {
         ...(input.baseBranch !== undefined ? { baseBranch: input.baseBranch } : {}),
         ...(input.baseCommit !== undefined ? { baseCommit: input.baseCommit } : {}),

@@ -24,6 +24,7 @@ import { toErrorShape, type ErrorShape } from "../../shared/errors.js";
 import {
   FAST_PATH_SYNC_INTERVAL_MS,
   MAX_RELAY_MESSAGE_BYTES,
+  RELAY_CLIENT_SILENT_INTERVALS,
   RELAY_KEEPALIVE_MS,
   RELAY_RECONNECT_MAX_MS,
   RELAY_RECONNECT_MIN_MS,
@@ -64,7 +65,7 @@ export interface RelayClientAdapterOptions {
   peerId?: string;
   minBackoffMs?: number;
   maxBackoffMs?: number;
-  /** The relay pings every RELAY_KEEPALIVE_MS; silence for 2.5 intervals means the connection is dead. */
+  /** The relay pings every RELAY_KEEPALIVE_MS; silence for RELAY_CLIENT_SILENT_INTERVALS of them means the link is dead. */
   keepAliveMs?: number;
   /** Largest frame sent or accepted; must equal the relay's limit (it closes with 1009 above it). */
   maxMessageBytes?: number;
@@ -544,7 +545,7 @@ export class RelayClientAdapter extends NetworkAdapter {
     this.#deadTimer = setTimeout(() => {
       const socket = this.#socket;
       if (socket) socket.terminate();
-    }, this.#options.keepAliveMs * 2.5);
+    }, this.#options.keepAliveMs * RELAY_CLIENT_SILENT_INTERVALS);
     this.#deadTimer.unref?.();
   }
 

@@ -1,7 +1,7 @@
 /**
  * One document in the sidebar: opens on click, renames on double-click (or from its menu), and offers archive,
- * restore, delete (archived only, after a confirmation) and share (private only). The Private/Shared marker is text,
- * not only colour, so everyone can read it.
+ * restore, delete (archived only, after a confirmation) and share (private only; disabled, saying why, while no team
+ * relay is configured). The Private/Shared marker is text, not only colour, so everyone can read it.
  */
 import { useRef, useState } from "react";
 import type { DocumentSummary } from "../../../shared/api.js";
@@ -10,11 +10,13 @@ import { useServices } from "../state/app-services.js";
 import { formatWhen } from "../format-time.js";
 import { CORE_DOWN_REASON, useCoreReachable } from "./use-core-reachable.js";
 import { RowActionsMenu } from "./RowActionsMenu.js";
+import { NO_RELAY_REASON, useRelayConfigured } from "./use-relay-configured.js";
 
 export function DocumentListItem({ doc, selected }: { doc: DocumentSummary; selected: boolean }) {
   const { documents, ui } = useServices();
   const [renaming, setRenaming] = useState(false);
   const coreReachable = useCoreReachable();
+  const relayConfigured = useRelayConfigured();
   const title = doc.title || "Untitled";
   const store = documents.getState;
 
@@ -51,7 +53,13 @@ export function DocumentListItem({ doc, selected }: { doc: DocumentSummary; sele
         disabledReason={coreReachable ? null : CORE_DOWN_REASON}
         actions={[
           { label: "Rename", onSelect: () => setRenaming(true) },
-          ...(!doc.shared && doc.archivedAt === null ? [{ label: "Share with team", onSelect: () => void store().share(doc.id) }] : []),
+          ...(!doc.shared && doc.archivedAt === null ? [
+                {
+                  label: "Share with team",
+                  onSelect: () => void store().share(doc.id),
+                  disabledReason: relayConfigured ? null : NO_RELAY_REASON,
+                },
+              ] : []),
           ...(doc.archivedAt === null
             ? [{ label: "Archive", onSelect: () => void store().archive(doc.id) }]
             : [

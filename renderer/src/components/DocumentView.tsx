@@ -16,6 +16,7 @@ import { PresenceAvatars } from "./PresenceAvatars.js";
 import { RepositoryControl } from "./RepositoryControl.js";
 import { TitleField } from "./TitleField.js";
 import { VersionViewer } from "./VersionViewer.js";
+import { NO_RELAY_REASON, useRelayConfigured } from "./use-relay-configured.js";
 
 export function DocumentView({ doc }: { doc: DocumentDetail }) {
   const { ui, documents } = useServices();
@@ -25,6 +26,7 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
   const outlineOpen = useStore(ui, (s) => s.outlineOpen);
   const historyOpen = useStore(ui, (s) => s.historyOpen);
   const viewing = useStore(ui, (s) => (s.viewingVersion?.documentId === doc.id ? s.viewingVersion : null));
+  const relayConfigured = useRelayConfigured();
 
   useEffect(() => {
     // A version view belongs to the document it came from.
@@ -44,7 +46,16 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
             {doc.shared ? "Shared" : "Private"}
           </span>
           {!doc.shared && doc.archivedAt === null && (
-            <button type="button" className="button button-small" onClick={() => void documents.getState().share(doc.id)}>
+            // aria-disabled, not disabled: the button stays focusable, so a keyboard or screen reader user hears why.
+            <button
+              type="button"
+              className="button button-small"
+              aria-disabled={relayConfigured ? undefined : true}
+              title={relayConfigured ? "Share with your team's relay" : NO_RELAY_REASON}
+              onClick={() => {
+                if (relayConfigured) void documents.getState().share(doc.id);
+              }}
+            >
               <Icon name="share" />
               Share
             </button>

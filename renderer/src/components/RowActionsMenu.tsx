@@ -11,6 +11,8 @@ export interface RowAction {
   label: string;
   onSelect(): void;
   danger?: boolean;
+  /** While set, this item is announced as unavailable, says this on hover, and does nothing when chosen. */
+  disabledReason?: string | null;
 }
 
 export interface RowActionsMenuProps {
@@ -102,24 +104,28 @@ export function RowActionsMenu({ label, menuLabel, actions, disabledReason = nul
       </button>
       {open && (
         <div className="menu" role="menu" aria-label={menuLabel} ref={menuRef} onKeyDown={onMenuKey}>
-          {actions.map((action) => (
-            <button
-              key={action.label}
-              type="button"
-              role="menuitem"
-              tabIndex={-1}
-              className={action.danger ? "is-danger" : undefined}
-              aria-disabled={disabledReason ? true : undefined}
-              title={disabledReason ?? undefined}
-              onClick={() => {
-                if (disabledReason) return;
-                close(false);
-                action.onSelect();
-              }}
-            >
-              {action.label}
-            </button>
-          ))}
+          {actions.map((action) => {
+            // The whole menu's reason (the core is unreachable) wins over one item's own.
+            const reason = disabledReason ?? action.disabledReason ?? null;
+            return (
+              <button
+                key={action.label}
+                type="button"
+                role="menuitem"
+                tabIndex={-1}
+                className={action.danger ? "is-danger" : undefined}
+                aria-disabled={reason ? true : undefined}
+                title={reason ?? undefined}
+                onClick={() => {
+                  if (reason) return;
+                  close(false);
+                  action.onSelect();
+                }}
+              >
+                {action.label}
+              </button>
+            );
+          })}
         </div>
       )}
     </div>

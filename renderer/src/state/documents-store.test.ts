@@ -66,10 +66,14 @@ describe("documents store", () => {
     expect(s().documents[0].title).toBe("Keep");
   });
 
-  it("shares a private document", async () => {
+  it("shares a private document once a team relay is configured; before, says why it cannot", async () => {
     const { bridge, s } = await setup();
     const doc = await bridge.api.createDocument({ title: "Mine" });
     await s().open(doc.id);
+    await s().share(doc.id);
+    expect(s().selected?.shared).toBe(false);
+    expect(s().notice).toMatch(/No team relay is configured/);
+    await bridge.api.updateSettings({ relayUrl: "wss://relay.example.test" });
     await s().share(doc.id);
     expect(s().selected?.shared).toBe(true);
     await s().share(doc.id);

@@ -1,6 +1,7 @@
 /**
  * Test double of the core for store and component tests: the ChopinApi contract kept in memory, with the same
- * refusals the contract documents (delete only archived, share only private, not-found). It records calls so tests
+ * refusals the contract documents (delete only archived, share only private and only with a relay configured,
+ * not-found). It records calls so tests
  * can check what the UI asked for. Real bridging is tested in bridge/socket-bridge.test.ts.
  */
 import type {
@@ -23,6 +24,9 @@ import { DEFAULT_DOCUMENT_TITLE } from "../../../shared/limits.js";
 import type { Repo } from "@automerge/automerge-repo";
 import * as A from "@automerge/automerge";
 import { bytesToBase64 } from "../replica/base64.js";
+
+/** The core's refusal to share without a team relay (main/core/share-guard.ts), in its shape. */
+const noRelay = () => new ChopinError("no-relay", "No team relay is configured, so this document cannot be shared yet.");
 
 export interface MemoryBridge extends ChopinBridge {
   calls: { method: string; args: unknown[] }[];
@@ -88,6 +92,7 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
       return { ...need(id) };
     },
     async createDocument(input) {
+      if (input.shared === true && !bridge.settings.relayUrl) throw noRelay();
       const title = input.title ?? DEFAULT_DOCUMENT_TITLE;
       const handle = repo?.create({ schemaVersion: 1, kind: "plan", title, text: input.markdown ?? "", authors: {} });
       const id = handle ? handle.documentId : `doc${++counter}`;
@@ -99,7 +104,7 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
         archivedAt: null,
         createdAt: ++clock,
         updatedAt: clock,
-        shared: input.shared ?? false,
+        shared: input.shared ?? bridge.settings.relayUrl !== null,
         repository: null,
         provenance: null,
         brief: null,
@@ -125,6 +130,7 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
       bridge.emit("documents-changed", { ids: [id] });
     },
     async shareDocument(id) {
+      if (!bridge.settings.relayUrl) throw noRelay();
       if (need(id).shared) throw new ChopinError("already-shared", "This document is already shared.");
       return summary(touch(need(id), { shared: true }));
     },

@@ -1,0 +1,136 @@
+/**
+ * REPLICA_RECONNECT_MS at its edge, as connectHost's replica socket (host mode's /sync) uses it: after the core drops
+ * the socket, and while the core cannot be reached, the next attempt comes exactly REPLICA_RECONNECT_MS later — not
+ * a millisecond sooner. Real sockets on 127.0.0.1 with fake setTimeout/setInterval; waits for socket I/O spin on
+ * setImmediate (not faked) with a real deadline.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { PeerId } from "@automerge/automerge-repo";
+import type { BrowserWebSocketClientAdapter } from "@automerge/automerge-repo-network-websocket";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { WebSocket, WebSocketServer } from "ws";
+import { REPLICA_RECONNECT_MS } from "../../../shared/limits.js";
+import { connectHost, type Connection, type HostEnvironment } from "./connect.js";
+import type { WebSocketLike } from "./socket-bridge.js";
+
+let http: Server;
+let wss: WebSocketServer;
+let syncSockets: WebSocket[];
+let connection: Connection | null;
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
+  syncSockets = [];
+  connection = null;
+});
+
+afterEach(async () => {
+  const replica = connection ? replicaOf(connection) : null;
+  // Closing a socket still connecting reports an error on it, and disconnect() removed the adapter's listener.
+  (replica?.socket as unknown as WebSocket | undefined)?.on("error", () => undefined);
+  try {
+    replica?.disconnect();
+  } catch {
+    // never connected
+  }
+  (connection?.bridge as { close?: () => void } | undefined)?.close?.();
+  vi.useRealTimers();
+  for (const ws of wss?.clients ?? []) ws.terminate();
+  wss?.close();
+  if (http?.listening) {
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+  }
+});
+
+/** Plays main/host: accepts both sockets and records each /sync connection. */
+async function listen(port = 0): Promise<number> {
+  wss = new WebSocketServer({ noServer: true });
+  http = createServer();
+  http.on("upgrade", (req, socket, head) =>
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.on("error", () => undefined);
+      if (req.url?.startsWith("/sync")) syncSockets.push(ws);
+    }),
+  );
+  await new Promise<void>((resolve) => http.listen(port, "127.0.0.1", resolve));
+  return (http.address() as AddressInfo).port;
+}
+
+function hostEnvironment(port: number): HostEnvironment {
+  const stored = new Map<string, string>();
+  return {
+    location: { protocol: "http:", host: `127.0.0.1:${port}`, hash: "#secret=s", pathname: "/", search: "" },
+    storage: {
+      getItem: (key) => stored.get(key) ?? null,
+      setItem: (key, value) => void stored.set(key, value),
+      removeItem: (key) => void stored.delete(key),
+    },
+    history: { state: null, replaceState: () => undefined },
+    createSocket: (url) => new WebSocket(url, { origin: `http://127.0.0.1:${port}` }) as unknown as WebSocketLike,
+  };
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = performance.now() + 10_000;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Lets pending socket I/O run without moving fake time. */
+const flushIo = async () => {
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+const replicaOf = (c: Connection) => c.replicaAdapter as BrowserWebSocketClientAdapter;
+
+describe("the replica socket's reconnect (REPLICA_RECONNECT_MS)", () => {
+  it("after the core drops it, reconnects REPLICA_RECONNECT_MS later, not a millisecond sooner", async () => {
+    const port = await listen();
+    connection = connectHost(hostEnvironment(port));
+    const replica = replicaOf(connection);
+    replica.connect("window" as PeerId, {});
+    await until(() => syncSockets.length === 1 && replica.socket?.readyState === WebSocket.OPEN, "the replica connects");
+    const first = replica.socket;
+
+    syncSockets[0].terminate();
+    await until(() => first?.readyState === WebSocket.CLOSED, "the replica sees the drop");
+    vi.advanceTimersByTime(REPLICA_RECONNECT_MS - 1);
+    await flushIo();
+    expect(replica.socket).toBe(first);
+    expect(syncSockets).toHaveLength(1);
+
+    vi.advanceTimersByTime(1);
+    expect(replica.socket).not.toBe(first);
+    await until(() => syncSockets.length === 2, "the second connection reaches the core");
+  });
+
+  it("while the core cannot be reached, tries again every REPLICA_RECONNECT_MS, not a millisecond sooner", async () => {
+    // A port nothing listens on (taken, then freed): every attempt is refused.
+    const port = await listen();
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+    connection = connectHost(hostEnvironment(port));
+    const replica = replicaOf(connection);
+    replica.connect("window" as PeerId, {});
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const current = replica.socket;
+      await until(() => current?.readyState === WebSocket.CLOSED, `attempt ${attempt} is refused`);
+      vi.advanceTimersByTime(REPLICA_RECONNECT_MS - 1);
+      await flushIo();
+      expect(replica.socket, `attempt ${attempt}`).toBe(current);
+      vi.advanceTimersByTime(1);
+      expect(replica.socket, `attempt ${attempt + 1}`).not.toBe(current);
+    }
+
+    // Once the core is back, the next attempt connects.
+    await listen(port);
+    const current = replica.socket;
+    await until(() => current?.readyState === WebSocket.CLOSED, "the last refused attempt ends");
+    vi.advanceTimersByTime(REPLICA_RECONNECT_MS);
+    await until(() => syncSockets.length === 1, "the replica reaches the core again");
+  });
+});
