@@ -201,6 +201,12 @@ export const RELAY_JOIN_TIMEOUT_MS = 10_000;
  * client has forgotten the id; bounds the relay's memory to ids used within it.
  */
 export const RELAY_PRESENCE_SENDER_TTL_MS = 60 * 60 * 1000;
+/**
+ * Presence sender bindings (above) a relay keeps at most; past it the least recently relayed is forgotten. Ids are
+ * free to invent (each window load makes one), so without a bound an hour of them could fill the relay's memory.
+ * Far above a small team's open windows.
+ */
+export const RELAY_MAX_PRESENCE_SENDERS = 10_000;
 /** Relay liveness pings; a socket silent for two intervals is terminated. */
 export const RELAY_KEEPALIVE_MS = 15_000;
 /**

@@ -10,7 +10,7 @@ import type { Message, PeerId } from "@automerge/automerge-repo";
 import { encode } from "cbor-x";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
-import { RELAY_PRESENCE_SENDER_TTL_MS } from "../shared/limits.js";
+import { RELAY_MAX_PRESENCE_SENDERS, RELAY_PRESENCE_SENDER_TTL_MS } from "../shared/limits.js";
 import { RELAY_PROTOCOL_VERSION, encodeFrame } from "../shared/sync-wire.js";
 import { RelayServerAdapter } from "./server-adapter.js";
 import { waitFor } from "./test-wire.js";
@@ -119,5 +119,19 @@ describe("presence sender ownership", () => {
     expect(await relays(bob, "bob:desk", "peer-1x2y3z")).toBe(false);
     now = lastRelayed + RELAY_PRESENCE_SENDER_TTL_MS;
     expect(await relays(bob, "bob:desk", "peer-1x2y3z")).toBe(true);
+  });
+
+  it("keeps at most RELAY_MAX_PRESENCE_SENDERS bindings: at the bound the oldest still holds, one more and it is forgotten", async () => {
+    const alice = await core("alice", "alice:laptop");
+    // Two bindings: the id under test (the oldest) and relays()'s control id.
+    expect(await relays(alice, "alice:laptop", "peer-first")).toBe(true);
+    const fill = RELAY_MAX_PRESENCE_SENDERS - 2;
+    for (let i = 0; i < fill; i++) alice.presence(`peer-fill-${i}`);
+    await waitFor(() => relayed.some((s) => s.endsWith(`>peer-fill-${fill - 1}`)), "every filler relayed");
+    // Exactly at the bound: nothing was forgotten, so bob cannot take alice's id...
+    const bob = await core("bob", "bob:desk");
+    expect(await relays(bob, "bob:desk", "peer-first")).toBe(false);
+    // ...but that check's control id was one binding more, which made room by forgetting the oldest: "peer-first".
+    expect(await relays(bob, "bob:desk", "peer-first")).toBe(true);
   });
 });

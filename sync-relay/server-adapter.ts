@@ -33,6 +33,7 @@ import {
   RELAY_CLOSE_GRACE_MS,
   RELAY_JOIN_TIMEOUT_MS,
   RELAY_KEEPALIVE_MS,
+  RELAY_MAX_PRESENCE_SENDERS,
   RELAY_PRESENCE_SENDER_TTL_MS,
 } from "../shared/limits.js";
 import {
@@ -88,6 +89,8 @@ export interface RelayServerAdapterOptions {
   keepAliveMs?: number;
   /** Clock for presence sender bindings (RELAY_PRESENCE_SENDER_TTL_MS). Default: Date.now. */
   now?: () => number;
+  /** Presence sender bindings kept at most (RELAY_MAX_PRESENCE_SENDERS by default). */
+  maxPresenceSenders?: number;
 }
 
 /** Who may relay presence under a sender id: the core that first did, whichever socket it uses now. */
@@ -169,6 +172,7 @@ export class RelayServerAdapter extends NetworkAdapter {
       joinTimeoutMs: options.joinTimeoutMs ?? RELAY_JOIN_TIMEOUT_MS,
       keepAliveMs: options.keepAliveMs ?? RELAY_KEEPALIVE_MS,
       now: options.now ?? Date.now,
+      maxPresenceSenders: options.maxPresenceSenders ?? RELAY_MAX_PRESENCE_SENDERS,
     };
   }
 
@@ -455,10 +459,19 @@ export class RelayServerAdapter extends NetworkAdapter {
       // Bound to a core, not a socket: after its socket closes, another core still cannot take the id over.
       if (bound.user !== conn.identity.user || bound.peerId !== conn.peerId) return "echo";
       bound.lastRelayedAt = now;
+      // Re-entered last: the map stays ordered by last relay, so the cap below evicts the least recently relayed.
+      this.#relayedBy.delete(sender);
+      this.#relayedBy.set(sender, bound);
       return "relay";
     }
     if (!this.#ownsSender(conn, sender)) {
       return { refused: `presence sender "${sender}" does not belong to peer "${conn.peerId}" of user "${conn.identity.user}"` };
+    }
+    this.#relayedBy.delete(sender);
+    // Bounded memory: ids are cheap to invent (every window load makes one), so the oldest binding makes room.
+    if (this.#relayedBy.size >= this.#options.maxPresenceSenders) {
+      const oldest = this.#relayedBy.keys().next().value;
+      if (oldest !== undefined) this.#relayedBy.delete(oldest);
     }
     this.#relayedBy.set(sender, { user: conn.identity.user, peerId: conn.peerId as string, lastRelayedAt: now });
     return "relay";
