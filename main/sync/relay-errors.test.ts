@@ -22,4 +22,18 @@ describe("plainConnectError", () => {
     expect(plainConnectError("boom")).toBe("Cannot reach the relay.");
     expect(plainConnectError(undefined)).toBe("Cannot reach the relay.");
   });
+
+  it("looks through fetch's wrapping: the socket error is the cause of \"fetch failed\"", () => {
+    const fetchFailed = Object.assign(new TypeError("fetch failed"), { cause: socketError("ENOTFOUND") });
+    expect(plainConnectError(fetchFailed)).toMatch(/could not be found/);
+    const timedOut = Object.assign(new Error("The operation was aborted due to timeout"), { name: "TimeoutError" });
+    expect(plainConnectError(timedOut)).toMatch(/did not answer in time/);
+  });
+
+  it("stops on a cause chain that loops, with the plain fallback", () => {
+    const a: { cause?: unknown } = {};
+    const b = { cause: a };
+    a.cause = b;
+    expect(plainConnectError(a)).toBe("Cannot reach the relay.");
+  });
 });

@@ -23,10 +23,21 @@ const BY_CODE: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: "The relay's certificate is for another address.",
 };
 
-/** Why the relay cannot be reached, in one plain sentence. */
+/** How far down an error's `cause` chain to look (fetch nests one or two deep; a cycle must not loop). */
+const MAX_CAUSE_DEPTH = 4;
+
+/**
+ * Why the relay cannot be reached, in one plain sentence. Looks through `cause` too: fetch() wraps the socket error
+ * ("fetch failed", with the ECONNREFUSED/ENOTFOUND error as its cause), and AbortSignal.timeout() aborts with a
+ * TimeoutError that has no code.
+ */
 export function plainConnectError(error: unknown): string {
-  const code = error && typeof error === "object" && "code" in error ? (error as { code: unknown }).code : undefined;
-  if (typeof code === "string" && BY_CODE[code]) return BY_CODE[code];
-  if (error instanceof Error && /handshake has timed out/i.test(error.message)) return BY_CODE.ETIMEDOUT;
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < MAX_CAUSE_DEPTH; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = "code" in e ? (e as { code: unknown }).code : undefined;
+    if (typeof code === "string" && BY_CODE[code]) return BY_CODE[code];
+    const name = "name" in e ? (e as { name: unknown }).name : undefined;
+    if (name === "TimeoutError") return BY_CODE.ETIMEDOUT;
+    if (e instanceof Error && /handshake has timed out/i.test(e.message)) return BY_CODE.ETIMEDOUT;
+  }
   return "Cannot reach the relay.";
 }

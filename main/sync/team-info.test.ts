@@ -37,3 +37,29 @@ describe("fetchTeamInfo timeout", () => {
     }
   });
 });
+
+describe("fetchTeamInfo failures in words", () => {
+  it("names the address as configured (ws://) and why: nothing listens there", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const failure = await fetchTeamInfo(`ws://127.0.0.1:${port}`, "t").catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: "relay-unavailable" });
+    expect((failure as Error).message).toBe(
+      `Cannot reach the relay at ws://127.0.0.1:${port}: The relay is not running at its address, or the address is wrong.`,
+    );
+  });
+
+  it("says a silent relay did not answer in time", async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const failure = await fetchTeamInfo(`ws://127.0.0.1:${(silent.address() as AddressInfo).port}`, "t", 50).catch((e: unknown) => e);
+      expect((failure as Error).message).toMatch(/did not answer in time/);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { ChopinError } from "../../shared/errors.js";
 import { RELAY_HTTP_TIMEOUT_MS } from "../../shared/limits.js";
+import { plainConnectError } from "./relay-errors.js";
 
 export interface TeamInfo {
   user: string;
@@ -36,7 +37,8 @@ export async function fetchTeamInfo(url: string, token: string, timeoutMs = RELA
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    throw new ChopinError("relay-unavailable", `Cannot reach the relay at ${relayHttpBase(url)}.`, {
+    // The address as the person typed it (ws://...), and why in words: refused, not found and silent differ.
+    throw new ChopinError("relay-unavailable", `Cannot reach the relay at ${url}: ${plainConnectError(error)}`, {
       cause: error instanceof Error ? error.message : String(error),
     });
   }
