@@ -68,6 +68,9 @@ async function main(): Promise<void> {
   console.log(`  Open:  ${host.url}`);
   console.log(`  Data:  ${dataDir}`);
   console.log(`  MCP:   ${core.mcp.url}  (agent config: ${core.mcp.configPath})`);
+  if (core.mcp.portChangedFrom !== null) {
+    console.log(`  Note:  port ${core.mcp.portChangedFrom}, used last time, was taken; agents set up with it need the address above.`);
+  }
   console.log(`CHOPIN_READY ${JSON.stringify({ url: host.url, port: host.port, secret: host.secret, mcpUrl: core.mcp.url, mcpPort: core.mcp.port, dataDir })}`);
   if (args.open) openInBrowser(host.url);
 }

@@ -96,6 +96,11 @@ export interface McpConnectionInfo {
   configPath: string;
   /** Copy-paste commands that connect each coding agent. */
   commands: { copilotCli: string; claudeCode: string; codex: string };
+  /**
+   * The port the previous launch published, when this launch could not use it (it was taken): agents set up with the
+   * old address need the new one. Absent when the port is the same as last time.
+   */
+  portChangedFrom?: number;
 }
 
 export interface Identity {

@@ -13,7 +13,7 @@ import { verifiedChangeHashes } from "../../shared/node/change-hash.js";
 import { SqliteStorageAdapter } from "../../shared/node/sqlite-storage-adapter.js";
 import { DocumentService } from "../documents/document-service.js";
 import { toHexHeads } from "../documents/heads.js";
-import { loadOrCreateMcpToken, mcpConnectCommands, startMcpServer, writeMcpConfig, type RunningMcpServer } from "../mcp/index.js";
+import { loadOrCreateMcpToken, mcpConnectCommands, startMcpOnStablePort, writeMcpConfig } from "../mcp/index.js";
 import { openLocalDb } from "../store/local-db.js";
 import { DEFAULT_GITHUB_API_URL, DEFAULT_GITHUB_WEB_URL } from "../github/github-config.js";
 import { createGitHubApi } from "./github-api.js";
@@ -31,16 +31,6 @@ import type { AppCore, AppCoreOptions } from "./types.js";
 const SYNC_STATUS_DEBOUNCE_MS = 150;
 /** While changes wait for the relay, the count is recomputed this often. */
 const SYNC_STATUS_RECHECK_MS = 1000;
-
-async function startMcpWithFallback(options: Omit<Parameters<typeof startMcpServer>[0], "port">, port: number): Promise<RunningMcpServer> {
-  try {
-    return await startMcpServer({ ...options, port });
-  } catch (error) {
-    // A taken default port must not keep the app from starting; the config file we publish names the real port.
-    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE" && port !== 0) return startMcpServer({ ...options, port: 0 });
-    throw error;
-  }
-}
 
 export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
@@ -117,7 +107,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
 
   const token = loadOrCreateMcpToken(db);
   const relayUrl = () => settings.get().relayUrl;
-  const mcpServer = await startMcpWithFallback({ documents: docs, db, token, relayUrl }, options.mcpPort ?? DEFAULT_MCP_PORT);
+  const mcpStart = await startMcpOnStablePort({ documents: docs, db, token, relayUrl }, options.mcpPort ?? DEFAULT_MCP_PORT, db);
+  const mcpServer = mcpStart.server;
   const configPath = writeMcpConfig(options.dataDir, mcpServer.url, token);
 
   // ---- GitHub sign-in and repository binding (issue #3): restored in the background, never awaited ----
@@ -170,7 +161,12 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       return after;
     },
     getSyncStatus: async () => syncStatus(),
-    getMcpInfo: async () => ({ url: mcpServer.url, configPath, commands: mcpConnectCommands(mcpServer.url, token) }),
+    getMcpInfo: async () => ({
+      url: mcpServer.url,
+      configPath,
+      commands: mcpConnectCommands(mcpServer.url, token),
+      ...(mcpStart.changedFrom !== null ? { portChangedFrom: mcpStart.changedFrom } : {}),
+    }),
     getIdentity: async () => ({ peerId, displayName: settings.get().displayName, color: colorForPeer(peerId) }),
   };
 
@@ -179,7 +175,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     api,
     events,
     repo,
-    mcp: { url: mcpServer.url, port: mcpServer.port, configPath },
+    mcp: { url: mcpServer.url, port: mcpServer.port, configPath, portChangedFrom: mcpStart.changedFrom },
     attachRendererAdapter(inner: NetworkAdapterInterface) {
       // The window fast link (docs/architecture.md, "Window fast link"): a window's keystrokes reach this Repo, and
       // the relay's and other windows' changes reach the window, as change bytes at once instead of by throttled sync.

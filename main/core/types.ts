@@ -32,7 +32,8 @@ export interface AppCore {
   readonly repo: Repo;
   /** Connects a renderer replica. Renderer peers may read every document, private ones included. */
   attachRendererAdapter(adapter: NetworkAdapterInterface): void;
-  readonly mcp: { url: string; port: number; configPath: string };
+  /** portChangedFrom: the port the previous launch published when this one could not use it (else null). */
+  readonly mcp: { url: string; port: number; configPath: string; portChangedFrom: number | null };
   /** Flushes storage and stops every server and connection. Safe to call twice. */
   close(): Promise<void>;
 }

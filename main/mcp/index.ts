@@ -3,3 +3,4 @@ export { startMcpServer, MCP_INSTRUCTIONS, type McpServerOptions, type RunningMc
 export { loadOrCreateMcpToken } from "./token.js";
 export { writeMcpConfig, mcpConfigOf, MCP_CONFIG_FILE } from "./config-file.js";
 export { mcpConnectCommands, type McpConnectCommands } from "./connect-commands.js";
+export { startMcpOnStablePort, type StablePortServer } from "./stable-port.js";

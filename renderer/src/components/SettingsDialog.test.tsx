@@ -8,8 +8,12 @@ import { SettingsDialog } from "./SettingsDialog.js";
 
 afterEach(cleanup);
 
-async function renderDialog() {
+async function renderDialog(portChangedFrom?: number) {
   const bridge = createMemoryBridge();
+  if (portChangedFrom !== undefined) {
+    const original = bridge.api.getMcpInfo.bind(bridge.api);
+    bridge.api.getMcpInfo = async () => ({ ...(await original()), portChangedFrom });
+  }
   const services = createAppServices(bridge, new Repo({}));
   await services.session.getState().load();
   render(
@@ -43,5 +47,15 @@ describe("SettingsDialog", () => {
     for (const agent of ["Copilot CLI", "Claude Code", "Codex"]) {
       expect(within(dialog).getByRole("button", { name: `Copy ${agent} command` })).toBeTruthy();
     }
+  });
+
+  it("says when the MCP port changed since the last launch, and only then", async () => {
+    const moved = await renderDialog(47610);
+    await waitFor(() => within(moved.dialog).getByText("claude mcp add chopin"));
+    expect(within(moved.dialog).getByRole("alert").textContent).toMatch(/port 47610, used last time, was taken/);
+    cleanup();
+    const same = await renderDialog();
+    await waitFor(() => within(same.dialog).getByText("claude mcp add chopin"));
+    expect(within(same.dialog).queryByRole("alert")).toBeNull();
   });
 });

@@ -128,12 +128,22 @@ export function SettingsDialog() {
         {!mcp && !mcpError && <p className="panel-empty">Loading…</p>}
         {mcp && (
           <>
+            {mcp.portChangedFrom !== undefined && (
+              <p className="panel-error" role="alert">
+                The MCP port changed: port {mcp.portChangedFrom}, used last time, was taken, so this launch uses{" "}
+                <code>{mcp.url}</code>. Agents set up with the old address cannot connect: run their command again.
+              </p>
+            )}
             <p className="field-hint">
               Agents reach your plans over MCP at <code>{mcp.url}</code>. The config file is <code>{mcp.configPath}</code>.
             </p>
             <CopyRow label="Copilot CLI" command={mcp.commands.copilotCli} />
             <CopyRow label="Claude Code" command={mcp.commands.claudeCode} />
             <CopyRow label="Codex" command={mcp.commands.codex} />
+            <p className="field-hint">
+              Codex reads the token from <code>CHOPIN_MCP_TOKEN</code> when it runs: the command sets it for this shell
+              only, so also add that export line to your shell profile.
+            </p>
           </>
         )}
       </section>
