@@ -298,6 +298,10 @@ export const RELAY_CLOSE_GRACE_MS = 1000;
  * next one closes the session (1008). Each such request costs the relay a Repo handle while it is answered.
  */
 export const RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION = 1024;
+/** A refused sign-in is logged at most once per remote address per this interval (the rest are counted). */
+export const RELAY_REFUSAL_LOG_INTERVAL_MS = 60_000;
+/** Remote addresses the refusal log remembers at most (the oldest is forgotten first). */
+export const RELAY_REFUSAL_LOG_MAX_ADDRESSES = 1024;
 
 // ---- Renderer link to the core (host mode) ----
 /**
@@ -307,3 +311,21 @@ export const RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION = 1024;
 export const BRIDGE_REFUSALS_BEFORE_FATAL = 2;
 /** How long the renderer waits for the core's HTTP server to answer when telling "refused" from "down". */
 export const BRIDGE_PROBE_TIMEOUT_MS = 2_000;
+
+// ---- Window outbox (renderer/src/replica/outbox-*.ts) ----
+/**
+ * One window's kept, not-yet-confirmed edits to one document in the page's localStorage, in characters of the stored
+ * JSON (base64 change bytes plus a little bookkeeping). Change bytes run to several times the text typed, and base64
+ * adds a third, so the bound is a few documents' worth of Markdown. Past it the edits are kept as the whole document
+ * when that fits, else the earlier kept entry stays and the window says so.
+ */
+export const OUTBOX_MAX_DOCUMENT_CHARS = 4 * MAX_DOCUMENT_MARKDOWN_BYTES;
+/** All outbox entries of one origin together, in characters: well under the ~5 M characters browsers allow an origin. */
+export const OUTBOX_MAX_TOTAL_CHARS = 3 * 1024 * 1024;
+/**
+ * A window writes its unconfirmed edits this long after the core last confirmed a save (or after the first
+ * unconfirmed change): while the core confirms, nothing is encoded; once it stops, the edits are stored this soon.
+ */
+export const OUTBOX_WRITE_DELAY_MS = 500;
+/** A kept entry the core still cannot confirm this long after it was written is dropped (and the window says so). */
+export const OUTBOX_ENTRY_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;

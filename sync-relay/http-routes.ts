@@ -11,6 +11,8 @@ export interface HttpRouteContext {
   /** Who a token stands for, or why it is refused; never rejects. */
   authenticate(token: string | null): Promise<{ ok: true; user: string } | { ok: false; status: number; code: string; message: string }>;
   teamIndexDocumentId: string;
+  /** Told of every refused token (the relay logs them, rate-limited: refusal-log.ts). */
+  onRefused?: (address: string | undefined, status: number, reason: string) => void;
 }
 
 /** Authorization: Bearer <token>, else ?token= (tools and browsers that cannot set headers). */
@@ -58,6 +60,7 @@ export function handleHttp(ctx: HttpRouteContext, req: IncomingMessage, res: Ser
     void ctx.authenticate(bearerToken(req)).then(
       (outcome) => {
         if (!outcome.ok) {
+          ctx.onRefused?.(req.socket.remoteAddress, outcome.status, outcome.message);
           const extra: Record<string, string> = outcome.status === 401 ? { "www-authenticate": 'Bearer realm="chopin-relay"' } : {};
           sendJson(res, outcome.status, { code: outcome.code, message: outcome.message }, extra);
           return;

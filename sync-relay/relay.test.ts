@@ -104,6 +104,25 @@ describe("relay authentication at the upgrade", () => {
     await relayStillServes();
   });
 
+  it("logs a refused sign-in with the address, status and reason, never the token", async () => {
+    const lines: string[] = [];
+    const logged = await startRelay({ dataDir: join(dir.path, "logged"), log: (line) => lines.push(line) });
+    try {
+      const c = rawClient(logged.url, "wrong-token-1234", "header");
+      sockets.push(c);
+      await waitFor(() => c.refused !== null, "refusal");
+      await waitFor(() => lines.some((l) => l.startsWith("refused sign-in at upgrade")), "the refusal logged");
+      expect(lines.find((l) => l.startsWith("refused sign-in"))).toMatch(/^refused sign-in at upgrade from (::ffff:)?127\.0\.0\.1: 401 The relay token/);
+      // The same address again within the interval: counted, not logged again (a retrying client must not flood it).
+      const res = await fetch(`${logged.httpUrl}/v1/team`, { headers: { authorization: "Bearer wrong-token-1234" } });
+      expect(res.status).toBe(401);
+      expect(lines.filter((l) => l.startsWith("refused sign-in"))).toHaveLength(1);
+      expect(lines.join("\n")).not.toContain("wrong-token-1234");
+    } finally {
+      await logged.close();
+    }
+  });
+
   it("accepts the token in the query for tools", async () => {
     const c = client(bob, "query");
     await c.join("bob:tool");

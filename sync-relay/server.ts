@@ -40,6 +40,7 @@ import { notePeerHas, syncPacing, syncWithPeerNow } from "../shared/sync-pacing.
 import { CLOSE_CODES } from "../shared/sync-wire.js";
 import { teamAccess, type AccessDecision } from "./access.js";
 import { isGitHubIdentity, startRelayAuth, type RelayGitHubOptions } from "./authenticate.js";
+import { createRefusalLog } from "./refusal-log.js";
 import { DocumentEvictor } from "./eviction.js";
 import { RelayFastPath } from "./fast-path.js";
 import { bearerToken, handleHttp } from "./http-routes.js";
@@ -216,6 +217,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     cut: (tokenHash, code, reason) => adapter.cutWhere((identity) => identity.tokenHash === tokenHash, code, reason),
     log,
   });
+  const refusals = createRefusalLog(log);
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? MAX_RELAY_MESSAGE_BYTES });
   const loadedDocuments = () => Object.keys(repo.handles).length;
   const server: Server = createServer((req, res) =>
@@ -227,6 +229,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
           return outcome.ok ? { ok: true, user: outcome.identity.user } : outcome;
         },
         teamIndexDocumentId,
+        onRefused: (address, status, reason) => refusals("/v1/team", address, status, reason),
       },
       req,
       res,
@@ -237,6 +240,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     void auth.authenticate(bearerToken(req)).then(
       (outcome) => {
         if (!outcome.ok) {
+          refusals("upgrade", req.socket.remoteAddress, outcome.status, outcome.message);
           refuseUpgrade(socket, outcome.status, outcome.code, outcome.message);
           return;
         }
