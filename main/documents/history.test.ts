@@ -147,6 +147,91 @@ describe("version history", () => {
     expect(listed.at(-1)!.summary).not.toMatch(/^Created/);
   }, 60_000);
 
+  it("a display-name change relabels no earlier version; restore and agent credits are unchanged", async () => {
+    fx = await makeFixture();
+    fx.name.value = "Alice";
+    const { id } = await fx.service.createDocument({ title: "Plan", markdown: "one" });
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    await fx.service.updateMarkdown(id, (await fx.service.getDocument(id)).revision, "one two", { agent: "Codex" });
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    fx.name.value = "Al";
+    await fx.service.updateMarkdown(id, (await fx.service.getDocument(id)).revision, "one two three");
+    // Within the grouping gap: a new name is a new version.
+    fx.clock.now += 1000;
+    fx.name.value = "Alfie";
+    await fx.service.renameDocument(id, "Launch plan");
+    const versions = await fx.service.listVersions(id);
+    expect(versions.map((v) => v.authors)).toEqual([["Alfie"], ["Al"], ["Codex (agent)"], ["Alice"]]);
+    expect(versions.map((v) => v.summary)).toEqual(["Renamed to “Launch plan”", "+6 characters", "+4 characters", "Created, +3 characters"]);
+
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    const restored = await fx.service.restoreVersion(id, versions[3].id);
+    expect(restored.title).toBe("Plan");
+    expect(await text(id)).toBe("one");
+    const after = await fx.service.listVersions(id);
+    expect(after.map((v) => v.authors)).toEqual([["Alfie"], ...versions.map((v) => v.authors)]);
+    expect(after.slice(1).map((v) => v.id)).toEqual(versions.map((v) => v.id));
+    expect(await fx.service.readVersion(id, versions[1].id)).toMatchObject({ title: "Plan", markdown: "one two three" });
+  });
+
+  it("typing in a window follows the same rule: the name it records right after an edit names that edit", async () => {
+    fx = await makeFixture();
+    const { id } = await fx.service.createDocument({ title: "T", markdown: "a" });
+    const handle = await fx.repo.find<PlanDocument>(id as never);
+    // A window's replica (its own actor), recording the name as renderer/src/editor/edit-metadata.ts does: the edit
+    // first, then, only when the recorded name is stale, a change of its own.
+    let window = A.clone(handle.doc());
+    const type = (name: string, insert: string) => {
+      window = A.merge(window, handle.doc());
+      window = A.change(window, { time: Math.floor(fx.clock.now / 1000) }, (d) => A.splice(d, ["text"], d.text.length, 0, insert));
+      if (window.authors[A.getActorId(window)] !== name) {
+        window = A.change(window, { time: Math.floor(fx.clock.now / 1000) }, (d) => {
+          d.authors[A.getActorId(d)] = name;
+          d.updatedAt = fx.clock.now;
+        });
+      }
+      handle.update((doc) => A.merge(doc, window));
+    };
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    type("Grace", "b");
+    type("Grace", "c");
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    type("Grace H.", "d");
+    type("Grace H.", "e");
+    const versions = await fx.service.listVersions(id);
+    expect(versions.map((v) => [v.authors, v.summary, v.changeCount])).toEqual([
+      [["Grace H."], "+2 characters", 3],
+      [["Grace"], "+2 characters", 3],
+      [["Ada"], "Created, +1 characters", 1],
+    ]);
+  });
+
+  it("a change made before its actor recorded any name keeps the fallback: the actor's current name, else Unknown", async () => {
+    fx = await makeFixture();
+    const { id } = await fx.service.createDocument({ title: "T", markdown: "a" });
+    const handle = await fx.repo.find<PlanDocument>(id as never);
+    const replica = (insert: string, name?: string) => {
+      const changed = A.change(A.clone(handle.doc()), { time: Math.floor(fx.clock.now / 1000) }, (d) => {
+        A.splice(d, ["text"], 0, 0, insert);
+        if (name) d.authors[A.getActorId(d)] = name;
+      });
+      handle.update((doc) => A.merge(doc, changed));
+      return changed;
+    };
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    replica("x");
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    let grace = replica("y");
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    grace = A.change(grace, { time: Math.floor(fx.clock.now / 1000) }, (d) => {
+      A.splice(d, ["text"], 0, 0, "z");
+      d.authors[A.getActorId(d)] = "Grace";
+    });
+    handle.update((doc) => A.merge(doc, grace));
+    const versions = await fx.service.listVersions(id);
+    expect(versions.map((v) => v.authors)).toEqual([["Grace"], ["Grace"], ["Unknown author"], ["Ada"]]);
+  });
+
   it("refuses an unknown version id", async () => {
     fx = await makeFixture();
     const { id } = await fx.service.createDocument({});

@@ -3,6 +3,9 @@
  * same versions. Changes (in causal order) are grouped into a version while the author stays the same and each
  * change follows the previous within VERSION_GROUP_GAP_MS. A version ends at the heads of the prefix it closes;
  * that prefix is causally closed, so `A.view(doc, heads)` shows exactly the document after that version.
+ * A person's change is named by the name its actor had recorded when it was made (names-as-made.ts), so renaming
+ * oneself relabels no earlier version; a change made before its actor recorded any name falls back to the actor's
+ * current name, then to UNKNOWN_AUTHOR.
  */
 import * as A from "@automerge/automerge";
 import { ChopinError } from "../../shared/errors.js";
@@ -12,6 +15,7 @@ import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { UNKNOWN_AUTHOR } from "./authors.js";
 import { agentLabel, agentOfMessage, isRestoreMessage } from "./change-messages.js";
 import { toUrlHeads, versionIdOf } from "./heads.js";
+import { namesAsMade } from "./names-as-made.js";
 
 export interface VersionSpan {
   id: string;
@@ -29,7 +33,9 @@ export interface VersionSpan {
 
 /** Groups the document's changes into versions, oldest first. */
 export function groupVersions(doc: A.Doc<PlanDocument>): VersionSpan[] {
-  const names = (doc.authors ?? {}) as Record<string, string>;
+  const current = (doc.authors ?? {}) as Record<string, string>;
+  const metas = A.getChangesMetaSince(doc, []);
+  const asMade = namesAsMade(doc, metas);
   const spans: VersionSpan[] = [];
   const heads = new Set<string>();
   let open: (VersionSpan & { key: string; lastMs: number }) | null = null;
@@ -43,14 +49,14 @@ export function groupVersions(doc: A.Doc<PlanDocument>): VersionSpan[] {
     open = null;
   };
 
-  for (const meta of A.getChangesMetaSince(doc, [])) {
+  for (const meta of metas) {
     for (const dep of meta.deps) heads.delete(dep);
     heads.add(meta.hash);
     // An empty change (a repo's creation marker) carries no edit: it extends the heads but is no one's version.
     const empty = meta.maxOp < meta.startOp;
     // An agent's change names the agent in its message; it shares this device's actor with the person.
     const agent = agentOfMessage(meta.message);
-    const name = agent === null ? names[meta.actor] : agentLabel(agent);
+    const name = agent === null ? (asMade.get(meta.hash) ?? current[meta.actor]) : agentLabel(agent);
     const restore = isRestoreMessage(meta.message);
     // A restore is a version of its own (a key no other change has), so restoring the version before it undoes it.
     const key = restore ? `restore:${meta.hash}` : agent === null ? (name ?? `actor:${meta.actor}`) : `agent:${agent}`;

@@ -1,0 +1,124 @@
+/**
+ * The one way the document modules reach a plan (the service itself, sharing, saving, import, repository binding,
+ * version history), so the same rules hold for all of them:
+ * - only ids this device knows are looked up: automerge-repo keeps an unavailable handle in its cache and then fails
+ *   every later flush()/shutdown(), so a guessed id must never reach repo.find;
+ * - archived plans refuse writes;
+ * - every change names its author (authors.ts), carries its time, and refreshes the plan's index entry before the
+ *   caller returns (a caller that lists right after writing must see its own write).
+ */
+import type { DocumentId, Repo } from "@automerge/automerge-repo";
+import type { DocumentDetail, DocumentSummary } from "../../shared/api.js";
+import { ChopinError } from "../../shared/errors.js";
+import type { PlanDocument } from "../../shared/schema/plan-document.js";
+import { stampAuthor } from "./authors.js";
+import { agentChangeMessage, type AgentAuthor } from "./change-messages.js";
+import type { CoalescedIds, RepoWatch } from "./change-watcher.js";
+import { parseDocumentId } from "./document-id.js";
+import { refreshIndexEntry } from "./index-upkeep.js";
+import type { Indexes } from "./indexes.js";
+import { readPlan, toDetail, toSummary, type PlanHandle } from "./plan-reader.js";
+import type { SnapshotWriter } from "./snapshot-writer.js";
+
+export interface LoadedPlan {
+  handle: PlanHandle;
+  plan: PlanDocument;
+}
+
+export interface PlanAccessOptions {
+  repo: Repo;
+  indexes: Indexes;
+  snapshots: SnapshotWriter;
+  /** Collects the ids reported in the next "documents-changed" event. */
+  changed: CoalescedIds;
+  displayName: () => string;
+  now: () => number;
+}
+
+export class PlanAccess {
+  readonly repo: Repo;
+  readonly indexes: Indexes;
+  readonly snapshots: SnapshotWriter;
+  readonly changed: CoalescedIds;
+  readonly now: () => number;
+  readonly #displayName: () => string;
+  /** Set once the service starts watching; handles found or created before that are attached by its first sweep. */
+  watch: RepoWatch | null = null;
+
+  constructor(options: PlanAccessOptions) {
+    this.repo = options.repo;
+    this.indexes = options.indexes;
+    this.snapshots = options.snapshots;
+    this.changed = options.changed;
+    this.now = options.now;
+    this.#displayName = options.displayName;
+  }
+
+  parseId(id: unknown): DocumentId {
+    return parseDocumentId(id);
+  }
+
+  isShared(documentId: string): boolean {
+    return this.indexes.isShared(documentId);
+  }
+
+  /** Attaches a handle to the change watcher (without reporting it). */
+  track(handle: { documentId: DocumentId }): void {
+    this.watch?.track(handle as never);
+  }
+
+  async find(id: unknown): Promise<PlanHandle> {
+    const documentId = this.parseId(id);
+    if (this.indexes.isIndex(documentId)) throw new ChopinError("not-found", "That id is not a plan document.");
+    const cached = this.repo.handles[documentId];
+    if (!(cached?.isReady() || this.indexes.knows(documentId))) {
+      throw new ChopinError("not-found", "No document with that id is on this device.");
+    }
+    let handle: PlanHandle;
+    try {
+      handle = await this.repo.find<PlanDocument>(documentId);
+    } catch {
+      throw new ChopinError("not-found", "No document with that id is available on this device.");
+    }
+    this.track(handle);
+    this.snapshots.ensure(handle);
+    return handle;
+  }
+
+  async load(id: unknown): Promise<LoadedPlan> {
+    const handle = await this.find(id);
+    return { handle, plan: readPlan(handle) };
+  }
+
+  async loadWritable(id: unknown): Promise<LoadedPlan> {
+    const loaded = await this.load(id);
+    if (loaded.plan.archivedAt !== null) {
+      throw new ChopinError("document-archived", "This document is archived; restore it to edit.");
+    }
+    return loaded;
+  }
+
+  /** `by` names the agent asking (none: the person here); `message` overrides the change's message. */
+  change(handle: PlanHandle, fn: (doc: PlanDocument) => void, by?: AgentAuthor, message?: string): void {
+    const now = this.now();
+    const tag = message ?? (by ? agentChangeMessage(by) : undefined);
+    handle.change(
+      (doc) => {
+        fn(doc);
+        stampAuthor(doc, this.#displayName());
+      },
+      { time: Math.floor(now / 1000), ...(tag === undefined ? {} : { message: tag }) },
+    );
+    // The watcher refreshes too, but a caller that lists right after writing must see its own write.
+    refreshIndexEntry(this.indexes, handle);
+  }
+
+  /** The handle's current detail; `plan` when the caller already read it. */
+  detailOf(handle: PlanHandle, plan: PlanDocument = readPlan(handle)): DocumentDetail {
+    return toDetail(handle, plan, this.isShared(handle.documentId));
+  }
+
+  summaryOf(handle: PlanHandle): DocumentSummary {
+    return toSummary(handle.documentId, readPlan(handle), this.isShared(handle.documentId));
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Reading plans for the UI and MCP: one plan's detail and body, the document list with its search, and the two
+ * cold-open reads a window makes before (or instead of) loading a document. What must stay true: a read never writes
+ * except the one-time schema migration inside readPlan; the list and the cold-open reads load no Automerge document
+ * (titles come from the index, bodies from the text snapshots in SQLite, saved bytes straight from storage).
+ */
+import type { Database } from "better-sqlite3";
+import type { DocumentDetail, DocumentSnapshot, DocumentSummary, ListDocumentsQuery } from "../../shared/api.js";
+import { MAX_LIST_DOCUMENTS, MAX_SAVED_DOCUMENT_BYTES } from "../../shared/limits.js";
+import { checkQuery } from "./bounds.js";
+import { toUrlHeads } from "./heads.js";
+import type { PlanAccess } from "./plan-access.js";
+import { byRecency, findBodyMatches } from "./search.js";
+import { readSnapshot } from "./snapshot-store.js";
+
+export interface DocumentContent {
+  detail: DocumentDetail;
+  markdown: string;
+}
+
+export async function getDocument(access: PlanAccess, id: string): Promise<DocumentDetail> {
+  const { handle, plan } = await access.load(id);
+  return access.detailOf(handle, plan);
+}
+
+/** Detail plus the Markdown body (what MCP read_document returns). */
+export async function getContent(access: PlanAccess, id: string): Promise<DocumentContent> {
+  const { handle, plan } = await access.load(id);
+  return { detail: access.detailOf(handle, plan), markdown: plan.text };
+}
+
+export function listDocuments(access: PlanAccess, db: Database, query: ListDocumentsQuery = {}): DocumentSummary[] {
+  const text = checkQuery(query?.query);
+  const archived = query?.archived === true;
+  const out: DocumentSummary[] = [];
+  const bodyOnly: DocumentSummary[] = [];
+  for (const [id, { entry, shared }] of access.indexes.list()) {
+    if ((entry.archivedAt !== null) !== archived) continue;
+    // Titles come from the index (always current); bodies from the text snapshots (search.ts).
+    if (text && !entry.title.toLowerCase().includes(text)) bodyOnly.push({ id, ...entry, shared });
+    else out.push({ id, ...entry, shared });
+  }
+  if (text) out.push(...findBodyMatches(db, text, bodyOnly));
+  out.sort(byRecency);
+  return out.slice(0, MAX_LIST_DOCUMENTS);
+}
+
+/**
+ * The stored text snapshot, without loading the document (null when none is stored). A malformed id is refused
+ * with 'invalid-input'; an unknown one is simply null.
+ */
+export function openSnapshot(access: PlanAccess, db: Database, id: string): DocumentSnapshot | null {
+  const documentId = access.parseId(id);
+  const row = readSnapshot(db, documentId);
+  if (!row) return null;
+  return { id: documentId, title: row.title, markdown: row.text, heads: toUrlHeads(row.heads) };
+}
+
+/**
+ * The plan's stored Automerge chunks, concatenated and base64-encoded, read without loading the document; null for
+ * ids this device does not list, for nothing stored yet, and above MAX_SAVED_DOCUMENT_BYTES. Loading them gives a
+ * replica the stored state at once; anything newer still arrives through sync.
+ */
+export async function readSavedDocument(access: PlanAccess, id: string): Promise<string | null> {
+  const documentId = access.parseId(id);
+  if (access.indexes.isIndex(documentId) || !access.indexes.knows(documentId)) return null;
+  const bytes = await access.repo.storageSubsystem?.loadDocData(documentId);
+  if (!bytes || bytes.byteLength === 0 || bytes.byteLength > MAX_SAVED_DOCUMENT_BYTES) return null;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+}

@@ -1,0 +1,123 @@
+/**
+ * A plan's own edits: create, rename, archive and restore, delete, and MCP's full-body update. What must stay true:
+ * every write validates its input first and (except archive/restore/delete, which act on archived plans) refuses an
+ * archived plan; text is written with updateText (a minimal diff) so concurrent edits merge; archive and restore are
+ * idempotent; only an archived plan can be deleted. `by` names the coding agent asking (its change is credited to it
+ * in the history); absent, the change is the person's at this device.
+ */
+import * as A from "@automerge/automerge";
+import type { CreateDocumentInput, DocumentDetail, DocumentSummary } from "../../shared/api.js";
+import { ChopinError } from "../../shared/errors.js";
+import type { Brief, CreatedVia, PlanDocument, Provenance, RepositoryBinding } from "../../shared/schema/plan-document.js";
+import { PLAN_DOCUMENT_SCHEMA_VERSION } from "../../shared/schema/plan-document.js";
+import { checkMarkdown, normalizeNewTitle, normalizeTitle } from "./bounds.js";
+import type { AgentAuthor } from "./change-messages.js";
+import type { PlanAccess } from "./plan-access.js";
+import { readPlan, revisionOfHandle } from "./plan-reader.js";
+import { entryOf } from "./workspace-index.js";
+
+/** Everything a new document can carry; the app passes title/markdown/shared, MCP the rest too. */
+export interface NewDocumentInput extends CreateDocumentInput {
+  createdVia?: CreatedVia;
+  repository?: RepositoryBinding | null;
+  provenance?: Provenance | null;
+  brief?: Brief | null;
+}
+
+/** `defaultShared` applies when the input does not say. */
+export function createDocument(access: PlanAccess, input: NewDocumentInput, defaultShared: boolean, by?: AgentAuthor): DocumentDetail {
+  const title = normalizeNewTitle(input.title);
+  const markdown = input.markdown === undefined ? "" : checkMarkdown(input.markdown);
+  if (input.shared !== undefined && typeof input.shared !== "boolean") {
+    throw new ChopinError("invalid-input", "shared must be true or false.");
+  }
+  const shared = input.shared ?? defaultShared;
+  const now = access.now();
+  const handle = access.repo.create<PlanDocument>();
+  access.track(handle);
+  access.change(handle, (doc) => {
+    const init: PlanDocument = {
+      schemaVersion: PLAN_DOCUMENT_SCHEMA_VERSION,
+      kind: "plan",
+      title,
+      text: markdown,
+      repository: input.repository ?? null,
+      createdVia: input.createdVia ?? "app",
+      provenance: input.provenance ?? null,
+      brief: input.brief ?? null,
+      archivedAt: null,
+      createdAt: now,
+      updatedAt: now,
+      authors: {},
+    };
+    Object.assign(doc, init);
+  }, by);
+  const plan = readPlan(handle);
+  access.indexes.add(handle.documentId, entryOf(plan), shared, now);
+  access.changed.add([handle.documentId]);
+  return access.detailOf(handle, plan);
+}
+
+export async function renameDocument(access: PlanAccess, id: string, title: string, by?: AgentAuthor): Promise<DocumentSummary> {
+  const next = normalizeTitle(title);
+  const { handle, plan } = await access.loadWritable(id);
+  if (plan.title !== next) {
+    access.change(handle, (doc) => {
+      A.updateText(doc, ["title"], next);
+      doc.updatedAt = access.now();
+    }, by);
+  }
+  return access.summaryOf(handle);
+}
+
+/** Idempotent: archiving an archived document changes nothing. */
+export async function archiveDocument(access: PlanAccess, id: string, by?: AgentAuthor): Promise<DocumentSummary> {
+  const { handle, plan } = await access.load(id);
+  if (plan.archivedAt === null) access.change(handle, (doc) => void (doc.archivedAt = access.now()), by);
+  return access.summaryOf(handle);
+}
+
+/** Idempotent: restoring a live document changes nothing. */
+export async function restoreDocument(access: PlanAccess, id: string, by?: AgentAuthor): Promise<DocumentSummary> {
+  const { handle, plan } = await access.load(id);
+  if (plan.archivedAt !== null) access.change(handle, (doc) => void (doc.archivedAt = null), by);
+  return access.summaryOf(handle);
+}
+
+/** Only an archived document can be deleted; it leaves both indexes and this device's storage. */
+export async function deleteDocument(access: PlanAccess, id: string): Promise<void> {
+  const { handle, plan } = await access.load(id);
+  if (plan.archivedAt === null) {
+    throw new ChopinError("document-not-archived", "Archive the document before deleting it.");
+  }
+  access.snapshots.forget(handle.documentId);
+  access.indexes.remove(handle.documentId);
+  access.repo.delete(handle.documentId);
+  access.changed.add([handle.documentId]);
+}
+
+/**
+ * MCP's full-body update: refuses a stale revision (details.revision = current) and archived documents, then
+ * applies the Markdown as a minimal text diff so a person's concurrent edits merge.
+ */
+export async function updateMarkdown(
+  access: PlanAccess,
+  id: string,
+  expectedRevision: string,
+  markdown: string,
+  by?: AgentAuthor,
+): Promise<DocumentDetail> {
+  const body = checkMarkdown(markdown);
+  const { handle } = await access.loadWritable(id);
+  const current = revisionOfHandle(handle);
+  if (current !== expectedRevision) {
+    throw new ChopinError("revision-conflict", "The document changed since that revision; read it again.", {
+      revision: current,
+    });
+  }
+  access.change(handle, (doc) => {
+    A.updateText(doc, ["text"], body);
+    doc.updatedAt = access.now();
+  }, by);
+  return access.detailOf(handle);
+}

@@ -1,0 +1,41 @@
+/**
+ * The version-history half of the document API: list a plan's versions, read one, restore one. Versions themselves
+ * are derived from the change graph (history.ts). What must stay true: reading never writes; a restore is ONE new
+ * change, by the person at this device and marked as a restore, that makes title and text equal the version (a
+ * minimal text diff), so history keeps everything in between and concurrent edits still merge.
+ */
+import * as A from "@automerge/automerge";
+import type { DocumentDetail, VersionContent, VersionEntry } from "../../shared/api.js";
+import { normalizeTitle } from "./bounds.js";
+import { restoreChangeMessage } from "./change-messages.js";
+import { contentAt, findVersion, listVersionEntries } from "./history.js";
+import type { PlanAccess } from "./plan-access.js";
+
+export async function listVersions(access: PlanAccess, id: string): Promise<VersionEntry[]> {
+  const { handle } = await access.load(id);
+  return listVersionEntries(handle.doc());
+}
+
+export async function readVersion(access: PlanAccess, id: string, versionId: string): Promise<VersionContent> {
+  const { handle } = await access.load(id);
+  const span = findVersion(handle.doc(), versionId);
+  const { title, markdown } = contentAt(handle.doc(), span);
+  return { id: span.id, title, markdown };
+}
+
+export async function restoreVersion(access: PlanAccess, id: string, versionId: string): Promise<DocumentDetail> {
+  const { handle } = await access.loadWritable(id);
+  const { title, markdown } = contentAt(handle.doc(), findVersion(handle.doc(), versionId));
+  const restoredTitle = normalizeTitle(title, handle.doc().title);
+  access.change(
+    handle,
+    (doc) => {
+      A.updateText(doc, ["text"], markdown);
+      if (doc.title !== restoredTitle) A.updateText(doc, ["title"], restoredTitle);
+      doc.updatedAt = access.now();
+    },
+    undefined,
+    restoreChangeMessage(versionId),
+  );
+  return access.detailOf(handle);
+}
