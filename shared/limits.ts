@@ -18,8 +18,13 @@ export const MAX_SEARCH_QUERY_CHARS = 200;
 export const SEARCH_SNIPPET_CONTEXT_CHARS = 40;
 
 // ---- Version history ----
-/** Consecutive changes by one author closer together than this form one version in the history panel. */
-export const VERSION_GROUP_GAP_MS = 5 * 60 * 1000;
+/**
+ * Consecutive changes by one author closer together than this form one version in the history panel: a pause this
+ * long (a coffee, a meeting) is where a person expects to find a point to go back to.
+ */
+export const VERSION_GROUP_GAP_MS = 2 * 60 * 1000;
+/** A version spans at most this long: steady typing without such a pause still makes a version every so often. */
+export const VERSION_MAX_SPAN_MS = 10 * 60 * 1000;
 /** The history panel lists at most this many versions (newest first). */
 export const MAX_VERSIONS_LISTED = 500;
 /**

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as A from "@automerge/automerge";
-import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS } from "../../shared/limits.js";
+import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS, VERSION_MAX_SPAN_MS } from "../../shared/limits.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { makeFixture, type Fixture } from "./test-fixture.js";
 import { groupVersions } from "./history.js";
@@ -101,7 +101,40 @@ describe("version history", () => {
     const versions = await fx.service.listVersions(id);
     expect(versions).toHaveLength(2);
     expect(versions[1].changeCount).toBe(2);
-    expect(versions[0].summary).toBe("+1 characters");
+    expect(versions[0].summary).toBe("+1 character");
+  });
+
+  it("a version spans at most VERSION_MAX_SPAN_MS of steady typing; summaries count characters in words", async () => {
+    fx = await makeFixture();
+    const { id } = await fx.service.createDocument({ title: "T", markdown: "" });
+    // Edits every minute (under the gap): one version until it has lasted VERSION_MAX_SPAN_MS, then a new one.
+    let markdown = "";
+    const minute = 60 * 1000;
+    expect(VERSION_GROUP_GAP_MS).toBeGreaterThan(minute);
+    for (let t = minute; t < VERSION_MAX_SPAN_MS; t += minute) {
+      fx.clock.now += minute;
+      markdown += "a";
+      await fx.service.updateMarkdown(id, (await fx.service.getDocument(id)).revision, markdown);
+    }
+    expect(await fx.service.listVersions(id)).toHaveLength(1);
+    fx.clock.now += minute;
+    await fx.service.updateMarkdown(id, (await fx.service.getDocument(id)).revision, markdown + "b");
+    const versions = await fx.service.listVersions(id);
+    expect(versions).toHaveLength(2);
+    expect(versions[0].summary).toBe("+1 character");
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    await fx.service.updateMarkdown(id, (await fx.service.getDocument(id)).revision, "x" + markdown);
+    expect((await fx.service.listVersions(id))[0].summary).toBe("+1 −1 characters");
+  });
+
+  it("restoring what the document already holds makes no change and no history entry", async () => {
+    fx = await makeFixture();
+    const { id } = await fx.service.createDocument({ title: "T", markdown: "one" });
+    const latest = (await fx.service.listVersions(id))[0];
+    const before = (await fx.service.getDocument(id)).revision;
+    const detail = await fx.service.restoreVersion(id, latest.id);
+    expect(detail.revision).toBe(before);
+    expect(await fx.service.listVersions(id)).toHaveLength(1);
   });
 
   it("a concurrent edit made after a restore is not lost", async () => {
@@ -202,7 +235,7 @@ describe("version history", () => {
     expect(versions.map((v) => [v.authors, v.summary, v.changeCount])).toEqual([
       [["Grace H."], "+2 characters", 3],
       [["Grace"], "+2 characters", 3],
-      [["Ada"], "Created, +1 characters", 1],
+      [["Ada"], "Created, +1 character", 1],
     ]);
   });
 

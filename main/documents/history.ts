@@ -9,7 +9,7 @@
  */
 import * as A from "@automerge/automerge";
 import { ChopinError } from "../../shared/errors.js";
-import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS } from "../../shared/limits.js";
+import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS, VERSION_MAX_SPAN_MS } from "../../shared/limits.js";
 import type { VersionEntry } from "../../shared/api.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { UNKNOWN_AUTHOR } from "./authors.js";
@@ -38,12 +38,12 @@ export function groupVersions(doc: A.Doc<PlanDocument>): VersionSpan[] {
   const asMade = namesAsMade(doc, metas);
   const spans: VersionSpan[] = [];
   const heads = new Set<string>();
-  let open: (VersionSpan & { key: string; lastMs: number }) | null = null;
+  let open: (VersionSpan & { key: string; lastMs: number; firstMs: number }) | null = null;
   let before: string[] = [];
 
   const close = () => {
     if (!open) return;
-    const { key: _key, lastMs: _lastMs, ...span } = open;
+    const { key: _key, lastMs: _lastMs, firstMs: _firstMs, ...span } = open;
     spans.push(span);
     before = span.heads;
     open = null;
@@ -61,9 +61,11 @@ export function groupVersions(doc: A.Doc<PlanDocument>): VersionSpan[] {
     // A restore is a version of its own (a key no other change has), so restoring the version before it undoes it.
     const key = restore ? `restore:${meta.hash}` : agent === null ? (name ?? `actor:${meta.actor}`) : `agent:${agent}`;
     const ms = meta.time * 1000;
-    if (!empty && (!open || open.key !== key || ms - open.lastMs >= VERSION_GROUP_GAP_MS)) {
+    // A version ends at a pause of VERSION_GROUP_GAP_MS, and at the latest once it spans VERSION_MAX_SPAN_MS, so a
+    // long session of steady typing still leaves points to go back to.
+    if (!empty && (!open || open.key !== key || ms - open.lastMs >= VERSION_GROUP_GAP_MS || ms - open.firstMs >= VERSION_MAX_SPAN_MS)) {
       close();
-      open = { id: "", heads: [], before, authors: [name ?? UNKNOWN_AUTHOR], at: ms, changeCount: 0, restored: restore, key, lastMs: ms };
+      open = { id: "", heads: [], before, authors: [name ?? UNKNOWN_AUTHOR], at: ms, changeCount: 0, restored: restore, key, lastMs: ms, firstMs: ms };
     }
     if (open) {
       open.heads = [...heads].sort();
@@ -107,7 +109,9 @@ export function summarize(doc: A.Doc<PlanDocument>, span: VersionSpan): string {
   const { added, removed } = charCounts(A.diff(doc, span.before, span.heads));
   if (added > 0 || removed > 0) {
     const counts = [added > 0 ? `+${added}` : "", removed > 0 ? `−${removed}` : ""].filter(Boolean).join(" ");
-    parts.push(`${counts} characters`);
+    // "+1 character", but "+1 −1 characters": the noun agrees with the last count only when there is one count.
+    const one = (added > 0) !== (removed > 0) && added + removed === 1;
+    parts.push(`${counts} ${one ? "character" : "characters"}`);
   }
   if (parts.length === 0) parts.push("No text changes");
   return parts.join(", ");

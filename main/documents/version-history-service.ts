@@ -2,7 +2,8 @@
  * The version-history half of the document API: list a plan's versions, read one, restore one. Versions themselves
  * are derived from the change graph (history.ts). What must stay true: reading never writes; a restore is ONE new
  * change, by the person at this device and marked as a restore, that makes title and text equal the version (a
- * minimal text diff), so history keeps everything in between and concurrent edits still merge.
+ * minimal text diff), so history keeps everything in between and concurrent edits still merge; restoring what the
+ * document already holds makes no change at all.
  */
 import * as A from "@automerge/automerge";
 import type { DocumentDetail, VersionContent, VersionEntry } from "../../shared/api.js";
@@ -27,6 +28,9 @@ export async function restoreVersion(access: PlanAccess, id: string, versionId: 
   const { handle } = await access.loadWritable(id);
   const { title, markdown } = contentAt(handle.doc(), findVersion(handle.doc(), versionId));
   const restoredTitle = normalizeTitle(title, handle.doc().title);
+  // Restoring what the document already holds (the latest version, or an identical older one) changes nothing, so
+  // it makes no change and no "Restored an earlier version" entry.
+  if (handle.doc().text === markdown && handle.doc().title === restoredTitle) return access.detailOf(handle);
   access.change(
     handle,
     (doc) => {
