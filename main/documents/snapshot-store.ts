@@ -6,6 +6,7 @@
  * a row whose heads are not the document's heads is replaced by the loaded text, never merged.
  */
 import type { Database } from "better-sqlite3";
+import { statement } from "../../shared/node/statements.js";
 
 export interface SnapshotRow {
   documentId: string;
@@ -20,8 +21,11 @@ export function sortedHeads(heads: readonly string[]): string[] {
   return [...heads].sort();
 }
 
+// Snapshots are written and their heads read on every settled edit: those statements are prepared once per
+// connection (statements.ts). Never a statement that is iterated: a cached one could be busy when asked again.
 export function writeSnapshot(db: Database, row: SnapshotRow): void {
-  db.prepare(
+  statement(
+    db,
     `INSERT INTO document_snapshots (document_id, heads, title, text, saved_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT(document_id) DO UPDATE SET
        heads = excluded.heads, title = excluded.title, text = excluded.text, saved_at = excluded.saved_at`,
@@ -29,9 +33,7 @@ export function writeSnapshot(db: Database, row: SnapshotRow): void {
 }
 
 export function readSnapshot(db: Database, documentId: string): SnapshotRow | null {
-  const row = db
-    .prepare("SELECT heads, title, text, saved_at FROM document_snapshots WHERE document_id = ?")
-    .get(documentId) as { heads: string; title: string; text: string; saved_at: number } | undefined;
+  const row = statement(db, "SELECT heads, title, text, saved_at FROM document_snapshots WHERE document_id = ?").get(documentId) as { heads: string; title: string; text: string; saved_at: number } | undefined;
   if (!row) return null;
   const heads = parseHeads(row.heads);
   // A damaged row is a cache miss, not an error: the document itself is the truth.
@@ -41,14 +43,14 @@ export function readSnapshot(db: Database, documentId: string): SnapshotRow | nu
 
 /** Just the heads (cheap: no text read), to decide whether a row is stale. */
 export function readSnapshotHeads(db: Database, documentId: string): string[] | null {
-  const row = db.prepare("SELECT heads FROM document_snapshots WHERE document_id = ?").get(documentId) as
+  const row = statement(db, "SELECT heads FROM document_snapshots WHERE document_id = ?").get(documentId) as
     | { heads: string }
     | undefined;
   return row ? parseHeads(row.heads) : null;
 }
 
 export function deleteSnapshot(db: Database, documentId: string): void {
-  db.prepare("DELETE FROM document_snapshots WHERE document_id = ?").run(documentId);
+  statement(db, "DELETE FROM document_snapshots WHERE document_id = ?").run(documentId);
 }
 
 /** Order-insensitive equality of two head lists. */
@@ -128,11 +130,11 @@ export function findSnapshotTextsAscii(
 /** Each stored text among `ids`, in their order, one row at a time (stopping early releases the statement). */
 export function* iterateSnapshotTexts(db: Database, ids: readonly string[]): Generator<{ documentId: string; text: string }> {
   if (ids.length === 0) return;
-  const statement = db.prepare(
+  const query = db.prepare(
     `SELECT s.document_id, s.text FROM json_each(?) AS j JOIN document_snapshots AS s ON s.document_id = j.value
      ORDER BY j.key`,
   );
-  for (const row of statement.iterate(JSON.stringify(ids)) as IterableIterator<{ document_id: string; text: string }>) {
+  for (const row of query.iterate(JSON.stringify(ids)) as IterableIterator<{ document_id: string; text: string }>) {
     yield { documentId: row.document_id, text: row.text };
   }
 }
