@@ -1,7 +1,7 @@
 /**
  * Page entry: connect to the core (Electron preload or host-mode sockets), start the replica, render the app.
  * If the core cannot be reached at all, say so in words instead of showing an empty window (App does the same when
- * the core later refuses this page's secret).
+ * the core later refuses this page's secret). Once connected, the window outbox (replica/outbox-*.ts) is replayed.
  */
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
@@ -10,7 +10,10 @@ import { createReplica } from "./replica/replica.js";
 import { AppServicesContext, createAppServices } from "./state/app-services.js";
 import { describeError } from "./state/describe-error.js";
 import { App } from "./components/App.js";
-import { FatalScreen } from "./components/FatalScreen.js";
+import { FatalScreen, NEW_LINK, RefusedScreen } from "./components/FatalScreen.js";
+import { ChopinError } from "../../shared/errors.js";
+import { lastRefusal } from "./bridge/secret.js";
+import { replayWindowOutbox } from "./replica/window-outbox.js";
 import "./styles.css";
 
 const root = createRoot(document.getElementById("root")!);
@@ -20,6 +23,8 @@ async function start() {
     const connection = await connectBridge();
     const repo = createReplica(connection.replicaAdapter);
     const services = createAppServices(connection.bridge, repo, connection.coreLink);
+    // Edits kept by a window whose core went away (this origin's outbox) go to the core this window reaches.
+    replayWindowOutbox(repo, connection.bridge.api, connection.coreLink, (notice) => services.documents.setState({ notice }));
     root.render(
       <StrictMode>
         <AppServicesContext.Provider value={services}>
@@ -28,7 +33,10 @@ async function start() {
       </StrictMode>,
     );
   } catch (error) {
-    root.render(<FatalScreen message={describeError(error)} />);
+    if (!(error instanceof ChopinError && error.code === "unauthorized")) return root.render(<FatalScreen message={describeError(error)} />);
+    // No secret: after a refusal (then a reload) the same words as before it; otherwise, open the printed link.
+    if (lastRefusal(window.sessionStorage)) return root.render(<RefusedScreen />);
+    root.render(<FatalScreen title="Open Chopin from its link" message={describeError(error)} whenRestored={NEW_LINK} />);
   }
 }
 

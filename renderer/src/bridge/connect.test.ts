@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import { waitFor } from "../test/wait-for.js";
 import { connectHost, type Connection, type HostEnvironment } from "./connect.js";
-import { SECRET_STORAGE_KEY } from "./secret.js";
+import { REFUSAL_STORAGE_KEY, SECRET_STORAGE_KEY } from "./secret.js";
 import type { WebSocketLike } from "./socket-bridge.js";
 
 const cleanups: (() => void)[] = [];
@@ -46,6 +46,28 @@ describe("connectHost", () => {
     const env = environment(await hostLike(false), "", "stale");
     const connection = track(connectHost(env));
     await waitFor(() => connection.coreLink!.state() === "refused");
+    expect(env.stored.has(SECRET_STORAGE_KEY)).toBe(false);
+    // It never worked in this tab: a stale link, not a restart seen from here.
+    expect(env.stored.get(REFUSAL_STORAGE_KEY)).toBe("stale");
+  });
+
+  it("records that Chopin was restarted when the secret this tab linked with is refused later", async () => {
+    let accept = true;
+    const wss = new WebSocketServer({ host: "127.0.0.1", port: 0, verifyClient: (_info, done) => done(accept, 401) });
+    await new Promise<void>((resolve) => wss.once("listening", () => resolve()));
+    cleanups.push(() => {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+    });
+    const env = environment((wss.address() as { port: number }).port, "#secret=s1", null);
+    const connection = track(connectHost(env));
+    await waitFor(() => connection.coreLink!.state() === "open");
+    expect(env.stored.has(REFUSAL_STORAGE_KEY)).toBe(false);
+    // A new launch on the same port: same server answering, this secret refused.
+    accept = false;
+    for (const client of wss.clients) client.terminate();
+    await waitFor(() => connection.coreLink!.state() === "refused", 20_000, "the refusal");
+    expect(env.stored.get(REFUSAL_STORAGE_KEY)).toBe("restarted");
     expect(env.stored.has(SECRET_STORAGE_KEY)).toBe(false);
   });
 

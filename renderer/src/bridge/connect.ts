@@ -4,7 +4,8 @@
  * and another for the replica, both carrying the per-launch secret from the URL fragment. Both give the rest of the
  * renderer the same pair, so nothing else knows which shell it runs in. When the core refuses the secret (a wrong one,
  * or one kept from an earlier launch), the remembered secret is forgotten and both sockets stop retrying: the window
- * shows the fatal screen (see App) instead of reconnecting forever.
+ * shows the fatal screen (see App) instead of reconnecting forever. Whether that secret had worked in this tab before
+ * (so Chopin was restarted) is recorded for the screen's words (secret.ts).
  */
 import type { NetworkAdapterInterface } from "@automerge/automerge-repo";
 import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
@@ -12,7 +13,7 @@ import { BrowserWebSocketClientAdapter } from "@automerge/automerge-repo-network
 import type { ChopinBridge } from "../../../shared/api.js";
 import { ChopinError } from "../../../shared/errors.js";
 import { REPLICA_RECONNECT_MS } from "../../../shared/limits.js";
-import { forgetHostSecret, takeHostSecret, type SecretEnvironment } from "./secret.js";
+import { recordRefusal, rememberLinked, takeHostSecret, type SecretEnvironment } from "./secret.js";
 import { createSocketBridge, type BridgeConnectionState, type SocketBridgeOptions, type WebSocketFactory } from "./socket-bridge.js";
 
 /** The state of this window's link to the core, now and as it changes. */
@@ -65,9 +66,10 @@ export function connectHost(env: HostEnvironment): Connection {
   const socketBridge = createSocketBridge(urls.api, env.createSocket, { probe: env.probe });
   const replicaAdapter = new BrowserWebSocketClientAdapter(urls.sync, REPLICA_RECONNECT_MS);
   socketBridge.onConnection((state) => {
+    if (state === "open") rememberLinked(env.storage, secret);
     if (state !== "refused") return;
     // A refused secret never becomes good: a reload must not try it again, and the replica must stop retrying too.
-    forgetHostSecret(env.storage);
+    recordRefusal(env.storage, secret);
     try {
       replicaAdapter.disconnect();
     } catch {

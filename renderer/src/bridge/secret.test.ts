@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it } from "vitest";
-import { SECRET_STORAGE_KEY, takeHostSecret } from "./secret.js";
+import { SECRET_STORAGE_KEY, lastRefusal, recordRefusal, rememberLinked, takeHostSecret } from "./secret.js";
 
 const env = () => ({ location: window.location, storage: window.sessionStorage, history: window.history });
 
@@ -32,5 +32,26 @@ describe("takeHostSecret", () => {
 
   it("returns null when there is no secret anywhere", () => {
     expect(takeHostSecret(env())).toBeNull();
+  });
+});
+
+describe("refusals", () => {
+  beforeEach(() => window.sessionStorage.clear());
+
+  it("a refused secret that this tab linked with before means Chopin was restarted; both are forgotten", () => {
+    window.sessionStorage.setItem(SECRET_STORAGE_KEY, "s1");
+    rememberLinked(window.sessionStorage, "s1");
+    expect(recordRefusal(window.sessionStorage, "s1")).toBe("restarted");
+    expect(lastRefusal(window.sessionStorage)).toBe("restarted");
+    expect(window.sessionStorage.getItem(SECRET_STORAGE_KEY)).toBeNull();
+    // Linking again (a new link) clears the refusal.
+    rememberLinked(window.sessionStorage, "s2");
+    expect(lastRefusal(window.sessionStorage)).toBeNull();
+  });
+
+  it("a refused secret that never linked here is a stale (or mistyped) link", () => {
+    rememberLinked(window.sessionStorage, "old");
+    expect(recordRefusal(window.sessionStorage, "typed-wrong")).toBe("stale");
+    expect(lastRefusal(window.sessionStorage)).toBe("stale");
   });
 });

@@ -4,6 +4,16 @@
  * shown in the address bar, copied with the URL, or left in history.
  */
 export const SECRET_STORAGE_KEY = "chopin.host-secret";
+/** The secret the core last accepted in this tab: a refusal of that same secret means Chopin was restarted. */
+export const LINKED_STORAGE_KEY = "chopin.host-linked";
+/** Why the core last turned this tab away ("restarted" or "stale"), for the words on the fatal screen. */
+export const REFUSAL_STORAGE_KEY = "chopin.host-refusal";
+
+/**
+ * "restarted": the core accepted this tab's secret before (a new launch has a new secret); "stale": it never did (a
+ * link from an earlier launch, or a mistyped one).
+ */
+export type RefusalKind = "restarted" | "stale";
 
 export interface SecretEnvironment {
   location: Pick<Location, "hash" | "pathname" | "search">;
@@ -26,4 +36,25 @@ export function takeHostSecret(env: SecretEnvironment): string | null {
 /** Drops the remembered secret once the core has refused it, so a reload asks for the printed link instead. */
 export function forgetHostSecret(storage: Pick<Storage, "removeItem">): void {
   storage.removeItem(SECRET_STORAGE_KEY);
+}
+
+/** The core accepted `secret`: remember it, and that this tab is no longer turned away. */
+export function rememberLinked(storage: Pick<Storage, "setItem" | "removeItem">, secret: string): void {
+  storage.setItem(LINKED_STORAGE_KEY, secret);
+  storage.removeItem(REFUSAL_STORAGE_KEY);
+}
+
+/** The core refused `secret`: records why (see RefusalKind) and forgets both, so a reload asks for the new link. */
+export function recordRefusal(storage: Pick<Storage, "getItem" | "setItem" | "removeItem">, secret: string): RefusalKind {
+  const kind: RefusalKind = storage.getItem(LINKED_STORAGE_KEY) === secret ? "restarted" : "stale";
+  storage.setItem(REFUSAL_STORAGE_KEY, kind);
+  storage.removeItem(LINKED_STORAGE_KEY);
+  forgetHostSecret(storage);
+  return kind;
+}
+
+/** Why this tab was last turned away, or null. */
+export function lastRefusal(storage: Pick<Storage, "getItem">): RefusalKind | null {
+  const kind = storage.getItem(REFUSAL_STORAGE_KEY);
+  return kind === "restarted" || kind === "stale" ? kind : null;
 }

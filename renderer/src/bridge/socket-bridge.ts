@@ -27,6 +27,10 @@ export type BridgeConnectionState = "connecting" | "open" | "closed" | "refused"
 export const CORE_REFUSED_MESSAGE =
   "Chopin did not accept this page's secret — it changes each time Chopin starts. Open the link Chopin printed when it started.";
 
+/** The same refusal when this tab's secret had worked before: the core that refuses it is a new launch. */
+export const CORE_RESTARTED_MESSAGE =
+  "Chopin was restarted since this page connected, and each start makes a new secret link, so this page's link no longer works. Open the new link Chopin printed when it started again.";
+
 const UNAVAILABLE_MESSAGE = "Chopin's core cannot be reached right now, so nothing was changed. Try again once it is back.";
 
 /** Resolves true when the core's HTTP server answers at all (any status), false when nothing is listening. */

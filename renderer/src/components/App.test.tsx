@@ -53,7 +53,7 @@ describe("App", () => {
     const { bridge } = renderApp();
     await bridge.api.createDocument({ title: "Alpha" });
     await bridge.api.createDocument({ title: "Beta" });
-    await until(() => screen.queryAllByRole("listitem").length >= 2, "documents listed");
+    await until(() => screen.queryAllByRole("row").length >= 2, "documents listed");
 
     fireEvent.keyDown(window, { key: "k", ctrlKey: true });
     const palette = screen.getByRole("dialog", { name: "Command palette" });

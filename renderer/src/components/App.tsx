@@ -14,9 +14,8 @@ import { SettingsDialog } from "./SettingsDialog.js";
 import { Sidebar } from "./Sidebar.js";
 import { StatusBar } from "./StatusBar.js";
 import { matchShortcut } from "./shortcuts.js";
-import { FatalScreen } from "./FatalScreen.js";
+import { RefusedScreen } from "./FatalScreen.js";
 import { CORE_DOWN_REASON, useCoreReachable } from "./use-core-reachable.js";
-import { CORE_REFUSED_MESSAGE } from "../bridge/socket-bridge.js";
 
 export function App() {
   const services = useServices();
@@ -52,7 +51,7 @@ export function App() {
   }, [documents, ui]);
 
   // A refused secret never becomes good: the shell would only look alive while nothing can work.
-  if (refused) return <FatalScreen message={CORE_REFUSED_MESSAGE} />;
+  if (refused) return <RefusedScreen />;
 
   return (
     <div className="app">

@@ -1,94 +1,116 @@
 /**
- * One document in the sidebar: opens on click, renames on double-click (or from its menu), and offers archive,
- * restore, delete (archived only, after a confirmation) and share (private only; disabled, saying why, while no team
- * relay is configured). The Private/Shared marker is text, not only colour, so everyone can read it.
+ * One document in the sidebar, a row of the DocumentList grid: opens on click, renames on double-click (or from its
+ * menu), and offers archive, restore, delete (archived only, after a confirmation) and share (private only; disabled,
+ * saying why, while no team relay is configured). The Private/Shared marker is text, not only colour, so everyone can
+ * read it. Only the list's current row is a Tab stop (`tabStop`); the list moves focus between rows.
  */
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { DocumentSummary } from "../../../shared/api.js";
 import { MAX_TITLE_CHARS } from "../../../shared/limits.js";
 import { useServices } from "../state/app-services.js";
 import { formatWhen } from "../format-time.js";
+import { snippetWords } from "./snippet-words.js";
+import { emptyTitleWords } from "./title-words.js";
 import { CORE_DOWN_REASON, useCoreReachable } from "./use-core-reachable.js";
 import { RowActionsMenu } from "./RowActionsMenu.js";
 import { NO_RELAY_REASON, useRelayConfigured } from "./use-relay-configured.js";
 
-export function DocumentListItem({ doc, selected }: { doc: DocumentSummary; selected: boolean }) {
+export function DocumentListItem({ doc, selected, tabStop }: { doc: DocumentSummary; selected: boolean; tabStop: boolean }) {
   const { documents, ui } = useServices();
   const [renaming, setRenaming] = useState(false);
+  const openRef = useRef<HTMLButtonElement>(null);
+  /** Set when a rename ended from the keyboard: the row's button takes the focus back from the field that goes. */
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (renaming || !refocus.current) return;
+    refocus.current = false;
+    openRef.current?.focus();
+  }, [renaming]);
   const coreReachable = useCoreReachable();
   const relayConfigured = useRelayConfigured();
   const title = doc.title || "Untitled";
   const store = documents.getState;
 
   return (
-    <li className={`doc-item${selected ? " is-selected" : ""}`}>
-      {renaming ? (
-        <RenameInput
-          initial={doc.title}
-          onDone={async (next) => {
-            setRenaming(false);
-            if (next !== null && next.trim() && next !== doc.title) await store().rename(doc.id, next.trim());
-          }}
+    <li className={`doc-item${selected ? " is-selected" : ""}`} role="row" data-row-id={doc.id}>
+      <div role="gridcell" className="doc-cell">
+        {renaming ? (
+          <RenameInput
+            initial={doc.title}
+            onDone={async (next, viaKey) => {
+              refocus.current = viaKey;
+              setRenaming(false);
+              if (next === null) return;
+              // An emptied title is not taken, and the person is told which one stays.
+              if (!next.trim()) documents.setState({ notice: emptyTitleWords(title) });
+              else if (next.trim() !== doc.title) await store().rename(doc.id, next.trim());
+            }}
+          />
+        ) : (
+          <button
+            ref={openRef}
+            type="button"
+            className="doc-open"
+            tabIndex={tabStop ? 0 : -1}
+            aria-current={selected ? "page" : undefined}
+            onClick={() => void store().open(doc.id)}
+            onDoubleClick={() => setRenaming(true)}
+            title={title}
+          >
+            <span className="doc-title">{title}</span>
+            {doc.matchSnippet && <span className="doc-snippet">{snippetWords(doc.matchSnippet)}</span>}
+            <span className="doc-meta">
+              <span className={`doc-badge ${doc.shared ? "is-shared" : "is-private"}`}>{doc.shared ? "Shared" : "Private"}</span>
+              <span className="doc-when">{formatWhen(doc.updatedAt)}</span>
+            </span>
+          </button>
+        )}
+      </div>
+      <div role="gridcell">
+        <RowActionsMenu
+          buttonTabIndex={-1}
+          label={`More actions for ${title}`}
+          menuLabel={`Actions for ${title}`}
+          disabledReason={coreReachable ? null : CORE_DOWN_REASON}
+          actions={[
+            { label: "Rename", onSelect: () => setRenaming(true) },
+            ...(!doc.shared && doc.archivedAt === null ? [
+                  {
+                    label: "Share with team",
+                    onSelect: () => void store().share(doc.id),
+                    disabledReason: relayConfigured ? null : NO_RELAY_REASON,
+                  },
+                ] : []),
+            ...(doc.archivedAt === null
+              ? [{ label: "Archive", onSelect: () => void store().archive(doc.id) }]
+              : [
+                  { label: "Restore", onSelect: () => void store().restore(doc.id) },
+                  {
+                    label: "Delete…",
+                    danger: true,
+                    onSelect: () =>
+                      ui.getState().askConfirm({
+                        title: "Delete document?",
+                        message: `“${title}” and its history will be deleted from this device${doc.shared ? " and the team relay" : ""}. This cannot be undone.`,
+                        confirmLabel: "Delete",
+                        onConfirm: () => store().remove(doc.id),
+                      }),
+                  },
+                ]),
+          ]}
         />
-      ) : (
-        <button
-          type="button"
-          className="doc-open"
-          aria-current={selected ? "page" : undefined}
-          onClick={() => void store().open(doc.id)}
-          onDoubleClick={() => setRenaming(true)}
-          title={title}
-        >
-          <span className="doc-title">{title}</span>
-          {doc.matchSnippet && <span className="doc-snippet">{doc.matchSnippet}</span>}
-          <span className="doc-meta">
-            <span className={`doc-badge ${doc.shared ? "is-shared" : "is-private"}`}>{doc.shared ? "Shared" : "Private"}</span>
-            <span className="doc-when">{formatWhen(doc.updatedAt)}</span>
-          </span>
-        </button>
-      )}
-      <RowActionsMenu
-        label={`More actions for ${title}`}
-        menuLabel={`Actions for ${title}`}
-        disabledReason={coreReachable ? null : CORE_DOWN_REASON}
-        actions={[
-          { label: "Rename", onSelect: () => setRenaming(true) },
-          ...(!doc.shared && doc.archivedAt === null ? [
-                {
-                  label: "Share with team",
-                  onSelect: () => void store().share(doc.id),
-                  disabledReason: relayConfigured ? null : NO_RELAY_REASON,
-                },
-              ] : []),
-          ...(doc.archivedAt === null
-            ? [{ label: "Archive", onSelect: () => void store().archive(doc.id) }]
-            : [
-                { label: "Restore", onSelect: () => void store().restore(doc.id) },
-                {
-                  label: "Delete…",
-                  danger: true,
-                  onSelect: () =>
-                    ui.getState().askConfirm({
-                      title: "Delete document?",
-                      message: `“${title}” and its history will be deleted from this device${doc.shared ? " and the team relay" : ""}. This cannot be undone.`,
-                      confirmLabel: "Delete",
-                      onConfirm: () => store().remove(doc.id),
-                    }),
-                },
-              ]),
-        ]}
-      />
+      </div>
     </li>
   );
 }
 
-function RenameInput({ initial, onDone }: { initial: string; onDone: (title: string | null) => void }) {
+function RenameInput({ initial, onDone }: { initial: string; onDone: (title: string | null, viaKey: boolean) => void }) {
   const [value, setValue] = useState(initial);
   const done = useRef(false);
-  const finish = (title: string | null) => {
+  const finish = (title: string | null, viaKey = false) => {
     if (done.current) return;
     done.current = true;
-    onDone(title);
+    onDone(title, viaKey);
   };
   return (
     <input
@@ -101,10 +123,10 @@ function RenameInput({ initial, onDone }: { initial: string; onDone: (title: str
       onFocus={(e) => e.target.select()}
       onBlur={() => finish(value)}
       onKeyDown={(e) => {
-        if (e.key === "Enter") finish(value);
+        if (e.key === "Enter") finish(value, true);
         if (e.key === "Escape") {
           e.stopPropagation();
-          finish(null);
+          finish(null, true);
         }
       }}
     />

@@ -2,11 +2,12 @@
  * Hosts the CodeMirror editor for one document and wires it to the rest of the window: presence (who is here,
  * remote carets), the truthful save state (SaveTracker on every heads change), the outline, and edit metadata
  * (authors, updatedAt). While the replica is still loading, the core's text snapshot is shown read-only in the same
- * EditorView that later becomes the live editor (the save indicator says "Opening…").
+ * EditorView that later becomes the live editor (the save indicator says "Opening…"). An edit the editor refused
+ * because the body would outgrow its limit is said in words in a live region beside it.
  * What must stay true: one editor per document; it is editable only once bound to the ready handle; everything it
  * started is stopped when it goes away.
  */
-import { useEffect, useLayoutEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { DocHandle } from "@automerge/automerge-repo";
 import type { DocumentSnapshot } from "../../../shared/api.js";
 import { EditorView } from "@codemirror/view";
@@ -18,8 +19,11 @@ import { createOpeningEditor, type OpeningEditor } from "../editor/opening-edito
 import { bindPresence, type PresenceBinding } from "../editor/presence.js";
 import { extractOutline } from "../editor/outline.js";
 import { recordEditMetadata } from "../editor/edit-metadata.js";
+import { bodySizeRefused, refusalWords } from "../editor/body-size-limit.js";
+import { isReconcileTx } from "@automerge/automerge-codemirror/dist/plugin.js";
 import { useStore } from "zustand";
 import { markOpening } from "../state/opening-marks.js";
+import { keepWindowEdits } from "../replica/window-outbox.js";
 
 const OUTLINE_DEBOUNCE_MS = 150;
 const FALLBACK_COLOR = "#5b6b7f";
@@ -35,13 +39,15 @@ export function EditorHost({
   /** The core's snapshot, painted read-only until the handle is ready. */
   snapshot?: DocumentSnapshot | null;
 }) {
-  const { bridge, editor, session } = useServices();
+  const { bridge, documents, editor, session } = useServices();
   const identity = useStore(session, (s) => s.identity);
   const parentRef = useRef<HTMLDivElement>(null);
   const presenceRef = useRef<PresenceBinding | null>(null);
   const openingRef = useRef<OpeningEditor | null>(null);
   const identityRef = useRef(identity);
   identityRef.current = identity;
+  /** Why the last edit was refused; cleared by the next edit of this window that goes through. */
+  const [refusal, setRefusal] = useState<string | null>(null);
 
   // A layout effect: the snapshot must be in the DOM in the same frame React commits it (the replica's load waits
   // for that frame to be painted before it starts).
@@ -76,15 +82,28 @@ export function EditorHost({
       onPeers: (peers) => editor.setState({ peers }),
     });
     presenceRef.current = presence;
+    // Edits the core has not confirmed are kept in the page's storage until it does (replica/outbox-*.ts).
+    const keeper = keepWindowEdits(handle, {
+      onProblem: (notice) => notice && documents.setState({ notice }),
+      waitSaved: (heads) => bridge.api.waitSaved(documentId, heads),
+    });
     const tracker = new SaveTracker({
       documentId,
       waitSaved: (id, heads) => bridge.api.waitSaved(id, heads),
       onState: (save) => editor.setState({ save }),
+      onConfirmed: (heads) => keeper?.confirmed(heads),
     });
     let outlineTimer: ReturnType<typeof setTimeout> | null = null;
     const extensions = [
       presence.extension,
       recordEditMetadata(handle, () => identityRef.current?.displayName ?? null),
+      EditorView.updateListener.of((update) => {
+        for (const tr of update.transactions) {
+          const refused = tr.effects.find((e) => e.is(bodySizeRefused));
+          if (refused) setRefusal(refusalWords(refused.value));
+          else if (tr.docChanged && !isReconcileTx(tr)) setRefusal(null);
+        }
+      }),
       EditorView.updateListener.of((update) => {
         if (!update.docChanged || outlineTimer) return;
         outlineTimer = setTimeout(() => {
@@ -99,25 +118,39 @@ export function EditorHost({
     if (opening) opening.bind(handle, extensions);
     const view = opening ? opening.view : createPlanEditor({ parent, handle, extensions });
     markOpening("editable");
-    const onHeads = () => tracker.headsChanged(handle.heads());
+    const onHeads = () => {
+      tracker.headsChanged(handle.heads());
+      keeper?.headsChanged();
+    };
     handle.on("heads-changed", onHeads);
     // Confirms the heads the window opened with, so "Saved" is known rather than assumed.
     tracker.headsChanged(handle.heads());
     editor.setState({ view, outline: extractOutline(view.state.doc.toString()) });
+    // Enter in the title may have asked for the body before it was editable.
+    editor.getState().bodyBecameEditable();
     return () => {
       handle.off("heads-changed", onHeads);
       if (outlineTimer) clearTimeout(outlineTimer);
       tracker.stop();
+      keeper?.stop();
       presence.stop();
       presenceRef.current = null;
       view.destroy();
       editor.getState().reset(null);
     };
-  }, [handle, documentId, bridge, editor]);
+  }, [handle, documentId, bridge, editor, documents]);
 
   useEffect(() => {
     if (identity) presenceRef.current?.setUser({ name: identity.displayName, color: identity.color });
   }, [identity]);
 
-  return <div className="editor-host" ref={parentRef} />;
+  return (
+    <>
+      <div className="editor-host" ref={parentRef} />
+      {/* Always in the page (empty when there is nothing to say), so a screen reader announces the sentence when it appears. */}
+      <p className="editor-refusal" role="status" aria-live="polite">
+        {refusal}
+      </p>
+    </>
+  );
 }

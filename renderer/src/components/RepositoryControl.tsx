@@ -1,6 +1,8 @@
 /**
  * The document header's repository control: the bound owner/name with Change and Unbind, or "Bind repository".
- * Binding opens the picker (which says so when nobody is signed in); unbinding needs no sign-in. While signed in, a
+ * Binding opens the picker (which says so when nobody is signed in); unbinding needs no sign-in. While GitHub sign-in
+ * is not set up for this installation, "Bind repository" stays visible but disabled, saying why (as Share does
+ * without a relay), instead of opening a dialog that can only say no. While signed in, a
  * bound document is refreshed once per document shown, so a renamed or transferred repository shows its new owner/name;
  * a failed refresh changes nothing and is only mentioned in the name's tooltip.
  */
@@ -11,11 +13,16 @@ import { useServices } from "../state/app-services.js";
 import { describeError } from "../state/describe-error.js";
 import { Icon } from "./Icons.js";
 
+/** Why binding is unavailable (announced as the button's description, shown on hover). */
+export const GITHUB_NOT_SET_UP_REASON =
+  "Binding a repository needs GitHub sign-in, which is not set up for this installation. The document works as before.";
+
 export function RepositoryControl({ doc }: { doc: DocumentDetail }) {
   const { ui, bridge, documents, github } = useServices();
   const [busy, setBusy] = useState(false);
   const [refreshError, setRefreshError] = useState<{ id: string; message: string } | null>(null);
   const signedIn = useStore(github, (s) => s.auth?.state === "signed-in");
+  const notSetUp = useStore(github, (s) => s.auth?.state === "not-configured");
   const repo = doc.repository;
   const editable = doc.archivedAt === null;
   const bound = repo !== null;
@@ -72,7 +79,16 @@ export function RepositoryControl({ doc }: { doc: DocumentDetail }) {
           )}
         </>
       ) : editable ? (
-        <button type="button" className="button button-small" onClick={() => ui.getState().openDialog("repository")}>
+        // aria-disabled, not disabled: the button stays focusable, so a keyboard or screen reader user hears why.
+        <button
+          type="button"
+          className="button button-small"
+          aria-disabled={notSetUp ? true : undefined}
+          title={notSetUp ? GITHUB_NOT_SET_UP_REASON : undefined}
+          onClick={() => {
+            if (!notSetUp) ui.getState().openDialog("repository");
+          }}
+        >
           Bind repository
         </button>
       ) : (

@@ -16,8 +16,14 @@ export function RepositoryPickerDialog({ doc }: { doc: DocumentDetail }) {
   const { ui, github } = useServices();
   const auth = useStore(github, (s) => s.auth);
   const close = () => ui.getState().closeDialog();
+  // Binding replaces the "Bind repository" button that opened the dialog: focus goes to the control that replaced it.
+  const focusRepositoryControl = () => {
+    const control = document.querySelector<HTMLElement>(".repo-control button");
+    if (control) control.focus();
+    else ui.getState().focusDocumentList();
+  };
   return (
-    <Dialog title="Bind repository" onClose={close} className="dialog-repository">
+    <Dialog title="Bind repository" onClose={close} className="dialog-repository" onFocusLost={focusRepositoryControl}>
       {auth?.state === "signed-in" ? (
         <Picker doc={doc} />
       ) : (

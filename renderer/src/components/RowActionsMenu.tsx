@@ -1,8 +1,9 @@
 /**
  * A row's "More actions" menu button, usable from the keyboard the way WAI-ARIA's menu button pattern describes:
  * opening moves focus to the first item (ArrowUp on the button: the last), ArrowUp/ArrowDown/Home/End move between
- * items, Escape closes and puts focus back on the button, Tab closes and lets focus move on. What must stay true:
- * focus never stays on a closed menu's item, and Escape inside the menu closes only the menu (nothing behind it).
+ * items, Escape closes and puts focus back on the button, Tab closes and lets focus move on; choosing an item puts
+ * focus back on the button before the item acts (so a dialog it opens returns there). What must stay true: focus never
+ * stays on a closed menu's item, and Escape inside the menu closes only the menu (nothing behind it).
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { Icon } from "./Icons.js";
@@ -23,9 +24,11 @@ export interface RowActionsMenuProps {
   actions: RowAction[];
   /** While set, every item is announced as unavailable, says this on hover, and does nothing when chosen. */
   disabledReason?: string | null;
+  /** The button's tabindex (-1 inside a list that moves focus with the arrow keys). */
+  buttonTabIndex?: number;
 }
 
-export function RowActionsMenu({ label, menuLabel, actions, disabledReason = null }: RowActionsMenuProps) {
+export function RowActionsMenu({ label, menuLabel, actions, disabledReason = null, buttonTabIndex }: RowActionsMenuProps) {
   // null: closed; otherwise the index of the item to focus when the menu opens.
   const [openAt, setOpenAt] = useState<number | null>(null);
   const anchorRef = useRef<HTMLDivElement>(null);
@@ -97,6 +100,7 @@ export function RowActionsMenu({ label, menuLabel, actions, disabledReason = nul
         aria-label={label}
         aria-haspopup="menu"
         aria-expanded={open}
+        tabIndex={buttonTabIndex}
         onClick={() => setOpenAt(open ? null : 0)}
         onKeyDown={onButtonKey}
       >
@@ -118,7 +122,7 @@ export function RowActionsMenu({ label, menuLabel, actions, disabledReason = nul
                 title={reason ?? undefined}
                 onClick={() => {
                   if (reason) return;
-                  close(false);
+                  close(true);
                   action.onSelect();
                 }}
               >

@@ -1,14 +1,16 @@
 /**
  * The document list: search, the Archived filter and New document, with the GitHub account in the footer.
  * Refreshes itself on 'documents-changed'. Each search-focus request (Mod+Shift+F, the palette) focuses and selects
- * the search field.
+ * the search field; ArrowDown in the field moves into the list (DocumentList), ArrowUp on its first row back. Each
+ * list-focus request (ui.focusDocumentList: a dialog's opener is gone) focuses the list's current row, or the search
+ * field when there are no rows.
  */
 import { useEffect, useRef } from "react";
 import { useStore } from "zustand";
 import { useServices } from "../state/app-services.js";
 import { MAX_SEARCH_QUERY_CHARS } from "../../../shared/limits.js";
 import { AccountIndicator } from "./AccountIndicator.js";
-import { DocumentListItem } from "./DocumentListItem.js";
+import { DocumentList, type DocumentListHandle } from "./DocumentList.js";
 import { Icon } from "./Icons.js";
 import { CORE_DOWN_REASON, useCoreReachable } from "./use-core-reachable.js";
 
@@ -20,7 +22,9 @@ export function Sidebar() {
   const selectedId = useStore(documents, (s) => s.selected?.id ?? null);
   const loading = useStore(documents, (s) => s.loading);
   const searchFocusRequests = useStore(ui, (s) => s.searchFocusRequests);
+  const listFocusRequests = useStore(ui, (s) => s.listFocusRequests);
   const searchRef = useRef<HTMLInputElement>(null);
+  const listRef = useRef<DocumentListHandle>(null);
   const coreReachable = useCoreReachable();
   const store = documents.getState;
 
@@ -29,6 +33,11 @@ export function Sidebar() {
     searchRef.current?.focus();
     searchRef.current?.select();
   }, [searchFocusRequests]);
+
+  useEffect(() => {
+    if (listFocusRequests === 0) return;
+    if (!listRef.current?.focusRow("current")) searchRef.current?.focus();
+  }, [listFocusRequests]);
 
   return (
     <nav className="sidebar" aria-label="Documents">
@@ -66,6 +75,9 @@ export function Sidebar() {
           value={query}
           maxLength={MAX_SEARCH_QUERY_CHARS}
           onChange={(e) => store().setQuery(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "ArrowDown" && listRef.current?.focusRow("first")) e.preventDefault();
+          }}
         />
       </div>
       <label className="toggle">
@@ -73,17 +85,19 @@ export function Sidebar() {
         <span>Show archived</span>
       </label>
       <h2 className="sidebar-heading">{showArchived ? "Archived" : "Documents"}</h2>
-      {list.length === 0 && !loading ? (
+      {list.length === 0 && !loading && (
         <p className="sidebar-empty">
           {query ? "No documents match." : showArchived ? "Nothing archived." : "No documents yet. Create one to start planning."}
         </p>
-      ) : (
-        <ul className="doc-list" aria-label={showArchived ? "Archived documents" : "Documents"}>
-          {list.map((doc) => (
-            <DocumentListItem key={doc.id} doc={doc} selected={doc.id === selectedId} />
-          ))}
-        </ul>
       )}
+      {/* Mounted while empty too, so a focused last row that goes away hands the focus on (to the search field). */}
+      <DocumentList
+        ref={listRef}
+        documents={list}
+        selectedId={selectedId}
+        label={showArchived ? "Archived documents" : "Documents"}
+        onExitTop={() => searchRef.current?.focus()}
+      />
       <div className="sidebar-footer">
         <AccountIndicator />
       </div>

@@ -1,19 +1,26 @@
 /**
  * The document title above the editor. Edits are committed through api.renameDocument on Enter or blur; while the
  * person is typing, incoming title changes do not overwrite the field. A document just made with New takes the focus
- * here, title selected, so the person can name it at once.
+ * here, title selected, so the person can name it at once; Enter then moves on into the body, caret where writing
+ * goes on, so a keyboard-only person can name a plan and write it without reaching for the mouse.
+ * What must stay true: nothing is cut or reverted silently: reaching MAX_TITLE_CHARS and an emptied title kept as it
+ * was are both said in words (a hint the field names as its description, in a live region).
  */
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useStore } from "zustand";
 import type { DocumentDetail } from "../../../shared/api.js";
 import { MAX_TITLE_CHARS } from "../../../shared/limits.js";
 import { useServices } from "../state/app-services.js";
+import { emptyTitleWords, TITLE_LIMIT_WORDS } from "./title-words.js";
 
 export function TitleField({ doc }: { doc: DocumentDetail }) {
-  const { documents } = useServices();
+  const { documents, editor } = useServices();
   const [value, setValue] = useState(doc.title);
   const [editing, setEditing] = useState(false);
+  /** What the hint says after an emptied title was kept (cleared by the next edit). */
+  const [kept, setKept] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
+  const hintId = useId();
   const justCreated = useStore(documents, (s) => s.justCreated === doc.id);
   useEffect(() => {
     if (!justCreated || !input.current) return;
@@ -30,33 +37,49 @@ export function TitleField({ doc }: { doc: DocumentDetail }) {
     const next = value.trim();
     if (!next) {
       setValue(doc.title);
+      setKept(emptyTitleWords(doc.title));
       return;
     }
     if (next !== doc.title && !(await documents.getState().rename(doc.id, next))) setValue(doc.title);
   };
 
+  // The browser stops input at maxLength without a word; the hint says why while the field is full.
+  const hint = kept ?? (editing && value.length >= MAX_TITLE_CHARS ? TITLE_LIMIT_WORDS : null);
+
   return (
-    <input
-      ref={input}
-      className="title-field"
-      aria-label="Document title"
-      value={value}
-      maxLength={MAX_TITLE_CHARS}
-      placeholder="Untitled"
-      onFocus={() => setEditing(true)}
-      onChange={(e) => setValue(e.target.value)}
-      onBlur={() => void commit()}
-      onKeyDown={(e) => {
-        if (e.key === "Enter") {
-          e.preventDefault();
-          (e.target as HTMLInputElement).blur();
-        } else if (e.key === "Escape") {
-          e.stopPropagation();
-          setValue(doc.title);
-          setEditing(false);
-          requestAnimationFrame(() => (e.target as HTMLInputElement).blur());
-        }
-      }}
-    />
+    <div className="title-box">
+      <input
+        ref={input}
+        className="title-field"
+        aria-label="Document title"
+        aria-describedby={hintId}
+        value={value}
+        maxLength={MAX_TITLE_CHARS}
+        placeholder="Untitled"
+        onFocus={() => setEditing(true)}
+        onChange={(e) => {
+          setKept(null);
+          setValue(e.target.value);
+        }}
+        onBlur={() => void commit()}
+        onKeyDown={(e) => {
+          if (e.key === "Enter") {
+            e.preventDefault();
+            // Focusing the body blurs the field, which commits the title; if the body is not editable yet, the
+            // field lets go now and the body takes the focus the moment it can.
+            editor.getState().focusBody();
+            if (document.activeElement === e.currentTarget) e.currentTarget.blur();
+          } else if (e.key === "Escape") {
+            e.stopPropagation();
+            setValue(doc.title);
+            setEditing(false);
+            requestAnimationFrame(() => (e.target as HTMLInputElement).blur());
+          }
+        }}
+      />
+      <span id={hintId} className="title-hint" role="status" aria-live="polite">
+        {hint}
+      </span>
+    </div>
   );
 }

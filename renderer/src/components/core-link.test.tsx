@@ -88,7 +88,8 @@ describe("the window's link to the core", () => {
   it("shows the fatal screen, not a shell that looks alive, when the core refuses the secret", async () => {
     const core = await serveCore(createMemoryBridge(), false);
     renderOver(core.url);
-    await until(() => screen.queryByRole("main", { name: "Chopin could not start" }) !== null, "the fatal screen");
+    // This page never linked with that secret: a stale (or wrong) link, not "could not start" (the core runs).
+    await until(() => screen.queryByRole("main", { name: "This link no longer works" }) !== null, "the fatal screen");
     expect(screen.getByRole("alert").textContent).toBe(CORE_REFUSED_MESSAGE);
     expect(screen.queryByRole("navigation", { name: "Documents" })).toBeNull();
   });

@@ -81,7 +81,7 @@ describe("search shortcut", () => {
     });
     await bridge.api.createDocument({ title: "Orchard" });
     await bridge.api.createDocument({ title: "Kiwi list" });
-    await until(() => screen.queryAllByRole("listitem").length === 2, "documents listed");
+    await until(() => screen.queryAllByRole("row").length === 2, "documents listed");
     fireEvent.change(searchbox(), { target: { value: "kiwi" } });
     const item = (name: string) => screen.getByRole("button", { name: `More actions for ${name}` }).closest("li")!;
     await until(() => item("Orchard").textContent?.includes("…plant the kiwi rows…") ?? false, "snippet shown");

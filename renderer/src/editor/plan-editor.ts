@@ -9,6 +9,8 @@ import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/sea
 import { EditorState, type Extension } from "@codemirror/state";
 import { EditorView, keymap, placeholder } from "@codemirror/view";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
+import { bodySizeLimit } from "./body-size-limit.js";
+import { openLinksOnModClick } from "./link-open.js";
 import { markdownPresentation } from "./markdown-editing.js";
 import { remoteEditsOutsideHistory } from "./remote-edits-outside-history.js";
 import { textSync } from "./text-sync.js";
@@ -37,13 +39,18 @@ export function planPresentation(): Extension[] {
   return [markdownPresentation(DOCUMENT_BODY_LABEL), placeholder("Start writing your plan…")];
 }
 
-/** Editing: history, keys (find and replace on Mod+F) and the Automerge binding. The handle must be ready and the editor hold its text. */
+/**
+ * Editing: history, keys (find and replace on Mod+F), the body's size limit, Mod+click on a link and the Automerge binding. The handle
+ * must be ready and the editor hold its text.
+ */
 export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extension[] = []): Extension[] {
   return [
     history(),
     search({ top: true }),
     highlightSelectionMatches(),
     keymap.of([...searchKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
+    bodySizeLimit(),
+    openLinksOnModClick(),
     textSync(handle as DocHandle<unknown>),
     remoteEditsOutsideHistory,
     ...extensions,

@@ -2,24 +2,32 @@
  * Task list items (`- [ ]` / `- [x]`) render as real checkboxes. Clicking one is an ordinary edit of the one
  * character between the brackets, so it syncs, undoes and shows in history like typing. When the selection touches
  * the marker the raw `[ ]` is shown instead, so it can be edited as text.
+ * What must stay true: in a read-only editor (an older version, a document still opening) the boxes are disabled
+ * and neither a click nor Space/Enter changes anything, not even the box's own look.
  */
 import { syntaxTree } from "@codemirror/language";
 import type { EditorState, Extension, Range } from "@codemirror/state";
 import { Decoration, EditorView, ViewPlugin, WidgetType, type DecorationSet, type ViewUpdate } from "@codemirror/view";
 
 class CheckboxWidget extends WidgetType {
-  constructor(readonly checked: boolean) {
+  constructor(
+    readonly checked: boolean,
+    readonly readOnly: boolean,
+  ) {
     super();
   }
   override eq(other: CheckboxWidget) {
-    return other.checked === this.checked;
+    return other.checked === this.checked && other.readOnly === this.readOnly;
   }
   toDOM() {
     const box = document.createElement("input");
     box.type = "checkbox";
     box.className = "cm-task-checkbox";
     box.checked = this.checked;
-    box.setAttribute("aria-label", this.checked ? "Task done; mark as not done" : "Task not done; mark as done");
+    // A disabled box does not toggle its own look on a click, and says it cannot be changed.
+    box.disabled = this.readOnly;
+    const state = this.checked ? "Task done" : "Task not done";
+    box.setAttribute("aria-label", this.readOnly ? state : `${state}; ${this.checked ? "mark as not done" : "mark as done"}`);
     return box;
   }
   override ignoreEvent() {
@@ -45,7 +53,7 @@ function build(state: EditorState, visible: readonly { from: number; to: number 
         const touched = state.selection.ranges.some((r) => r.from <= node.to && r.to >= node.from);
         if (touched) return;
         const checked = state.doc.sliceString(node.from + 1, node.to - 1).toLowerCase() === "x";
-        decorations.push(Decoration.replace({ widget: new CheckboxWidget(checked) }).range(node.from, node.to));
+        decorations.push(Decoration.replace({ widget: new CheckboxWidget(checked, state.readOnly) }).range(node.from, node.to));
       },
     });
   }
@@ -59,7 +67,13 @@ export const taskCheckboxes: Extension = ViewPlugin.fromClass(
       this.decorations = build(view.state, view.visibleRanges);
     }
     update(update: ViewUpdate) {
-      if (update.docChanged || update.viewportChanged || update.selectionSet || syntaxTree(update.startState) !== syntaxTree(update.state)) {
+      if (
+        update.docChanged ||
+        update.viewportChanged ||
+        update.selectionSet ||
+        update.startState.readOnly !== update.state.readOnly ||
+        syntaxTree(update.startState) !== syntaxTree(update.state)
+      ) {
         this.decorations = build(update.state, update.view.visibleRanges);
       }
     }
@@ -71,14 +85,23 @@ export const taskCheckboxes: Extension = ViewPlugin.fromClass(
         const target = event.target as HTMLElement | null;
         if (!target?.classList.contains("cm-task-checkbox")) return false;
         event.preventDefault();
+        if (view.state.readOnly) return true;
         const spec = toggleTaskAt(view.state, view.posAtDOM(target));
         if (spec) view.dispatch(spec);
+        return true;
+      },
+      // The document decides the box's look: its own toggle on click is cancelled (mousedown made the edit, if any).
+      click(event) {
+        const target = event.target as HTMLElement | null;
+        if (!target?.classList.contains("cm-task-checkbox")) return false;
+        event.preventDefault();
         return true;
       },
       keydown(event, view) {
         const target = event.target as HTMLElement | null;
         if (!target?.classList.contains("cm-task-checkbox") || (event.key !== " " && event.key !== "Enter")) return false;
         event.preventDefault();
+        if (view.state.readOnly) return true;
         const spec = toggleTaskAt(view.state, view.posAtDOM(target));
         if (spec) view.dispatch(spec);
         return true;

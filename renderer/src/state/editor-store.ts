@@ -1,7 +1,8 @@
 /**
  * What the open editor knows that other parts of the window show: the save state (status bar), who is here
  * (header), the outline (side panel) and the live EditorView (so the outline can scroll it). Reset when the
- * document changes.
+ * document changes. Also where the title field asks for the focus to move into the body (Enter in the title): at
+ * once when the editor is editable, else as soon as it becomes so (EditorHost calls bodyBecameEditable).
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { EditorView } from "@codemirror/view";
@@ -15,18 +16,46 @@ export interface EditorState {
   save: SaveState;
   peers: Peer[];
   outline: OutlineEntry[];
+  /** Set while the body should take the focus once it is editable (asked for before the editor was bound). */
+  bodyFocusPending: boolean;
+  /** Puts the caret at the end of the body (its start when empty) and focuses it, now or once it is editable. */
+  focusBody(): void;
+  /** The editor calls this once the live, editable view is in `view`. */
+  bodyBecameEditable(): void;
   reset(documentId: string | null): void;
 }
+
+/** The caret where writing goes on: the end of the body's text (which is its start when the body is empty). */
+export function focusBodyEnd(view: EditorView): void {
+  view.dispatch({ selection: { anchor: view.state.doc.length }, scrollIntoView: true });
+  view.focus();
+}
+
+const editable = (view: EditorView | null): view is EditorView => view !== null && !view.state.readOnly;
 
 export type EditorStore = StoreApi<EditorState>;
 
 export function createEditorStore(): EditorStore {
-  return createStore<EditorState>((set) => ({
+  return createStore<EditorState>((set, get) => ({
     documentId: null,
     view: null,
     save: { kind: "unknown" },
     peers: [],
     outline: [],
-    reset: (documentId) => set({ documentId, view: null, save: { kind: "unknown" }, peers: [], outline: [] }),
+    bodyFocusPending: false,
+    focusBody() {
+      const { view } = get();
+      if (editable(view)) {
+        set({ bodyFocusPending: false });
+        focusBodyEnd(view);
+      } else set({ bodyFocusPending: true });
+    },
+    bodyBecameEditable() {
+      const { view, bodyFocusPending } = get();
+      if (!bodyFocusPending || !editable(view)) return;
+      set({ bodyFocusPending: false });
+      focusBodyEnd(view);
+    },
+    reset: (documentId) => set({ documentId, view: null, save: { kind: "unknown" }, peers: [], outline: [], bodyFocusPending: false }),
   }));
 }

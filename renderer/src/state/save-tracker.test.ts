@@ -3,7 +3,7 @@ import { ChopinError } from "../../../shared/errors.js";
 import { SAVE_CONFIRM_RETRY_MS } from "../../../shared/limits.js";
 import type { SaveReceipt } from "../../../shared/api.js";
 import { waitFor } from "../test/wait-for.js";
-import { SaveTracker, type SaveState } from "./save-tracker.js";
+import { SAVE_WAITING_FOR_CORE, SaveTracker, type SaveState } from "./save-tracker.js";
 
 function controllable() {
   const asks: { heads: string[]; resolve: (r: SaveReceipt) => void; reject: (e: unknown) => void }[] = [];
@@ -32,6 +32,21 @@ describe("SaveTracker", () => {
     expect(states.map((s) => s.kind)).toEqual(["saving", "saved"]);
   });
 
+  it("reports every confirmation, including heads that were no longer the latest", async () => {
+    const { asks, waitSaved } = controllable();
+    const confirmed: string[][] = [];
+    const tracker = new SaveTracker({ documentId: "d", waitSaved, onState: () => {}, onConfirmed: (h) => confirmed.push(h) });
+    tracker.headsChanged(["h1"]);
+    tracker.headsChanged(["h2"]);
+    asks[0].resolve({ documentId: "d", savedAt: 1 });
+    await waitFor(() => asks.length === 2);
+    expect(confirmed).toEqual([["h1"]]);
+    asks[1].reject(new ChopinError("timeout", "no"));
+    await waitFor(() => tracker.state.kind === "failed");
+    expect(confirmed).toEqual([["h1"]]);
+    tracker.stop();
+  });
+
   it("shows a failed confirmation and asks again", async () => {
     const { asks, waitSaved } = controllable();
     const tracker = new SaveTracker({ documentId: "d", waitSaved, onState: () => {}, retryMs: 5 });
@@ -42,6 +57,16 @@ describe("SaveTracker", () => {
     await waitFor(() => asks.length === 2);
     asks[1].resolve({ documentId: "d", savedAt: 9 });
     await waitFor(() => tracker.state.kind === "saved");
+    tracker.stop();
+  });
+
+  it("while the link to the core is down, says the edits are kept rather than the bridge's 'try again'", async () => {
+    const { asks, waitSaved } = controllable();
+    const tracker = new SaveTracker({ documentId: "d", waitSaved, onState: () => {}, retryMs: 60_000 });
+    tracker.headsChanged(["h1"]);
+    asks[0].reject(new ChopinError("core-unavailable", "Chopin's core cannot be reached right now, so nothing was changed. Try again once it is back."));
+    await waitFor(() => tracker.state.kind === "failed");
+    expect(tracker.state).toEqual({ kind: "failed", message: SAVE_WAITING_FOR_CORE });
     tracker.stop();
   });
 

@@ -2,10 +2,19 @@
  * The save indicator's truth: "Saved" is shown only after the core confirmed (api.waitSaved) that the latest heads
  * of this window's document are on disk. One confirmation is in flight at a time; when it returns and the heads
  * moved meanwhile, the newest heads are asked for next. A failed confirmation is shown and retried, never hidden.
+ * Every confirmation is also reported as such (onConfirmed), so the window outbox can drop what is on disk.
  */
 import type { DocumentId, SaveReceipt } from "../../../shared/api.js";
 import { SAVE_CONFIRM_RETRY_MS } from "../../../shared/limits.js";
 import { describeError } from "./describe-error.js";
+
+/**
+ * The failure shown while the window's link to the core is down: the bridge's own sentence ("nothing was changed,
+ * try again") fits a click, not typing, which is kept (replica/outbox-*.ts) and must not be typed again.
+ */
+export const SAVE_WAITING_FOR_CORE = "Chopin's core cannot be reached; your edits are kept and will be saved once it is back.";
+
+const LINK_DOWN = new Set(["core-unavailable", "core-unreachable"]);
 
 export type SaveState =
   | { kind: "unknown" }
@@ -19,6 +28,8 @@ export interface SaveTrackerOptions {
   documentId: DocumentId;
   waitSaved: (id: DocumentId, heads: string[]) => Promise<SaveReceipt>;
   onState: (state: SaveState) => void;
+  /** Every confirmation, even of heads that are no longer the latest (the window outbox keeps what follows them). */
+  onConfirmed?: (heads: string[]) => void;
   retryMs?: number;
 }
 
@@ -60,12 +71,14 @@ export class SaveTracker {
       const receipt = await this.options.waitSaved(this.options.documentId, heads);
       this.#inFlight = false;
       if (this.#stopped) return;
+      this.options.onConfirmed?.(heads);
       if (this.#latest !== heads) return void this.#confirm();
       this.#set({ kind: "saved", at: receipt.savedAt });
     } catch (error) {
       this.#inFlight = false;
       if (this.#stopped) return;
-      this.#set({ kind: "failed", message: describeError(error) });
+      const code = (error as { code?: unknown } | null)?.code;
+      this.#set({ kind: "failed", message: typeof code === "string" && LINK_DOWN.has(code) ? SAVE_WAITING_FOR_CORE : describeError(error) });
       this.#retryTimer = setTimeout(() => {
         this.#retryTimer = null;
         void this.#confirm();

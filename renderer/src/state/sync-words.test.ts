@@ -11,7 +11,7 @@ describe("describeSync", () => {
     expect(describeSync(status("connected", 2))).toBe("Connected — sending 2 changes");
     expect(describeSync(status("offline", 3))).toBe("Offline — 3 changes waiting");
     expect(describeSync(status("offline", 1))).toBe("Offline — 1 change waiting");
-    expect(describeSync(status("offline", 0))).toBe("Offline — 0 changes waiting");
+    expect(describeSync(status("offline", 0))).toBe("Offline");
     expect(describeSync(status("reconnecting"))).toBe("Reconnecting…");
     expect(describeSync(status("connecting"))).toBe("Connecting…");
     expect(describeSync(status("unauthorized"))).toBe("Relay refused the token");
@@ -32,7 +32,7 @@ describe("offline with a retry pending", () => {
     const now = 1_000_000;
     expect(describeSync(offline(2, now + 4_200), now)).toBe("Offline — 2 changes waiting · retrying in 5s");
     expect(describeSync(offline(1, now + 1_000), now)).toBe("Offline — 1 change waiting · retrying in 1s");
-    expect(describeSync(offline(0, now + 30_000), now + 20_500)).toBe("Offline — 0 changes waiting · retrying in 10s");
+    expect(describeSync(offline(0, now + 30_000), now + 20_500)).toBe("Offline · retrying in 10s");
   });
 
   it("says 'retrying now' once the attempt is due, and nothing when the core is not retrying", () => {

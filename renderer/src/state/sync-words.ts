@@ -1,7 +1,8 @@
 /**
  * The sync status in words. Only states the core reports are named; nothing is inferred or made up here.
- * "Offline" always says how many local changes are still waiting for the relay, and, while the core retries, when the
- * next attempt comes (counted down from the core's nextRetryAt, so the words need the current time).
+ * "Offline" says how many local changes are still waiting for the relay when there are any (nothing waiting is just
+ * "Offline"), and, while the core retries, when the next attempt comes (counted down from the core's nextRetryAt, so
+ * the words need the current time).
  */
 import type { SyncStatus } from "../../../shared/api.js";
 
@@ -27,7 +28,8 @@ export function describeSync(status: SyncStatus | null, now = Date.now()): strin
       return status.pendingChanges > 0 ? `Connected — sending ${changesWord(status.pendingChanges)}` : "Connected";
     case "offline": {
       const retry = retryWords(status.nextRetryAt, now);
-      return `Offline — ${changesWord(status.pendingChanges)} waiting${retry ? ` · ${retry}` : ""}`;
+      const waiting = status.pendingChanges > 0 ? ` — ${changesWord(status.pendingChanges)} waiting` : "";
+      return `Offline${waiting}${retry ? ` · ${retry}` : ""}`;
     }
     case "reconnecting":
       return "Reconnecting…";

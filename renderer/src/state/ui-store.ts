@@ -23,6 +23,12 @@ export interface UiState {
   /** Counts requests to focus the sidebar search field (Mod+Shift+F, the palette); the sidebar acts on each change. */
   searchFocusRequests: number;
   focusSearch(): void;
+  /**
+   * Counts requests to put the focus on the document list's current row (or, with no rows, the search field): where
+   * focus goes when what had it is gone (a dialog whose opener was deleted). The sidebar acts on each change.
+   */
+  listFocusRequests: number;
+  focusDocumentList(): void;
   openDialog(dialog: DialogName): void;
   closeDialog(): void;
   askConfirm(request: ConfirmRequest): void;
@@ -44,6 +50,8 @@ export function createUiStore(): UiStore {
     historyOpen: false,
     viewingVersion: null,
     searchFocusRequests: 0,
+    listFocusRequests: 0,
+    focusDocumentList: () => set({ listFocusRequests: get().listFocusRequests + 1 }),
     // Closes the palette first: focus goes to the field only after the dialog has handed focus back.
     focusSearch: () => set({ searchFocusRequests: get().searchFocusRequests + 1, dialog: get().dialog === "palette" ? null : get().dialog }),
     openDialog: (dialog) => set({ dialog }),

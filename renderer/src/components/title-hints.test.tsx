@@ -1,0 +1,49 @@
+// @vitest-environment jsdom
+/** The title field never cuts or reverts silently: the length limit and an emptied title are said in words. */
+import { afterEach, describe, expect, it } from "vitest";
+import { fireEvent, screen, within } from "@testing-library/react";
+import "../test/jsdom-layout.js";
+import { until } from "../test/until.js";
+import { cleanupApps, renderApp } from "../test/render-app.js";
+import { MAX_TITLE_CHARS } from "../../../shared/limits.js";
+
+afterEach(cleanupApps);
+
+const titleBox = () => screen.getByRole("textbox", { name: "Document title" }) as HTMLInputElement;
+
+async function openPlan() {
+  const app = renderApp();
+  await app.bridge.api.createDocument({ title: "Plan" });
+  const nav = screen.getByRole("navigation", { name: "Documents" });
+  await until(() => within(nav).queryByText("Plan") !== null, "listed");
+  fireEvent.click(within(nav).getByText("Plan"));
+  await until(() => screen.queryByRole("textbox", { name: "Document title" }) !== null, "the title field");
+  return app;
+}
+
+describe("title hints", () => {
+  it(`say so when the title reaches MAX_TITLE_CHARS (${MAX_TITLE_CHARS}), and not below it`, async () => {
+    await openPlan();
+    fireEvent.focus(titleBox());
+    fireEvent.change(titleBox(), { target: { value: "x".repeat(MAX_TITLE_CHARS - 1) } });
+    expect(screen.queryByRole("textbox", { name: "Document title", description: /at most/ })).toBeNull();
+    fireEvent.change(titleBox(), { target: { value: "x".repeat(MAX_TITLE_CHARS) } });
+    expect(screen.getByRole("textbox", { name: "Document title", description: "Titles are at most 120 characters." })).toBe(titleBox());
+    expect(titleBox().maxLength).toBe(MAX_TITLE_CHARS);
+  });
+
+  it("say which title was kept when the field was emptied", async () => {
+    const { bridge } = await openPlan();
+    fireEvent.focus(titleBox());
+    fireEvent.change(titleBox(), { target: { value: "   " } });
+    fireEvent.blur(titleBox());
+    await until(() => titleBox().value === "Plan", "the title back");
+    expect(screen.getByRole("textbox", { name: "Document title", description: "A title cannot be empty; kept “Plan”." })).toBe(titleBox());
+    expect(bridge.calls.some((c) => c.method === "renameDocument")).toBe(false);
+    // The next edit clears it.
+    fireEvent.focus(titleBox());
+    fireEvent.change(titleBox(), { target: { value: "Plan B" } });
+    expect(titleBox().getAttribute("aria-describedby")).not.toBeNull();
+    expect(document.getElementById(titleBox().getAttribute("aria-describedby")!)!.textContent).toBe("");
+  });
+});

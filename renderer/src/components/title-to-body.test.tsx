@@ -1,0 +1,70 @@
+// @vitest-environment jsdom
+/**
+ * Keyboard-only writing: New puts the focus in the title, Enter moves it into the body (caret where writing goes on),
+ * also when the body becomes editable only after Enter; the title is committed on the way.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { fireEvent, screen, within } from "@testing-library/react";
+import "../test/jsdom-layout.js";
+import { until } from "../test/until.js";
+import { cleanupApps, renderApp } from "../test/render-app.js";
+
+afterEach(cleanupApps);
+
+const focused = () => document.activeElement;
+const titleBox = () => screen.getByRole("textbox", { name: "Document title" }) as HTMLInputElement;
+
+describe("Enter in the title", () => {
+  it("after Mod+N, moves the focus into the empty body, and the title typed before it is kept", async () => {
+    const { bridge, services } = renderApp();
+    fireEvent.keyDown(window, { key: "n", ctrlKey: true });
+    await until(() => screen.queryByRole("textbox", { name: "Document title" }) !== null && focused() === titleBox(), "focus in the new title");
+    await until(() => services.editor.getState().view?.state.readOnly === false, "the editor bound");
+
+    fireEvent.change(titleBox(), { target: { value: "Launch plan" } });
+    fireEvent.keyDown(titleBox(), { key: "Enter" });
+    const view = services.editor.getState().view!;
+    expect(focused()).toBe(view.contentDOM);
+    expect(view.hasFocus).toBe(true);
+    expect(view.state.selection.main.head).toBe(0);
+    await until(() => [...bridge.docs.values()][0]?.title === "Launch plan", "the title committed");
+  });
+
+  it("puts the caret at the end of a body that has text", async () => {
+    const { bridge, services } = renderApp();
+    await bridge.api.createDocument({ title: "Notes", markdown: "# Notes\n\nfirst line" });
+    const nav = screen.getByRole("navigation", { name: "Documents" });
+    await until(() => within(nav).queryByText("Notes") !== null, "listed");
+    fireEvent.click(within(nav).getByText("Notes"));
+    await until(() => services.editor.getState().view?.state.readOnly === false, "the editor bound");
+    titleBox().focus();
+    fireEvent.keyDown(titleBox(), { key: "Enter" });
+    const view = services.editor.getState().view!;
+    expect(focused()).toBe(view.contentDOM);
+    expect(view.state.selection.main.head).toBe("# Notes\n\nfirst line".length);
+  });
+
+  it("before the body is editable: the body takes the focus the moment it becomes editable", async () => {
+    const { bridge, services } = renderApp();
+    let release!: () => void;
+    bridge.savedGate = new Promise<void>((resolve) => (release = resolve));
+    const doc = await bridge.api.createDocument({ title: "Held", markdown: "held text" });
+    bridge.snapshots.set(doc.id, { id: doc.id, title: "Held", markdown: "held text", heads: [] });
+    const nav = screen.getByRole("navigation", { name: "Documents" });
+    await until(() => within(nav).queryByText("Held") !== null, "listed");
+    fireEvent.click(within(nav).getByText("Held"));
+    await until(() => services.editor.getState().view?.state.readOnly === true, "the read-only snapshot");
+
+    titleBox().focus();
+    fireEvent.keyDown(titleBox(), { key: "Enter" });
+    expect(focused()).not.toBe(titleBox());
+    expect(services.editor.getState().bodyFocusPending).toBe(true);
+
+    release();
+    await until(() => services.editor.getState().view?.state.readOnly === false, "the editor bound");
+    const view = services.editor.getState().view!;
+    await until(() => focused() === view.contentDOM, "focus in the body");
+    expect(view.state.selection.main.head).toBe("held text".length);
+    expect(services.editor.getState().bodyFocusPending).toBe(false);
+  });
+});
