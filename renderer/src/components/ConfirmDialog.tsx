@@ -19,7 +19,7 @@ export function ConfirmDialog() {
         </button>
         <button
           type="button"
-          className="button button-danger"
+          className={confirm.danger === false ? "button button-primary" : "button button-danger"}
           disabled={busy}
           onClick={async () => {
             setBusy(true);

@@ -14,6 +14,7 @@ import { emptyTitleWords } from "./title-words.js";
 import { CORE_DOWN_REASON, useCoreReachable } from "./use-core-reachable.js";
 import { RowActionsMenu } from "./RowActionsMenu.js";
 import { NO_RELAY_REASON, useRelayConfigured } from "./use-relay-configured.js";
+import { useShareAction } from "./use-share-action.js";
 
 export function DocumentListItem({ doc, selected, tabStop }: { doc: DocumentSummary; selected: boolean; tabStop: boolean }) {
   const { documents, ui } = useServices();
@@ -28,6 +29,7 @@ export function DocumentListItem({ doc, selected, tabStop }: { doc: DocumentSumm
   }, [renaming]);
   const coreReachable = useCoreReachable();
   const relayConfigured = useRelayConfigured();
+  const share = useShareAction();
   const title = doc.title || "Untitled";
   const store = documents.getState;
 
@@ -77,7 +79,7 @@ export function DocumentListItem({ doc, selected, tabStop }: { doc: DocumentSumm
             ...(!doc.shared && doc.archivedAt === null ? [
                   {
                     label: "Share with team",
-                    onSelect: () => void store().share(doc.id),
+                    onSelect: () => share(doc),
                     disabledReason: relayConfigured ? null : NO_RELAY_REASON,
                   },
                 ] : []),

@@ -17,6 +17,7 @@ import { RepositoryControl } from "./RepositoryControl.js";
 import { TitleField } from "./TitleField.js";
 import { VersionViewer } from "./VersionViewer.js";
 import { NO_RELAY_REASON, useRelayConfigured } from "./use-relay-configured.js";
+import { useShareAction } from "./use-share-action.js";
 
 export function DocumentView({ doc }: { doc: DocumentDetail }) {
   const { ui, documents } = useServices();
@@ -27,6 +28,7 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
   const historyOpen = useStore(ui, (s) => s.historyOpen);
   const viewing = useStore(ui, (s) => (s.viewingVersion?.documentId === doc.id ? s.viewingVersion : null));
   const relayConfigured = useRelayConfigured();
+  const share = useShareAction();
 
   useEffect(() => {
     // A version view belongs to the document it came from.
@@ -53,7 +55,7 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
               aria-disabled={relayConfigured ? undefined : true}
               title={relayConfigured ? "Share with your team's relay" : NO_RELAY_REASON}
               onClick={() => {
-                if (relayConfigured) void documents.getState().share(doc.id);
+                if (relayConfigured) share(doc);
               }}
             >
               <Icon name="share" />

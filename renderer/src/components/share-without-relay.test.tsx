@@ -5,7 +5,7 @@
  * once a relay is configured (Settings), both work.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { act, fireEvent, screen } from "@testing-library/react";
+import { act, fireEvent, screen, within } from "@testing-library/react";
 import "../test/jsdom-layout.js";
 import { until } from "../test/until.js";
 import { cleanupApps, renderApp } from "../test/render-app.js";
@@ -40,6 +40,16 @@ describe("share actions without a team relay", () => {
     await act(async () => void (await bridge.api.updateSettings({ relayUrl: "wss://relay.example.test" })));
     await until(() => screen.getByRole("button", { name: "Share" }).getAttribute("aria-disabled") === null, "Share enabled");
     fireEvent.click(screen.getByRole("button", { name: "Share" }));
+    // Sharing cannot be undone: it asks first, naming the relay, and Cancel shares nothing.
+    await until(() => screen.queryByRole("dialog", { name: "Share with your team?" }) !== null, "the confirmation");
+    const ask = screen.getByRole("dialog", { name: "Share with your team?" });
+    expect(ask.textContent).toContain("the team relay at wss://relay.example.test");
+    fireEvent.click(within(ask).getByRole("button", { name: "Cancel" }));
+    expect(shareCalls(bridge)).toEqual([]);
+    fireEvent.click(screen.getByRole("button", { name: "Share" }));
+    await until(() => screen.queryByRole("dialog", { name: "Share with your team?" }) !== null, "the confirmation");
+    const again = screen.getByRole("dialog", { name: "Share with your team?" });
+    fireEvent.click(within(again).getByRole("button", { name: "Share" }));
     await until(() => bridge.docs.get(doc.id)?.shared === true, "shared");
     expect(shareCalls(bridge)).toHaveLength(1);
   });
@@ -51,6 +61,10 @@ describe("share actions without a team relay", () => {
     fireEvent.click(screen.getByRole("button", { name: "More actions for Plan" }));
     await until(() => screen.getByRole("menuitem", { name: "Share with team" }).getAttribute("aria-disabled") === null, "enabled");
     fireEvent.click(screen.getByRole("menuitem", { name: "Share with team" }));
+    await until(() => screen.queryByRole("dialog", { name: "Share with your team?" }) !== null, "the confirmation");
+    const ask = screen.getByRole("dialog", { name: "Share with your team?" });
+    expect(bridge.docs.get(doc.id)?.shared).toBe(false);
+    fireEvent.click(within(ask).getByRole("button", { name: "Share" }));
     await until(() => bridge.docs.get(doc.id)?.shared === true, "shared");
   });
 });

@@ -11,6 +11,8 @@ export interface ConfirmRequest {
   title: string;
   message: string;
   confirmLabel: string;
+  /** A destructive action (red confirm button); default true. */
+  danger?: boolean;
   onConfirm: () => void | Promise<void>;
 }
 
