@@ -12,6 +12,7 @@ import { createEditorStore, type EditorStore } from "./editor-store.js";
 import { createGitHubStore, type GitHubStore } from "./github-store.js";
 import { createSessionStore, type SessionStore } from "./session-store.js";
 import { createUiStore, type UiStore } from "./ui-store.js";
+import { pageStorage, rememberLastOpen, reopenLast } from "./last-open.js";
 
 export interface AppServices {
   bridge: ChopinBridge;
@@ -71,7 +72,12 @@ export function createAppServices(
           }),
         );
       }
-      void documents.getState().refresh();
+      const storage = pageStorage();
+      stops.push(rememberLastOpen(documents, storage));
+      void documents
+        .getState()
+        .refresh()
+        .then(() => reopenLast(documents, storage));
       return () => stops.forEach((stop) => stop());
     },
   };
