@@ -11,6 +11,7 @@ import WebSocket, { WebSocketServer } from "ws";
 import { RELAY_CLOSE_GRACE_MS, RELAY_JOIN_TIMEOUT_MS, RELAY_KEEPALIVE_MS } from "../shared/limits.js";
 import { CLOSE_CODES, RELAY_PROTOCOL_VERSION, decodeFrame, encodeFrame } from "../shared/sync-wire.js";
 import { RelayServerAdapter } from "./server-adapter.js";
+import { untilImmediate as until, flushIo } from "../shared/test-immediate.js";
 
 let http: Server;
 let wss: WebSocketServer;
@@ -43,13 +44,6 @@ afterEach(async () => {
   await new Promise((resolve) => http.close(resolve));
 });
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = performance.now() + 10_000;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 async function client(): Promise<{ ws: WebSocket; closed: { code: number; reason: string } | null; frames: unknown[] }> {
   const ws = new WebSocket(`ws://127.0.0.1:${(http.address() as AddressInfo).port}/`);
@@ -62,10 +56,6 @@ async function client(): Promise<{ ws: WebSocket; closed: { code: number; reason
   return c;
 }
 
-/** Lets pending socket I/O run without moving fake time. */
-const flushIo = async () => {
-  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-};
 
 describe("RelayServerAdapter timers (defaults)", () => {
   it("keeps a socket without a join frame for RELAY_JOIN_TIMEOUT_MS - 1 ms and closes it 4408 at the bound", async () => {

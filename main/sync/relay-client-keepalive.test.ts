@@ -13,6 +13,7 @@ import WebSocket, { WebSocketServer } from "ws";
 import { RELAY_CLIENT_SILENT_INTERVALS, RELAY_KEEPALIVE_MS } from "../../shared/limits.js";
 import { RELAY_PROTOCOL_VERSION, decodeFrame, encodeFrame } from "../../shared/sync-wire.js";
 import { RelayClientAdapter } from "./relay-client-adapter.js";
+import { untilImmediate as until, flushIo } from "../../shared/test-immediate.js";
 
 const SILENCE_MS = RELAY_KEEPALIVE_MS * RELAY_CLIENT_SILENT_INTERVALS;
 
@@ -59,18 +60,7 @@ afterEach(async () => {
   await new Promise((resolve) => http.close(resolve));
 });
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = performance.now() + 10_000;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
-/** Lets pending socket I/O run without moving fake time. */
-const flushIo = async () => {
-  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-};
 
 describe("RelayClientAdapter keepalive (defaults)", () => {
   it("cuts a relay socket silent for RELAY_CLIENT_SILENT_INTERVALS x RELAY_KEEPALIVE_MS, not a millisecond sooner; a ping restarts the count", async () => {

@@ -13,6 +13,7 @@ import { WebSocket, WebSocketServer } from "ws";
 import { REPLICA_RECONNECT_MS } from "../../../shared/limits.js";
 import { connectHost, type Connection, type HostEnvironment } from "./connect.js";
 import type { WebSocketLike } from "./socket-bridge.js";
+import { untilImmediate as until, flushIo } from "../../../shared/test-immediate.js";
 
 let http: Server;
 let wss: WebSocketServer;
@@ -72,18 +73,7 @@ function hostEnvironment(port: number): HostEnvironment {
   };
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = performance.now() + 10_000;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
-/** Lets pending socket I/O run without moving fake time. */
-const flushIo = async () => {
-  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-};
 
 const replicaOf = (c: Connection) => c.replicaAdapter as BrowserWebSocketClientAdapter;
 
