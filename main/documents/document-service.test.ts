@@ -162,6 +162,18 @@ describe("updateMarkdown (MCP)", () => {
     });
   });
 
+  it("refuses a value that is not a revision as input, not as a conflict (nothing to read again)", async () => {
+    fx = await makeFixture();
+    const created = await fx.service.createDocument({ title: "T", markdown: "hello" });
+    for (const garbage of ["garbage", "", "r1-xyz", created.revision.toUpperCase()]) {
+      await expect(fx.service.updateMarkdown(created.id, garbage, "x")).rejects.toMatchObject({
+        code: "invalid-input",
+        message: expect.stringMatching(/not a revision/),
+      });
+    }
+    expect(await textOf(fx, created.id)).toBe("hello");
+  });
+
   it("merges a concurrent human edit made from the same base", async () => {
     fx = await makeFixture();
     const created = await fx.service.createDocument({ title: "T", markdown: "line one\nline two\n" });

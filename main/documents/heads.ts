@@ -20,6 +20,14 @@ export function revisionOf(hexHeads: readonly string[]): string {
   return digest("r1-", hexHeads);
 }
 
+/** The shape every revision has ("r1-" and 40 hex digits); anything else was never a revision. */
+const REVISION_SHAPE = /^r1-[0-9a-f]{40}$/;
+
+/** Whether `value` has a revision's shape (it may still be stale: only the document can say). */
+export function isRevision(value: unknown): value is string {
+  return typeof value === "string" && REVISION_SHAPE.test(value);
+}
+
 export function versionIdOf(hexHeads: readonly string[]): string {
   return digest("v1-", hexHeads);
 }

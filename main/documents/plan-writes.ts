@@ -7,6 +7,7 @@
  */
 import * as A from "@automerge/automerge";
 import type { CreateDocumentInput, DocumentDetail, DocumentSummary } from "../../shared/api.js";
+import { isRevision } from "./heads.js";
 import { ChopinError } from "../../shared/errors.js";
 import type { Brief, CreatedVia, PlanDocument, Provenance, RepositoryBinding } from "../../shared/schema/plan-document.js";
 import { PLAN_DOCUMENT_SCHEMA_VERSION } from "../../shared/schema/plan-document.js";
@@ -108,6 +109,10 @@ export async function updateMarkdown(
   by?: AgentAuthor,
 ): Promise<DocumentDetail> {
   const body = checkMarkdown(markdown);
+  // Garbage is not a stale revision: say so instead of sending the caller to read and retry.
+  if (!isRevision(expectedRevision)) {
+    throw new ChopinError("invalid-input", "That is not a revision: pass the revision read_document (or the last update) returned.");
+  }
   const { handle } = await access.loadWritable(id);
   const current = revisionOfHandle(handle);
   if (current !== expectedRevision) {

@@ -259,13 +259,15 @@ describe("input bounds at their edges", () => {
     expect(over.body.error.details.issues).toEqual([{ path: "id", message: expect.stringMatching(new RegExp(`<=${MAX_MCP_ID_CHARS}\\b`)) }]);
   });
 
-  it("revision: a MAX_MCP_REVISION_CHARS revision is compared (a conflict), one more is refused as input", async () => {
+  it("revision: a MAX_MCP_REVISION_CHARS value passes the schema and is judged (not a revision), one more is a schema issue", async () => {
     mf = await startMcpFixture();
     const client = await mf.connect();
     const { body } = await mf.call(client, "create_document", { idempotencyKey: "r", markdown: "x" });
     const update = (revision: string, key: string) =>
       mf.call(client, "update_document", { id: body.document.id, revision, markdown: "y", idempotencyKey: key });
-    expect((await update(edge(MAX_MCP_REVISION_CHARS), "r1")).body.error.code).toBe("revision-conflict");
+    const atBound = (await update(edge(MAX_MCP_REVISION_CHARS), "r1")).body.error;
+    expect(atBound).toMatchObject({ code: "invalid-input", message: expect.stringMatching(/not a revision/) });
+    expect(atBound.details?.issues ?? []).toEqual([]);
     const over = await update(edge(MAX_MCP_REVISION_CHARS + 1), "r2");
     expect(over.body.error.code).toBe("invalid-input");
     expect(over.body.error.details.issues).toEqual([{ path: "revision", message: expect.stringMatching(new RegExp(`<=${MAX_MCP_REVISION_CHARS}\\b`)) }]);

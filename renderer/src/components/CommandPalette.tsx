@@ -18,10 +18,15 @@ interface PaletteItem {
 }
 
 export function paletteCommands(services: AppServices): PaletteItem[] {
-  const { documents, ui } = services;
+  const { documents, session, ui } = services;
   const hasDoc = documents.getState().selected !== null;
+  // With a team relay, new documents are shared; this one stays on this device (it can be shared later).
+  const relayConfigured = Boolean(session.getState().settings?.relayUrl);
   const items: PaletteItem[] = [
     { id: "new", label: "New document", hint: "Ctrl+N", kind: "command", run: () => void documents.getState().create() },
+    ...(relayConfigured
+      ? [{ id: "new-private", label: "New private document (only on this device)", kind: "command" as const, run: () => void documents.getState().create({ shared: false }) }]
+      : []),
     { id: "search", label: "Search documents", hint: "Ctrl+Shift+F", kind: "command", run: () => ui.getState().focusSearch() },
     { id: "settings", label: "Open settings", kind: "command", run: () => ui.getState().openDialog("settings") },
     {

@@ -93,7 +93,7 @@ export function DocumentListItem({ doc, selected, tabStop }: { doc: DocumentSumm
                     onSelect: () =>
                       ui.getState().askConfirm({
                         title: "Delete document?",
-                        message: `“${title}” and its history will be deleted from this device${doc.shared ? " and the team relay" : ""}. This cannot be undone.`,
+                        message: deleteWords(title, doc.shared),
                         confirmLabel: "Delete",
                         onConfirm: () => store().remove(doc.id),
                       }),
@@ -132,5 +132,17 @@ function RenameInput({ initial, onDone }: { initial: string; onDone: (title: str
         }
       }}
     />
+  );
+}
+
+/**
+ * What deleting does, truthfully: a shared document leaves this device and the team's list, but copies teammates
+ * already hold, and the relay's, stay (a CRDT document cannot be taken back from the devices that have it).
+ */
+export function deleteWords(title: string, shared: boolean): string {
+  if (!shared) return `“${title}” and its history will be deleted from this device. This cannot be undone.`;
+  return (
+    `“${title}” will be deleted from this device and removed from the team's list. Teammates who already have it ` +
+    "keep their copies, as does the team relay. This cannot be undone."
   );
 }

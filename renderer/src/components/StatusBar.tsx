@@ -41,7 +41,7 @@ function useRetryClock(nextRetryAt: number | null | undefined): number {
 }
 
 export function StatusBar() {
-  const { connection, editor, documents, session } = useServices();
+  const { connection, editor, documents, session, ui } = useServices();
   const sync = useStore(connection, (s) => s.sync);
   const core = useStore(connection, (s) => s.core);
   const save = useStore(editor, (s) => s.save);
@@ -62,6 +62,12 @@ export function StatusBar() {
         <span>{syncText}</span>
         {syncKnown && sync?.lastError && sync.state !== "connected" && <span className="status-detail">{sync.lastError.message}</span>}
       </div>
+      {/* The way into a team from where "Local only" is said: Settings holds the relay address and token. */}
+      {syncKnown && sync?.state === "local-only" && (
+        <button type="button" className="link-button status-join" onClick={() => ui.getState().openDialog("settings")}>
+          Join a team…
+        </button>
+      )}
       {core !== "open" && (
         <div className="status-item status-warning" role="alert">
           {core === "connecting" ? "Connecting to Chopin…" : "Lost the connection to Chopin — reconnecting…"}

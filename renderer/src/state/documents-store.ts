@@ -53,7 +53,8 @@ export interface DocumentsState {
   open(id: DocumentId | null): Promise<void>;
   /** Re-reads the open document (after 'documents-changed' names it). */
   reloadSelected(): Promise<void>;
-  create(): Promise<DocumentDetail | null>;
+  /** A new document, shared by the core's default (with a relay) unless `shared: false` keeps it on this device. */
+  create(options?: { shared?: boolean }): Promise<DocumentDetail | null>;
   rename(id: DocumentId, title: string): Promise<boolean>;
   archive(id: DocumentId): Promise<void>;
   restore(id: DocumentId): Promise<void>;
@@ -162,8 +163,8 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
           }
         }
       },
-      async create() {
-        const detail = await attempt(() => api.createDocument({}));
+      async create(options = {}) {
+        const detail = await attempt(() => api.createDocument(options.shared === false ? { shared: false } : {}));
         if (!detail) return null;
         openRequest++;
         set({ selected: detail, selectedIsPreview: false, showArchived: false, query: "", justCreated: detail.id });
