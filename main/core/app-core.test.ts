@@ -120,6 +120,10 @@ describe("createAppCore", () => {
     expect(secret.shared).toBe(false);
 
     await waitFor(async () => (await b.api.listDocuments()).some((d) => d.id === shared.id), "B lists the shared document", 30_000);
+    // With no name chosen, each person is called by the relay's name for them (teammates are told apart by it).
+    await waitFor(async () => (await b.api.getIdentity()).displayName === "bob", "B named by the relay", 30_000);
+    await a.api.updateSettings({ displayName: "Alice L." });
+    expect((await a.api.getIdentity()).displayName).toBe("Alice L.");
     await waitFor(async () => (await a.api.getSyncStatus()).pendingChanges === 0, "A has nothing waiting", 30_000);
     expect((await b.api.listDocuments()).some((d) => d.id === secret.id)).toBe(false);
     const chunks = relay.db.prepare("SELECT count(*) AS n FROM automerge_chunks WHERE key LIKE ?").get(`${secret.id}%`) as { n: number };

@@ -97,7 +97,10 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       }
     }, SYNC_STATUS_DEBOUNCE_MS);
   };
-  relay = new RelayLink(repo, db, docs, peerId, publishStatus);
+  relay = new RelayLink(repo, db, docs, peerId, publishStatus, (user) => {
+    // The relay's name for this person becomes the default display name: windows must hear the new identity.
+    if (settings.noteTeamHandle(user)) events.emit("settings-changed", settings.get());
+  });
   events.on("documents-changed", publishStatus);
   // Sharing a document changes what the relay may see: let the Repo re-announce.
   events.on("documents-changed", () => repo.shareConfigChanged());

@@ -51,6 +51,8 @@ export class RelayLink {
     private readonly documents: DocumentService,
     private readonly peerId: string,
     private readonly onChange: () => void,
+    /** Told who the relay says this device signs in as, each time the team is learnt. */
+    private readonly onTeamUser: (user: string) => void = () => undefined,
   ) {}
 
   /** (Re)connects to `url` with `token`; null for either disconnects and returns to local-only. */
@@ -115,6 +117,7 @@ export class RelayLink {
       if (this.#connection !== connection) return false;
       setSetting(this.db, teamIndexKey(url), info.teamIndexDocumentId);
       await this.documents.setTeamIndex(info.teamIndexDocumentId);
+      this.onTeamUser(info.user);
       this.#teamError = null;
       this.onChange();
       return true;

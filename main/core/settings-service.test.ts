@@ -11,6 +11,21 @@ function service() {
 }
 
 describe("SettingsService", () => {
+  it("names a person by the relay's handle for them until they choose a name (a GitHub sign-in by its login)", () => {
+    const s = service();
+    const osDefault = s.get().displayName;
+    expect(s.noteTeamHandle("gh:alice")).toBe(true);
+    expect(s.noteTeamHandle("gh:alice")).toBe(false);
+    expect(s.get().displayName).toBe("alice");
+    s.noteTeamHandle("bob");
+    expect(s.get().displayName).toBe("bob");
+    expect(s.update({ displayName: "Bob B." }).displayName).toBe("Bob B.");
+    // A chosen name wins over whatever the relay says later.
+    s.noteTeamHandle("robert");
+    expect(s.get().displayName).toBe("Bob B.");
+    expect(osDefault).not.toBe("");
+  });
+
   it("stores display name, relay URL and a write-only token", () => {
     const s = service();
     const out = s.update({ displayName: "  Ada   Lovelace ", relayUrl: "ws://127.0.0.1:9000/", relayToken: "tok_123" });

@@ -10,7 +10,18 @@ import { ChopinError } from "../../shared/errors.js";
 import { MAX_DISPLAY_NAME_CHARS, MAX_RELAY_TOKEN_CHARS } from "../../shared/limits.js";
 import { deleteSetting, getSetting, setSetting } from "../store/settings.js";
 
-const KEYS = { displayName: "settings.displayName", relayUrl: "settings.relayUrl", relayToken: "settings.relayToken" } as const;
+const KEYS = {
+  displayName: "settings.displayName",
+  relayUrl: "settings.relayUrl",
+  relayToken: "settings.relayToken",
+  /** Who the relay says this device signs in as (GET /v1/team), the default name when none was chosen. */
+  teamHandle: "relay.teamHandle",
+} as const;
+
+/** A relay identity as a name: "gh:alice" (GitHub sign-in) is alice; a relay user's handle is itself. */
+function nameOfHandle(handle: string): string {
+  return handle.startsWith("gh:") ? handle.slice(3) : handle;
+}
 
 function osUserName(): string {
   try {
@@ -59,10 +70,24 @@ export class SettingsService {
 
   get(): Settings {
     return {
-      displayName: getSetting(this.db, KEYS.displayName) ?? osUserName(),
+      // A name chosen in Settings; else the relay's name for this person (teammates told apart by it, where OS user
+      // names are often alike); else the OS user name.
+      displayName: getSetting(this.db, KEYS.displayName) ?? this.#teamName() ?? osUserName(),
       relayUrl: getSetting(this.db, KEYS.relayUrl),
       relayTokenSet: getSetting(this.db, KEYS.relayToken) !== null,
     };
+  }
+
+  /** Records who the relay says this device is; true when that changed (the default display name may have). */
+  noteTeamHandle(handle: string): boolean {
+    if (getSetting(this.db, KEYS.teamHandle) === handle) return false;
+    setSetting(this.db, KEYS.teamHandle, handle);
+    return true;
+  }
+
+  #teamName(): string | null {
+    const handle = getSetting(this.db, KEYS.teamHandle);
+    return handle ? nameOfHandle(handle).slice(0, MAX_DISPLAY_NAME_CHARS) : null;
   }
 
   relayToken(): string | null {
