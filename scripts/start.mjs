@@ -1,12 +1,14 @@
 /**
  * `npm start`: the Electron app where an Electron binary is installed, otherwise host mode (the UI served on
  * 127.0.0.1 for a browser). Arguments after `--` pass through, e.g. `npm start -- --headless --data-dir DIR`.
- * Builds what is missing first, so a fresh `npm install && npm start` works.
+ * Builds what is missing first, so a fresh `npm install && npm start` works. The app stops when this launcher is told
+ * to (SIGINT/SIGTERM) or loses its parent (child-lifetime.mjs), so a SIGTERM to npm's pid stops it.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tieChildToLauncher } from "./child-lifetime.mjs";
 import { ELECTRON_FETCH_TIMEOUT_MS, rememberFetchFailure, shouldFetch } from "./electron-fetch-memo.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -52,13 +54,10 @@ function run(command, commandArgs) {
 const electron = args.includes("--headless") ? null : electronBinary();
 if (electron) {
   run(bin("electron-vite"), ["build"]);
-  const child = spawn(electron, [root, ...args], { cwd: root, stdio: "inherit" });
-  child.on("exit", (code) => process.exit(code ?? 0));
+  tieChildToLauncher(spawn(electron, [root, ...args], { cwd: root, stdio: "inherit" }));
 } else {
   if (!args.includes("--headless")) console.log("No Electron binary is installed here: starting host mode (the UI in your browser).");
   if (!existsSync(join(root, "renderer", "dist", "index.html"))) run(bin("vite"), ["build", "--config", "renderer/vite.config.ts", "--logLevel", "warn"]);
   const hostArgs = args.includes("--headless") ? args : ["--headless", ...args];
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "main", "cli.ts"), ...hostArgs], { cwd: root, stdio: "inherit" });
-  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
-  child.on("exit", (code) => process.exit(code ?? 0));
+  tieChildToLauncher(spawn(process.execPath, ["--import", "tsx", join(root, "main", "cli.ts"), ...hostArgs], { cwd: root, stdio: "inherit" }));
 }

@@ -1,6 +1,7 @@
 /**
  * The relay CLI without the process around it, so tests run the exact code path an operator runs:
- *   relay [--port P] [--host H] [--data DIR]          serve (env: CHOPIN_RELAY_PORT, CHOPIN_RELAY_HOST, CHOPIN_RELAY_DATA)
+ *   relay [--port P] [--host H] [--data DIR]          serve (env: CHOPIN_RELAY_PORT, CHOPIN_RELAY_HOST, CHOPIN_RELAY_DATA;
+ *                                                    defaults DEFAULT_RELAY_PORT, loopback, relay-data/)
  *         [--github-api-url URL] [--allowed-users a,b] [--allowed-orgs o1,o2]
  *                                                    also admit GitHub user tokens (env: CHOPIN_RELAY_GITHUB_API_URL,
  *                                                    CHOPIN_RELAY_ALLOWED_USERS, CHOPIN_RELAY_ALLOWED_ORGS); both
@@ -11,15 +12,17 @@
  *   relay user list [--data DIR]                      refuses (exit 1, nothing created) when DIR holds no relay database
  *   relay user revoke <handle> [--data DIR]           same refusal; a running relay cuts that user within
  *                                                    RELAY_REVOCATION_BOUND_MS
- * Bad arguments print a sentence and return exit code 2; they never throw.
+ * Bad arguments print a sentence and return exit code 2; they never throw. Every argument (handle shape, port) is
+ * judged here, before anything opens or creates the database, so a refused command leaves the data folder untouched.
  */
 import { ChopinError } from "../shared/errors.js";
 import { durableUserWrites, openExistingRelayDb, openRelayDb, relayDbExists, relayDbPath } from "./relay-db.js";
 import { describeRelayFailure } from "./startup-errors.js";
 import type { RelayGitHubOptions } from "./authenticate.js";
-import { UserStore, isValidHandle } from "./users.js";
+import { DEFAULT_RELAY_PORT, LOOPBACK_HOST } from "../shared/defaults.js";
+import { UserStore, checkHandle, isValidHandle } from "./users.js";
 
-export const DEFAULT_RELAY_PORT = 8787;
+/** Relative to the current folder (.gitignore lists it, for a relay started inside a checkout). */
 export const DEFAULT_RELAY_DATA_DIR = "relay-data";
 
 export type CliCommand =
@@ -35,10 +38,23 @@ export interface CliOutput {
 }
 
 export const USAGE = [
-  "usage: relay [--port P] [--host H] [--data DIR] [--github-api-url URL [--allowed-users a,b] [--allowed-orgs o1,o2]]",
-  "       relay user add <handle> [--data DIR]",
-  "       relay user list [--data DIR]",
-  "       relay user revoke <handle> [--data DIR]",
+  "usage: npm run relay -- [--port P] [--host H] [--data DIR] [--github-api-url URL [--allowed-users a,b] [--allowed-orgs o1,o2]]",
+  "       npm run relay -- user add <handle> [--data DIR]",
+  "       npm run relay -- user list [--data DIR]",
+  "       npm run relay -- user revoke <handle> [--data DIR]",
+].join("\n");
+
+/** What --help prints: the usage, then every option with its environment variable and default. */
+export const HELP = [
+  USAGE,
+  "",
+  "options (a flag wins over its environment variable):",
+  `  --port P               CHOPIN_RELAY_PORT      default ${DEFAULT_RELAY_PORT}; 0 picks a free port`,
+  `  --host H               CHOPIN_RELAY_HOST      default ${LOOPBACK_HOST} (this machine only); 0.0.0.0 serves other machines`,
+  `  --data DIR             CHOPIN_RELAY_DATA      default ./${DEFAULT_RELAY_DATA_DIR} (created if missing)`,
+  "  --github-api-url URL   CHOPIN_RELAY_GITHUB_API_URL  also admit GitHub sign-ins, e.g. https://api.github.com (default: off)",
+  "  --allowed-users a,b    CHOPIN_RELAY_ALLOWED_USERS   GitHub logins admitted (with --github-api-url)",
+  "  --allowed-orgs o1,o2   CHOPIN_RELAY_ALLOWED_ORGS    GitHub organizations whose members are admitted; both lists empty admits every GitHub user",
 ].join("\n");
 
 const SERVE_FLAGS = ["port", "host", "data", "github-api-url", "allowed-users", "allowed-orgs"];
@@ -97,13 +113,16 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliCommand {
     const port = Number(rawPort);
     if (!/^\d+$/.test(rawPort) || port > 65535) throw new ChopinError("invalid-input", `"${rawPort}" is not a port number.`);
     const github = parseGitHubAdmission(flags, env);
-    return { kind: "serve", port, host: flags.get("host") ?? env.CHOPIN_RELAY_HOST ?? "127.0.0.1", dataDir, ...(github ? { github } : {}) };
+    return { kind: "serve", port, host: flags.get("host") ?? env.CHOPIN_RELAY_HOST ?? LOOPBACK_HOST, dataDir, ...(github ? { github } : {}) };
   }
   const [group, action, handle, ...rest] = positional;
   if (group !== "user") throw new ChopinError("invalid-input", `Unknown command "${group}".`);
   if (rest.length > 0) throw new ChopinError("invalid-input", `Unexpected argument "${rest[0]}".`);
   if (action === "list" && handle === undefined) return { kind: "user-list", dataDir };
-  if ((action === "add" || action === "revoke") && handle !== undefined) {
+  if (action === "add" || action === "revoke") {
+    if (handle === undefined) throw new ChopinError("invalid-input", `"user ${action}" needs a handle: npm run relay -- user ${action} <handle> [--data DIR]`);
+    // Judged before the database is opened: a refused handle must not leave a new database behind.
+    if (action === "add") checkHandle(handle);
     return { kind: action === "add" ? "user-add" : "user-revoke", handle, dataDir };
   }
   throw new ChopinError("invalid-input", `Unknown user command "${[action, handle].filter(Boolean).join(" ")}".`);

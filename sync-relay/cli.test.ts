@@ -11,9 +11,10 @@ import * as A from "@automerge/automerge";
 import { generateAutomergeUrl, parseAutomergeUrl } from "@automerge/automerge-repo";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ChopinError } from "../shared/errors.js";
-import { RELAY_REVOCATION_BOUND_MS } from "../shared/limits.js";
+import { MAX_HANDLE_CHARS, RELAY_REVOCATION_BOUND_MS } from "../shared/limits.js";
 import { CLOSE_CODES } from "../shared/sync-wire.js";
-import { DEFAULT_RELAY_PORT, parseCli } from "./cli-commands.js";
+import { DEFAULT_RELAY_PORT } from "../shared/defaults.js";
+import { HELP, parseCli } from "./cli-commands.js";
 import { RELAY_DB_FILE, openRelayDb } from "./relay-db.js";
 import { describeRelayFailure } from "./startup-errors.js";
 import { RELAY_PEER_ID, startRelay } from "./server.js";
@@ -74,6 +75,20 @@ describe("parseCli", () => {
       expect(() => parseCli(argv, {}), argv.join(" ")).toThrow(ChopinError);
     }
   });
+
+  it("says a handle is missing, and judges its shape before anything opens the database", () => {
+    expect(() => parseCli(["user", "add"], {})).toThrow(/"user add" needs a handle: npm run relay -- user add <handle>/);
+    expect(() => parseCli(["user", "revoke", "--data", "/x"], {})).toThrow(/"user revoke" needs a handle/);
+    expect(() => parseCli(["user", "add", "bad/handle"], {})).toThrow(/"bad\/handle" is not a valid handle/);
+    expect(() => parseCli(["user", "add", "x".repeat(MAX_HANDLE_CHARS + 1)], {})).toThrow(/not a valid handle/);
+    expect(parseCli(["user", "add", "x".repeat(MAX_HANDLE_CHARS)], {})).toMatchObject({ kind: "user-add" });
+  });
+
+  it("--help lists every option's default and environment variable", () => {
+    expect(parseCli(["--help"], {})).toEqual({ kind: "help" });
+    for (const fact of ["default 47620", "default 127.0.0.1", "default ./relay-data", "0.0.0.0"]) expect(HELP).toContain(fact);
+    for (const variable of ["PORT", "HOST", "DATA", "GITHUB_API_URL", "ALLOWED_USERS", "ALLOWED_ORGS"]) expect(HELP).toContain(`CHOPIN_RELAY_${variable}`);
+  });
 });
 
 describe("parseCli GitHub admission", () => {
@@ -131,12 +146,29 @@ describe("relay CLI processes", () => {
     expect(bad.stderr).toMatch(/Unknown user command/);
   }, 60_000);
 
+  it("refuses a missing or malformed handle with exit 2 before creating anything", async () => {
+    const data = join(dir.path, "untouched");
+    const missing = await run(["user", "add", "--data", data]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/"user add" needs a handle/);
+    expect(missing.stderr).toContain("npm run relay -- user add <handle> [--data DIR]");
+    expect(missing.stderr).not.toMatch(/Unknown user command/);
+    const malformed = await run(["user", "add", "bad/handle", "--data", data]);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(/"bad\/handle" is not a valid handle/);
+    expect(malformed.stderr).not.toMatch(/Created a new relay database/);
+    expect(existsSync(data)).toBe(false);
+  }, 60_000);
+
   it("serves, then shuts down gracefully on SIGTERM keeping an edit made right before the signal", async () => {
     const data = join(dir.path, "data");
     const token = (await run(["user", "add", "alice", "--data", data])).stdout.trimEnd().split("\n").at(-1)!;
     const relay = start([], { CHOPIN_RELAY_PORT: "0", CHOPIN_RELAY_DATA: data });
     await waitFor(() => /listening on ws:\/\/127\.0\.0\.1:\d+/.test(relay.stdout()), "relay listening", 30_000);
     const port = /127\.0\.0\.1:(\d+)/.exec(relay.stdout())![1];
+    await waitFor(() => relay.stdout().includes("RELAY_READY"), "relay ready");
+    expect(relay.stdout()).toMatch(/^Reachable only from this machine \(127\.0\.0\.1 is a loopback address\): .*--host 0\.0\.0\.0 \(or CHOPIN_RELAY_HOST=0\.0\.0\.0\)/m);
+    expect(relay.stdout()).not.toMatch(/No users yet/);
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(await health.json()).toMatchObject({ ok: true, connections: 0 });
 
@@ -161,6 +193,28 @@ describe("relay CLI processes", () => {
     } finally {
       await restarted.close();
     }
+  }, 60_000);
+
+  it.skipIf(process.platform === "win32")("`npm run relay` stops gracefully on a SIGTERM to npm's own pid and frees the port", async () => {
+    const npm = spawn("npm", ["run", "relay", "--", "--port", "0", "--data", join(dir.path, "data")], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    npm.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+    npm.stderr!.on("data", () => undefined);
+    await waitFor(() => stdout.includes("RELAY_READY"), "relay ready", 30_000);
+    const port = Number(/"port":(\d+)/.exec(stdout)![1]);
+    // What a supervisor does: the signal goes to npm alone, not to its process group.
+    npm.kill("SIGTERM");
+    await waitFor(() => stdout.includes("relay stopped"), "the relay's own graceful stop");
+    expect(stdout).toMatch(/SIGTERM: shutting down\nrelay stopped/);
+    const probe = createServer();
+    await new Promise<void>((resolve, reject) => {
+      probe.once("error", reject);
+      probe.listen(port, "127.0.0.1", resolve);
+    });
+    await new Promise((resolve) => probe.close(resolve));
   }, 60_000);
 
   it("a revocation from another process cuts the user's sockets within the bound", async () => {
@@ -207,6 +261,16 @@ describe("relay CLI data folder and startup failures", () => {
     expect((await run(["user", "list", "--data", data])).stdout).toMatch(/^bob\t/m);
   }, 60_000);
 
+  it("a relay with no users says how to add one, naming its data folder", async () => {
+    const data = join(dir.path, "no users");
+    const relay = start(["--port", "0", "--data", data]);
+    await waitFor(() => relay.stdout().includes("RELAY_READY"), "relay ready", 30_000);
+    relay.child.kill("SIGTERM");
+    const done = await relay.result;
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain(`No users yet, so nobody can connect: add one with npm run relay -- user add <handle> --data '${data}'`);
+  }, 60_000);
+
   it("a data path that is a file gives a sentence, not EEXIST", async () => {
     const file = join(dir.path, "not-a-folder");
     writeFileSync(file, "x");
@@ -228,6 +292,8 @@ describe("relay CLI data folder and startup failures", () => {
       expect(served.code).toBe(1);
       expect(served.stderr).toContain(`relay failed: Cannot listen on port ${port} on 127.0.0.1: another program already uses it.`);
       expect(served.stderr).not.toMatch(/EADDRINUSE/);
+      // The port is bound before the data folder is touched.
+      expect(existsSync(join(dir.path, "data"))).toBe(false);
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }

@@ -3,9 +3,10 @@
  * until SIGTERM/SIGINT, then shuts down gracefully (stop accepting, close sockets, flush, close the database).
  */
 import { ChopinError } from "../shared/errors.js";
-import { USAGE, parseCli, runUserCommand } from "./cli-commands.js";
+import { HELP, USAGE, parseCli, runUserCommand } from "./cli-commands.js";
 import { startRelay } from "./server.js";
 import { describeRelayFailure } from "./startup-errors.js";
+import { startupNotes } from "./startup-notes.js";
 
 const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
 
@@ -19,7 +20,7 @@ async function main(): Promise<number> {
     return 2;
   }
   if (command.kind === "help") {
-    io.out(USAGE);
+    io.out(HELP);
     return 0;
   }
   if (command.kind !== "serve") return runUserCommand(command, io);
@@ -41,6 +42,14 @@ async function main(): Promise<number> {
             .join(" and ");
     io.out(`GitHub admission via ${apiUrl}: admits ${who}`);
   }
+  const notes = startupNotes({
+    host: command.host,
+    port: relay.port,
+    dataDir: command.dataDir,
+    activeUsers: relay.users.activeCredentials().size,
+    githubAdmission: command.github !== undefined,
+  });
+  for (const note of notes) io.out(note);
   io.out(`team index document: ${relay.teamIndexDocumentId}`);
   // One machine-readable line that scripts and tests wait for.
   io.out(`RELAY_READY ${JSON.stringify({ url: relay.url, port: relay.port, teamIndexDocumentId: relay.teamIndexDocumentId })}`);

@@ -123,6 +123,43 @@ describe("relay authentication at the upgrade", () => {
     }
   });
 
+  it("logs who joins and leaves (user, peer id, address, close code and reason) and whom a revocation cut, never a token", async () => {
+    const lines: string[] = [];
+    const logged = await startRelay({ dataDir: join(dir.path, "logged"), log: (line) => lines.push(line), userPollMs: 20 });
+    try {
+      const carolToken = logged.users.add("carol").token;
+      const daveToken = logged.users.add("dave").token;
+      const carol = rawClient(logged.url, carolToken);
+      const dave = rawClient(logged.url, daveToken);
+      sockets.push(carol, dave);
+      await carol.join("carol:laptop");
+      await dave.join("dave:phone");
+      await waitFor(() => lines.filter((l) => l.startsWith("joined: ")).length === 2, "two joins logged");
+      expect(lines).toContainEqual(expect.stringMatching(/^joined: carol as peer carol:laptop from (::ffff:)?127\.0\.0\.1$/));
+
+      // A reason the client chose cannot forge a second log line.
+      carol.ws.close(1000, "bye\nrelay stopped");
+      await waitFor(() => lines.some((l) => l.startsWith("left: carol")), "carol's leave logged");
+      expect(lines).toContainEqual(expect.stringMatching(/^left: carol as peer carol:laptop from (::ffff:)?127\.0\.0\.1 \(1000 bye\?relay stopped\)$/));
+
+      const early = rawClient(logged.url, carolToken);
+      sockets.push(early);
+      await waitFor(() => early.opened, "unjoined socket open");
+      early.ws.terminate();
+      await waitFor(() => lines.some((l) => l.startsWith("left: carol before joining")), "unjoined leave logged");
+      expect(lines).toContainEqual(expect.stringMatching(/^left: carol before joining from (::ffff:)?127\.0\.0\.1 \(1006\)$/));
+
+      expect(logged.users.revoke("dave")).toBe(true);
+      await waitFor(() => dave.closed !== null, "dave cut");
+      await waitFor(() => lines.some((l) => l.startsWith("cut ")), "revocation logged");
+      expect(lines).toContainEqual("cut 1 revoked connection(s) of dave");
+      expect(lines).toContainEqual(expect.stringMatching(/^left: dave as peer dave:phone from \S+ \(4401 access to this relay was revoked\)$/));
+      for (const token of [carolToken, daveToken]) expect(lines.join("\n")).not.toContain(token);
+    } finally {
+      await logged.close();
+    }
+  });
+
   it("accepts the token in the query for tools", async () => {
     const c = client(bob, "query");
     await c.join("bob:tool");

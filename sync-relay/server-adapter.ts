@@ -60,6 +60,15 @@ export interface SocketIdentity {
   tokenHash: string;
 }
 
+/** Who one connection is, for the operator's log: never a token. */
+export interface ConnectionFacts {
+  user: string;
+  /** null until the connection joined. */
+  peerId: string | null;
+  /** The remote address server.ts saw at the upgrade. */
+  address: string | undefined;
+}
+
 export interface RelayServerAdapterOptions {
   /** Whether `user` may present `peerId`. Default: anyone may present anything (the acceptance suite's setting). */
   authorizePeer?: (user: string, peerId: string) => boolean;
@@ -85,6 +94,10 @@ export interface RelayServerAdapterOptions {
   ownerOfPeer?: (peerId: string) => string | undefined;
   /** Presence relayed under a sender id the socket does not own was dropped; told once per connection. */
   onRelayRefused?: (sessionId: string, reason: string) => void;
+  /** A connection joined (the one it replaced, if any, is already closed). */
+  onJoined?: (facts: ConnectionFacts) => void;
+  /** An accepted connection closed, from either side; told exactly once per accepted connection. */
+  onClosed?: (facts: ConnectionFacts, code: number, reason: string) => void;
   joinTimeoutMs?: number;
   keepAliveMs?: number;
   /** Clock for presence sender bindings (RELAY_PRESENCE_SENDER_TTL_MS). Default: Date.now. */
@@ -104,6 +117,7 @@ interface RelayedSender {
 interface Connection {
   ws: WebSocket;
   identity: SocketIdentity;
+  address: string | undefined;
   peerId: string | null;
   /** The peer id the Repo knows this connection by. */
   sessionId: string | null;
@@ -140,7 +154,7 @@ function closeReason(reason: string): string {
   return bytes.byteLength <= 123 ? reason : bytes.subarray(0, 120).toString("utf8") + "...";
 }
 
-type OptionalHooks = "onInbound" | "onJoin" | "onLeave" | "onFastChanges" | "onRelayRefused";
+type OptionalHooks = "onInbound" | "onJoin" | "onLeave" | "onFastChanges" | "onRelayRefused" | "onJoined" | "onClosed";
 
 export class RelayServerAdapter extends NetworkAdapter {
   readonly #options: Required<Omit<RelayServerAdapterOptions, OptionalHooks>> & Pick<RelayServerAdapterOptions, OptionalHooks>;
@@ -169,6 +183,8 @@ export class RelayServerAdapter extends NetworkAdapter {
       presentMetadata: options.presentMetadata ?? ((presented) => presented),
       ownerOfPeer: options.ownerOfPeer ?? handleOfPeer,
       onRelayRefused: options.onRelayRefused,
+      onJoined: options.onJoined,
+      onClosed: options.onClosed,
       joinTimeoutMs: options.joinTimeoutMs ?? RELAY_JOIN_TIMEOUT_MS,
       keepAliveMs: options.keepAliveMs ?? RELAY_KEEPALIVE_MS,
       now: options.now ?? Date.now,
@@ -213,11 +229,12 @@ export class RelayServerAdapter extends NetworkAdapter {
     conn.ws.send(encodeFrame(frame as unknown as WireFrame), () => undefined);
   }
 
-  /** Takes over an authenticated socket. */
-  accept(ws: WebSocket, identity: SocketIdentity): void {
+  /** Takes over an authenticated socket; `address` is the remote address, for the log only. */
+  accept(ws: WebSocket, identity: SocketIdentity, address?: string): void {
     const conn: Connection = {
       ws,
       identity,
+      address,
       peerId: null,
       sessionId: null,
       closed: false,
@@ -237,7 +254,7 @@ export class RelayServerAdapter extends NetworkAdapter {
     );
     ws.on("pong", () => (conn.alive = true));
     ws.on("message", (data, isBinary) => this.#receive(conn, data, isBinary));
-    ws.on("close", () => this.#forget(conn));
+    ws.on("close", (code, reason) => this.#forget(conn, code, reason.toString("utf8")));
     // ws closes the socket itself after an error (1009 for an oversized frame); the close handler cleans up.
     ws.on("error", () => undefined);
   }
@@ -411,6 +428,7 @@ export class RelayServerAdapter extends NetworkAdapter {
     this.#byPeer.set(peerId, conn);
     this.#bySession.set(conn.sessionId, conn);
     this.#options.onJoin?.(conn.sessionId, user);
+    this.#report(() => this.#options.onJoined?.(factsOf(conn)));
     const peerMetadata = this.#options.presentMetadata(frame.peerMetadata as PeerMetadata);
     this.emit("peer-candidate", { peerId: conn.sessionId as PeerId, peerMetadata });
     conn.ws.send(
@@ -438,7 +456,7 @@ export class RelayServerAdapter extends NetworkAdapter {
   /** Stops listening to `conn` at once and closes it; a peer that never answers is terminated shortly after. */
   #drop(conn: Connection, code: number, reason: string): void {
     if (conn.closed) return;
-    this.#forget(conn);
+    this.#forget(conn, code, reason);
     try {
       conn.ws.close(code, closeReason(reason));
     } catch {
@@ -502,16 +520,22 @@ export class RelayServerAdapter extends NetworkAdapter {
   #refuseRelay(conn: Connection, reason: string): void {
     // Told once per connection: a forging client must not be able to flood the relay's log.
     if (conn.refusedRelays++ > 0) return;
+    this.#report(() => this.#options.onRelayRefused?.(conn.sessionId as string, reason));
+  }
+
+  #report(hook: () => void): void {
     try {
-      this.#options.onRelayRefused?.(conn.sessionId as string, reason);
+      hook();
     } catch {
       // a reporting hook cannot take the socket down
     }
   }
 
-  #forget(conn: Connection): void {
+  /** `code` and `reason`: what the relay sent when it closes, what the client sent (or 1006) when the client does. */
+  #forget(conn: Connection, code: number, reason: string): void {
     if (conn.closed) return;
     conn.closed = true;
+    this.#report(() => this.#options.onClosed?.(factsOf(conn), code, reason));
     if (conn.joinTimer) clearTimeout(conn.joinTimer);
     this.#connections.delete(conn);
     if (conn.peerId !== null && this.#byPeer.get(conn.peerId) === conn) this.#byPeer.delete(conn.peerId);
@@ -531,7 +555,7 @@ export class RelayServerAdapter extends NetworkAdapter {
           // The close frame tells a peer that is merely slow why; #drop terminates it if it does not answer.
           this.#drop(conn, CLOSE_CODES.goingAway, `no pong and no frame for ${this.#options.keepAliveMs} ms`);
         } else {
-          this.#forget(conn);
+          this.#forget(conn, 1006, "closed without a close handshake");
           conn.ws.terminate();
         }
         continue;
@@ -544,6 +568,10 @@ export class RelayServerAdapter extends NetworkAdapter {
       }
     }
   }
+}
+
+function factsOf(conn: Connection): ConnectionFacts {
+  return { user: conn.identity.user, peerId: conn.peerId, address: conn.address };
 }
 
 function toBytes(data: unknown): Uint8Array {

@@ -13,10 +13,14 @@
  *   answer (fail closed, live sockets stay); live GitHub sockets are re-verified and cut (4401) on lost admission.
  * - A user revoked from another process loses its sockets within RELAY_REVOCATION_BOUND_MS (poll every userPollMs).
  * - Idle documents leave memory (flushed first); close() flushes everything and closes the database last.
+ * - The port is bound before the data folder is touched: a port in use fails startup with nothing created. Until
+ *   setup is done, HTTP requests and upgrades get a 503 "starting" (never a hang).
+ * - The log names every joined and closed connection (user, peer id, remote address, close code and reason) and the
+ *   handles a revocation cut; never a token.
  * - A document the relay does not have costs it a handle only until it has answered "doc-unavailable", and a session
  *   asks for at most RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION of them (unavailable-requests.ts).
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { join } from "node:path";
@@ -47,7 +51,7 @@ import { bearerToken, handleHttp } from "./http-routes.js";
 import { checkRepoMessage } from "./message-guard.js";
 import { PeerInterest } from "./peer-interest.js";
 import { RELAY_DB_FILE, openRelayDb } from "./relay-db.js";
-import { RelayServerAdapter } from "./server-adapter.js";
+import { RelayServerAdapter, type ConnectionFacts } from "./server-adapter.js";
 import { ensureTeamIndex } from "./team.js";
 import { UnavailableRequests } from "./unavailable-requests.js";
 import { UserStore } from "./users.js";
@@ -119,9 +123,60 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const timings = relayTimings(options);
   const log = options.log ?? (() => undefined);
   const host = options.host ?? "127.0.0.1";
-  const access = options.access ?? teamAccess;
   const relayPeerId = options.peerId ?? RELAY_PEER_ID;
-  const db = openRelayDb(options.dataDir);
+
+  // Replaced once setup is done; until then every request is told the relay is starting.
+  let serveHttp = (_req: IncomingMessage, res: ServerResponse): void => {
+    res.writeHead(503, { "content-type": "application/json; charset=utf-8", "retry-after": "1" });
+    res.end(JSON.stringify({ code: "relay-unavailable", message: STARTING }));
+  };
+  let serveUpgrade = (_req: IncomingMessage, socket: Duplex, _head: Buffer): void =>
+    refuseUpgrade(socket, 503, "relay-unavailable", STARTING);
+  const server: Server = createServer((req, res) => serveHttp(req, res));
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on("error", () => undefined);
+    serveUpgrade(req, socket, head);
+  });
+  server.on("clientError", (_err, socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  let db: Database.Database | undefined;
+  try {
+    db = openRelayDb(options.dataDir);
+    const relay = await serve(options, { server, db, host, log, relayPeerId, timings });
+    serveHttp = relay.serveHttp;
+    serveUpgrade = relay.serveUpgrade;
+    return relay.running;
+  } catch (error) {
+    server.closeAllConnections();
+    server.close();
+    db?.close();
+    throw error;
+  }
+}
+
+const STARTING = "The relay is starting; try again in a moment.";
+
+interface Bound {
+  server: Server;
+  db: Database.Database;
+  host: string;
+  log: (line: string) => void;
+  relayPeerId: string;
+  timings: ReturnType<typeof relayTimings>;
+}
+
+/** Everything after the port is bound: the database, the Repo, authentication, and the handlers that go live last. */
+async function serve(
+  options: RelayOptions,
+  { server, db, host, log, relayPeerId, timings }: Bound,
+): Promise<{ running: RunningRelay; serveHttp: (req: IncomingMessage, res: ServerResponse) => void; serveUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void }> {
+  const access = options.access ?? teamAccess;
   const users = new UserStore(db);
   const storage = new SqliteStorageAdapter(db, { durability: "process-crash" });
   // automerge-repo's throttled saves fire after shutdown; closing this first keeps them off the closed database.
@@ -163,6 +218,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     presentMetadata: () => ({ isEphemeral: true }),
     ownerOfPeer: (peerId) => users.ownerOfPeer(peerId),
     onRelayRefused: (sessionId, reason) => log(`dropped presence from ${sessionId}: ${reason}`),
+    onJoined: (facts) => log(`joined: ${describeConnection(facts)}`),
+    onClosed: (facts, code, reason) => log(`left: ${describeConnection(facts)} (${code}${reason ? ` ${printable(reason)}` : ""})`),
     joinTimeoutMs: timings.joinTimeoutMs,
     keepAliveMs: timings.keepAliveMs,
   });
@@ -220,7 +277,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const refusals = createRefusalLog(log);
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? MAX_RELAY_MESSAGE_BYTES });
   const loadedDocuments = () => Object.keys(repo.handles).length;
-  const server: Server = createServer((req, res) =>
+  const serveHttp = (req: IncomingMessage, res: ServerResponse): void =>
     handleHttp(
       {
         health: () => ({ documents: loadedDocuments(), connections: adapter.connectionCount }),
@@ -233,10 +290,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       },
       req,
       res,
-    ),
-  );
-  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on("error", () => undefined);
+    );
+  const serveUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     void auth.authenticate(bearerToken(req)).then(
       (outcome) => {
         if (!outcome.ok) {
@@ -247,13 +302,12 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
         // A socket closed while GitHub was asked is dropped by ws itself (it checks the socket before upgrading).
         wss.handleUpgrade(req, socket, head, (ws) => {
           auth.accepted(ws, outcome);
-          adapter.accept(ws, outcome.identity);
+          adapter.accept(ws, outcome.identity, req.socket.remoteAddress);
         });
       },
       () => refuseUpgrade(socket, 500, "internal", "The relay could not check the token."),
     );
-  });
-  server.on("clientError", (_err, socket) => socket.destroy());
+  };
 
   const pollUsers = (): number => {
     let active: Map<string, string>;
@@ -263,27 +317,24 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       log(`user poll failed: ${String(error)}`);
       return 0;
     }
-    return adapter.cutWhere(
+    const handles = new Set<string>();
+    const cut = adapter.cutWhere(
       // GitHub-admitted sockets are not in the users table; live re-verification judges them.
-      (identity) => !isGitHubIdentity(identity.user) && active.get(identity.user) !== identity.tokenHash,
+      (identity) => {
+        const revoked = !isGitHubIdentity(identity.user) && active.get(identity.user) !== identity.tokenHash;
+        if (revoked) handles.add(identity.user);
+        return revoked;
+      },
       CLOSE_CODES.revoked,
       "access to this relay was revoked",
     );
+    if (cut > 0) log(`cut ${cut} revoked connection(s) of ${[...handles].join(", ")}`);
+    return cut;
   };
-  const userPoll = setInterval(() => {
-    const cut = pollUsers();
-    if (cut > 0) log(`cut ${cut} revoked connection(s)`);
-  }, timings.userPollMs);
+  const userPoll = setInterval(pollUsers, timings.userPollMs);
   userPoll.unref();
   evictor.start();
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(":") ? `[${host}]` : host;
   log(`relay listening on ws://${urlHost}:${port}/ (data: ${options.dataDir})`);
@@ -311,7 +362,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     return closing;
   };
 
-  return {
+  const running: RunningRelay = {
     url: `ws://${urlHost}:${port}/`,
     httpUrl: `http://${urlHost}:${port}`,
     port,
@@ -331,6 +382,17 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     reverifyGitHub: () => auth.reverifyGitHub(),
     close,
   };
+  return { running, serveHttp, serveUpgrade };
+}
+
+/** "alice as peer alice:laptop from 127.0.0.1" for the log. */
+function describeConnection({ user, peerId, address }: ConnectionFacts): string {
+  return `${user} ${peerId === null ? "before joining" : `as peer ${printable(peerId)}`} from ${address ?? "unknown address"}`;
+}
+
+/** Client-chosen text (a peer id, a close reason) stays on its one log line. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, "?");
 }
 
 function readyDocumentIds(repo: Repo): DocumentId[] {

@@ -44,6 +44,13 @@ export function isValidHandle(handle: string): boolean {
   return handle.length <= MAX_HANDLE_CHARS && HANDLE_PATTERN.test(handle);
 }
 
+/** Throws the sentence `user add` gives for a handle of the wrong shape (the CLI asks before opening the database). */
+export function checkHandle(handle: string): void {
+  if (!isValidHandle(handle)) {
+    throw new ChopinError("invalid-input", `"${handle}" is not a valid handle: use 1-${MAX_HANDLE_CHARS} letters, digits or inner hyphens.`);
+  }
+}
+
 export class UserStore {
   readonly #db: Database.Database;
 
@@ -53,12 +60,7 @@ export class UserStore {
 
   /** Admits `handle` (or re-admits a revoked one) and returns its new token. */
   add(handle: string, now = Date.now()): { handle: string; token: string } {
-    if (!isValidHandle(handle)) {
-      throw new ChopinError(
-        "invalid-input",
-        `"${handle}" is not a valid handle: use 1-${MAX_HANDLE_CHARS} letters, digits or inner hyphens.`,
-      );
-    }
+    checkHandle(handle);
     const token = randomBytes(RELAY_TOKEN_BYTES).toString("base64url");
     const tokenHash = hashToken(token);
     const existing = this.#db.prepare("SELECT revoked_at FROM users WHERE handle = ?").get(handle) as
