@@ -5,6 +5,7 @@
  * list-focus request (ui.focusDocumentList: a dialog's opener is gone) focuses the list's current row, or the search
  * field when there are no rows.
  */
+import { PrivateDocumentsHint } from "./PrivateDocumentsHint.js";
 import { useEffect, useRef } from "react";
 import { useStore } from "zustand";
 import { useServices } from "../state/app-services.js";
@@ -84,6 +85,7 @@ export function Sidebar() {
         <input type="checkbox" checked={showArchived} onChange={(e) => store().setShowArchived(e.target.checked)} />
         <span>Show archived</span>
       </label>
+      <PrivateDocumentsHint />
       <h2 className="sidebar-heading">{showArchived ? "Archived" : "Documents"}</h2>
       {list.length === 0 && !loading && (
         <p className="sidebar-empty">
