@@ -94,7 +94,15 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
       )}
       <div className="doc-body">
         <div className="doc-main">
-          {viewing && <VersionViewer documentId={doc.id} content={viewing.content} at={viewing.at} />}
+          {viewing && (
+            <VersionViewer
+              documentId={doc.id}
+              content={viewing.content}
+              at={viewing.at}
+              previousMarkdown={viewing.previousMarkdown ?? null}
+              latest={viewing.latest ?? false}
+            />
+          )}
           {/* The editor stays mounted while a version is viewed, so presence and the save state carry on. */}
           <div className="doc-editor" hidden={viewing !== null}>
             {error ? (

@@ -46,8 +46,14 @@ export function HistoryPanel({ documentId }: { documentId: string }) {
 
   const view = async (version: VersionEntry) => {
     try {
-      const content = await bridge.api.readVersion(documentId, version.id);
-      ui.getState().viewVersion({ documentId, content, at: version.at });
+      const list = versions ?? [];
+      const index = list.findIndex((v) => v.id === version.id);
+      const before = index >= 0 ? list[index + 1] : undefined;
+      const [content, previous] = await Promise.all([
+        bridge.api.readVersion(documentId, version.id),
+        before ? bridge.api.readVersion(documentId, before.id) : Promise.resolve(null),
+      ]);
+      ui.getState().viewVersion({ documentId, content, at: version.at, previousMarkdown: previous?.markdown ?? null, latest: index === 0 });
     } catch (e) {
       setError(describeError(e));
     }

@@ -26,7 +26,7 @@ export function PrivateDocumentsHint() {
   const dismissedNow = dismissed || (key !== null && storage?.getItem(key) === "1");
   if (!relayUrl || privateCount === 0 || dismissedNow) return null;
   return (
-    <div className="sidebar-hint" role="note">
+    <div className="sidebar-hint" role="note" aria-label="Private documents">
       <p>{privateHintWords(privateCount)}</p>
       <button
         type="button"

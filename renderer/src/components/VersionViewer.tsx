@@ -1,22 +1,39 @@
 /** An older version, read-only, with the way back and the way to restore it (a new change; history keeps all). */
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { VersionContent } from "../../../shared/api.js";
 import { createMarkdownViewer } from "../editor/plan-editor.js";
+import { changedLines, markLines } from "../editor/version-changes.js";
 import { useServices } from "../state/app-services.js";
 import { describeError } from "../state/describe-error.js";
 import { formatWhen } from "../format-time.js";
 
-export function VersionViewer({ documentId, content, at }: { documentId: string; content: VersionContent; at: number }) {
+export function VersionViewer({
+  documentId,
+  content,
+  at,
+  previousMarkdown = null,
+  latest = false,
+}: {
+  documentId: string;
+  content: VersionContent;
+  at: number;
+  /** The version before this one (null for the first): the lines this one added or changed are marked. */
+  previousMarkdown?: string | null;
+  /** The newest version: what the document holds now, so there is nothing to restore. */
+  latest?: boolean;
+}) {
   const { bridge, ui, documents } = useServices();
   const parentRef = useRef<HTMLDivElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
+  const changed = useMemo(() => changedLines(previousMarkdown, content.markdown), [previousMarkdown, content]);
+
   useEffect(() => {
     if (!parentRef.current) return;
-    const view = createMarkdownViewer(parentRef.current, content.markdown, "Version content");
+    const view = createMarkdownViewer(parentRef.current, content.markdown, "Version content", [markLines(changed)]);
     return () => view.destroy();
-  }, [content]);
+  }, [content, changed]);
 
   const restore = async () => {
     setBusy(true);
@@ -37,14 +54,21 @@ export function VersionViewer({ documentId, content, at }: { documentId: string;
         <span>
           Viewing the version from <strong>{formatWhen(at)}</strong>
           {content.title ? <> · “{content.title}”</> : null} — read-only
+          {changed.length > 0 && (
+            <span className="version-changes"> · {changed.length === 1 ? "1 line" : `${changed.length} lines`} this version added or changed, marked</span>
+          )}
         </span>
         <span className="version-banner-actions">
           <button type="button" className="button" onClick={() => ui.getState().viewVersion(null)}>
             Back to current
           </button>
-          <button type="button" className="button button-primary" disabled={busy} onClick={() => void restore()}>
-            Restore this version
-          </button>
+          {latest ? (
+            <span className="version-current">This is the current version</span>
+          ) : (
+            <button type="button" className="button button-primary" disabled={busy} onClick={() => void restore()}>
+              Restore this version
+            </button>
+          )}
         </span>
       </div>
       {error && (

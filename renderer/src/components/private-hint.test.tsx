@@ -16,23 +16,23 @@ describe("private documents hint", () => {
     await bridge.api.createDocument({ title: "Diary", shared: false });
     await bridge.api.createDocument({ title: "Notes", shared: false });
     await bridge.api.createDocument({ title: "Team plan", shared: true });
-    await until(() => screen.queryByRole("note") !== null, "the hint");
-    expect(screen.getByRole("note").textContent).toContain(privateHintWords(2));
+    await until(() => screen.queryByRole("note", { name: "Private documents" }) !== null, "the hint");
+    expect(screen.getByRole("note", { name: "Private documents" }).textContent).toContain(privateHintWords(2));
     fireEvent.click(screen.getByRole("button", { name: "Got it" }));
-    await until(() => screen.queryByRole("note") === null, "the hint gone");
+    await until(() => screen.queryByRole("note", { name: "Private documents" }) === null, "the hint gone");
     cleanupApps();
     // A new window of the same page (storage kept): still dismissed for this relay.
     const again = renderApp((b) => void (b.settings.relayUrl = relay));
     await again.bridge.api.createDocument({ title: "Diary", shared: false });
     await until(() => screen.queryByText("Diary") !== null, "listed");
-    expect(screen.queryByRole("note")).toBeNull();
+    expect(screen.queryByRole("note", { name: "Private documents" })).toBeNull();
   });
 
   it("is not shown without a relay (everything is private then, by design)", async () => {
     const { bridge } = renderApp();
     await bridge.api.createDocument({ title: "Diary" });
     await until(() => screen.queryByText("Diary") !== null, "listed");
-    expect(screen.queryByRole("note")).toBeNull();
+    expect(screen.queryByRole("note", { name: "Private documents" })).toBeNull();
   });
 
   it("words one document in the singular", () => {

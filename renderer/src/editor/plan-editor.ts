@@ -58,12 +58,12 @@ export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extensi
 }
 
 /** A read-only view of Markdown (an older version), styled like the editor. */
-export function createMarkdownViewer(parent: HTMLElement, markdown: string, label: string): EditorView {
+export function createMarkdownViewer(parent: HTMLElement, markdown: string, label: string, extensions: Extension[] = []): EditorView {
   return new EditorView({
     parent,
     state: EditorState.create({
       doc: markdown,
-      extensions: [markdownPresentation(label), EditorState.readOnly.of(true), EditorView.editable.of(false)],
+      extensions: [markdownPresentation(label), EditorState.readOnly.of(true), EditorView.editable.of(false), ...extensions],
     }),
   });
 }

@@ -21,7 +21,17 @@ export interface UiState {
   confirm: ConfirmRequest | null;
   outlineOpen: boolean;
   historyOpen: boolean;
-  viewingVersion: { documentId: DocumentId; content: VersionContent; at: number } | null;
+  /**
+   * The version shown read-only: `previousMarkdown` is the version before it (null for the first), so the view can
+   * mark what this one changed; `latest` when it is the newest (nothing to restore then).
+   */
+  viewingVersion: {
+    documentId: DocumentId;
+    content: VersionContent;
+    at: number;
+    previousMarkdown?: string | null;
+    latest?: boolean;
+  } | null;
   /** Counts requests to focus the sidebar search field (Mod+Shift+F, the palette); the sidebar acts on each change. */
   searchFocusRequests: number;
   focusSearch(): void;
