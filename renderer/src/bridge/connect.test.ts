@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { WebSocket, WebSocketServer } from "ws";
+import { WebSocketServer } from "ws";
 import { waitFor } from "../test/wait-for.js";
-import { connectHost, type Connection, type HostEnvironment } from "./connect.js";
+import { connectHost, type Connection } from "./connect.js";
 import { REFUSAL_STORAGE_KEY, SECRET_STORAGE_KEY } from "./secret.js";
-import type { WebSocketLike } from "./socket-bridge.js";
+import { hostEnvironment } from "../test/host-environment.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -21,21 +21,6 @@ async function hostLike(accept: boolean): Promise<number> {
   return (wss.address() as { port: number }).port;
 }
 
-function environment(port: number, hash: string, kept: string | null): HostEnvironment & { stored: Map<string, string> } {
-  const stored = new Map<string, string>(kept === null ? [] : [[SECRET_STORAGE_KEY, kept]]);
-  return {
-    stored,
-    location: { protocol: "http:", host: `127.0.0.1:${port}`, hash, pathname: "/", search: "" },
-    storage: {
-      getItem: (key) => stored.get(key) ?? null,
-      setItem: (key, value) => void stored.set(key, value),
-      removeItem: (key) => void stored.delete(key),
-    },
-    history: { state: null, replaceState: () => undefined },
-    createSocket: (url) => new WebSocket(url, { origin: `http://127.0.0.1:${port}` }) as unknown as WebSocketLike,
-  };
-}
-
 function track(connection: Connection): Connection {
   cleanups.push(() => (connection.bridge as { close?: () => void }).close?.());
   return connection;
@@ -43,7 +28,7 @@ function track(connection: Connection): Connection {
 
 describe("connectHost", () => {
   it("forgets a secret from an earlier launch once the core refuses it", async () => {
-    const env = environment(await hostLike(false), "", "stale");
+    const env = hostEnvironment(await hostLike(false), "", "stale");
     const connection = track(connectHost(env));
     await waitFor(() => connection.coreLink!.state() === "refused");
     expect(env.stored.has(SECRET_STORAGE_KEY)).toBe(false);
@@ -59,7 +44,7 @@ describe("connectHost", () => {
       for (const client of wss.clients) client.terminate();
       wss.close();
     });
-    const env = environment((wss.address() as { port: number }).port, "#secret=s1", null);
+    const env = hostEnvironment((wss.address() as { port: number }).port, "#secret=s1", null);
     const connection = track(connectHost(env));
     await waitFor(() => connection.coreLink!.state() === "open");
     expect(env.stored.has(REFUSAL_STORAGE_KEY)).toBe(false);
@@ -72,7 +57,7 @@ describe("connectHost", () => {
   });
 
   it("forgets a wrong secret from the link once the core refuses it", async () => {
-    const env = environment(await hostLike(false), "#secret=wrong", null);
+    const env = hostEnvironment(await hostLike(false), "#secret=wrong", null);
     const connection = track(connectHost(env));
     expect(env.stored.get(SECRET_STORAGE_KEY)).toBe("wrong");
     await waitFor(() => connection.coreLink!.state() === "refused");
@@ -80,13 +65,13 @@ describe("connectHost", () => {
   });
 
   it("keeps the secret the core accepts", async () => {
-    const env = environment(await hostLike(true), "#secret=good", null);
+    const env = hostEnvironment(await hostLike(true), "#secret=good", null);
     const connection = track(connectHost(env));
     await waitFor(() => connection.coreLink!.state() === "open");
     expect(env.stored.get(SECRET_STORAGE_KEY)).toBe("good");
   });
 
   it("asks for the printed link when there is no secret at all", async () => {
-    expect(() => connectHost(environment(1, "", null))).toThrow(/link Chopin printed/);
+    expect(() => connectHost(hostEnvironment(1, "", null))).toThrow(/link Chopin printed/);
   });
 });

@@ -11,8 +11,8 @@ import type { BrowserWebSocketClientAdapter } from "@automerge/automerge-repo-ne
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import { REPLICA_RECONNECT_MS } from "../../../shared/limits.js";
-import { connectHost, type Connection, type HostEnvironment } from "./connect.js";
-import type { WebSocketLike } from "./socket-bridge.js";
+import { connectHost, type Connection } from "./connect.js";
+import { hostEnvironment } from "../test/host-environment.js";
 import { untilImmediate as until, flushIo } from "../../../shared/test-immediate.js";
 
 let http: Server;
@@ -58,22 +58,6 @@ async function listen(port = 0): Promise<number> {
   await new Promise<void>((resolve) => http.listen(port, "127.0.0.1", resolve));
   return (http.address() as AddressInfo).port;
 }
-
-function hostEnvironment(port: number): HostEnvironment {
-  const stored = new Map<string, string>();
-  return {
-    location: { protocol: "http:", host: `127.0.0.1:${port}`, hash: "#secret=s", pathname: "/", search: "" },
-    storage: {
-      getItem: (key) => stored.get(key) ?? null,
-      setItem: (key, value) => void stored.set(key, value),
-      removeItem: (key) => void stored.delete(key),
-    },
-    history: { state: null, replaceState: () => undefined },
-    createSocket: (url) => new WebSocket(url, { origin: `http://127.0.0.1:${port}` }) as unknown as WebSocketLike,
-  };
-}
-
-
 
 const replicaOf = (c: Connection) => c.replicaAdapter as BrowserWebSocketClientAdapter;
 

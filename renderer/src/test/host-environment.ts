@@ -1,0 +1,24 @@
+/**
+ * Test support (imported only by *.test.ts): the page a host-mode window runs in, for connectHost() against real
+ * sockets on 127.0.0.1 — its location (the secret in `hash`), session storage in memory (`stored`, optionally holding
+ * a secret `kept` from an earlier load) and sockets that present our own Origin.
+ */
+import { WebSocket } from "ws";
+import type { HostEnvironment } from "../bridge/connect.js";
+import { SECRET_STORAGE_KEY } from "../bridge/secret.js";
+import type { WebSocketLike } from "../bridge/socket-bridge.js";
+
+export function hostEnvironment(port: number, hash = "#secret=s", kept: string | null = null): HostEnvironment & { stored: Map<string, string> } {
+  const stored = new Map<string, string>(kept === null ? [] : [[SECRET_STORAGE_KEY, kept]]);
+  return {
+    stored,
+    location: { protocol: "http:", host: `127.0.0.1:${port}`, hash, pathname: "/", search: "" },
+    storage: {
+      getItem: (key) => stored.get(key) ?? null,
+      setItem: (key, value) => void stored.set(key, value),
+      removeItem: (key) => void stored.delete(key),
+    },
+    history: { state: null, replaceState: () => undefined },
+    createSocket: (url) => new WebSocket(url, { origin: `http://127.0.0.1:${port}` }) as unknown as WebSocketLike,
+  };
+}
