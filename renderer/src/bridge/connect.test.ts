@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { WebSocketServer } from "ws";
+import { WebSocket, WebSocketServer } from "ws";
 import { waitFor } from "../test/wait-for.js";
 import { connectHost, type Connection } from "./connect.js";
 import { REFUSAL_STORAGE_KEY, SECRET_STORAGE_KEY } from "./secret.js";
@@ -28,7 +28,7 @@ function track(connection: Connection): Connection {
 
 describe("connectHost", () => {
   it("forgets a secret from an earlier launch once the core refuses it", async () => {
-    const env = hostEnvironment(await hostLike(false), "", "stale");
+    const env = hostEnvironment(WebSocket, await hostLike(false), "", "stale");
     const connection = track(connectHost(env));
     await waitFor(() => connection.coreLink!.state() === "refused");
     expect(env.stored.has(SECRET_STORAGE_KEY)).toBe(false);
@@ -44,7 +44,7 @@ describe("connectHost", () => {
       for (const client of wss.clients) client.terminate();
       wss.close();
     });
-    const env = hostEnvironment((wss.address() as { port: number }).port, "#secret=s1", null);
+    const env = hostEnvironment(WebSocket, (wss.address() as { port: number }).port, "#secret=s1", null);
     const connection = track(connectHost(env));
     await waitFor(() => connection.coreLink!.state() === "open");
     expect(env.stored.has(REFUSAL_STORAGE_KEY)).toBe(false);
@@ -57,7 +57,7 @@ describe("connectHost", () => {
   });
 
   it("forgets a wrong secret from the link once the core refuses it", async () => {
-    const env = hostEnvironment(await hostLike(false), "#secret=wrong", null);
+    const env = hostEnvironment(WebSocket, await hostLike(false), "#secret=wrong", null);
     const connection = track(connectHost(env));
     expect(env.stored.get(SECRET_STORAGE_KEY)).toBe("wrong");
     await waitFor(() => connection.coreLink!.state() === "refused");
@@ -65,13 +65,13 @@ describe("connectHost", () => {
   });
 
   it("keeps the secret the core accepts", async () => {
-    const env = hostEnvironment(await hostLike(true), "#secret=good", null);
+    const env = hostEnvironment(WebSocket, await hostLike(true), "#secret=good", null);
     const connection = track(connectHost(env));
     await waitFor(() => connection.coreLink!.state() === "open");
     expect(env.stored.get(SECRET_STORAGE_KEY)).toBe("good");
   });
 
   it("asks for the printed link when there is no secret at all", async () => {
-    expect(() => connectHost(hostEnvironment(1, "", null))).toThrow(/link Chopin printed/);
+    expect(() => connectHost(hostEnvironment(WebSocket, 1, "", null))).toThrow(/link Chopin printed/);
   });
 });

@@ -64,7 +64,7 @@ const replicaOf = (c: Connection) => c.replicaAdapter as BrowserWebSocketClientA
 describe("the replica socket's reconnect (REPLICA_RECONNECT_MS)", () => {
   it("after the core drops it, reconnects REPLICA_RECONNECT_MS later, not a millisecond sooner", async () => {
     const port = await listen();
-    connection = connectHost(hostEnvironment(port));
+    connection = connectHost(hostEnvironment(WebSocket, port));
     const replica = replicaOf(connection);
     replica.connect("window" as PeerId, {});
     await until(() => syncSockets.length === 1 && replica.socket?.readyState === WebSocket.OPEN, "the replica connects");
@@ -87,7 +87,7 @@ describe("the replica socket's reconnect (REPLICA_RECONNECT_MS)", () => {
     const port = await listen();
     http.closeAllConnections();
     await new Promise((resolve) => http.close(resolve));
-    connection = connectHost(hostEnvironment(port));
+    connection = connectHost(hostEnvironment(WebSocket, port));
     const replica = replicaOf(connection);
     replica.connect("window" as PeerId, {});
     for (let attempt = 1; attempt <= 2; attempt++) {
