@@ -1,11 +1,13 @@
 /**
- * The keystroke bench page: one CodeMirror 6 editor (Markdown) over a 100 KB document, either plain (?mode=plain) or
+ * The keystroke bench page: one CodeMirror 6 editor (Markdown) over a 100 KB document, either plain (?mode=plain),
  * bound to an Automerge document in a local in-memory repo through @automerge/automerge-codemirror
- * (?mode=automerge). It records, per trusted keydown, the time until the browser's `input` event (its own
+ * (?mode=automerge), or the app's own plan editor (?mode=chopin: renderer/src/editor/plan-editor.ts with its live
+ * preview, task checkboxes, size limit, keydown typing and the binding, styled by the app's stylesheet, over a local
+ * in-memory repo). It records, per trusted keydown, the time until the browser's `input` event (its own
  * contenteditable insertion is done: CodeMirror has not seen the key yet), until the editor DOM changes
  * (MutationObserver: registered after CodeMirror's own observer, so it runs once CodeMirror has processed the
  * insertion, the binding included) and until after the next frame (requestAnimationFrame, then setTimeout 0).
- * Automerge is imported only in its mode.
+ * Automerge and the app's editor are imported only in their modes.
  */
 import { EditorState, type Extension } from "@codemirror/state";
 import { EditorView, keymap } from "@codemirror/view";
@@ -69,6 +71,8 @@ async function setup(): Promise<{ view: EditorView; automergeLength: () => numbe
     text = handle.doc().text;
     extensions.push(automergeSyncPlugin({ handle, path: ["text"] }));
     automergeLength = () => handle.doc().text.length;
+  } else if (mode === "chopin") {
+    return chopinEditor(text);
   } else if (mode !== "plain" && mode !== "paint") {
     throw new Error(`unknown mode ${mode}`);
   }
@@ -76,10 +80,32 @@ async function setup(): Promise<{ view: EditorView; automergeLength: () => numbe
     state: EditorState.create({ doc: text, extensions }),
     parent: document.getElementById("editor")!,
   });
-  const middle = Math.floor(text.length / 2);
+  placeCaret(view);
+  return { view, automergeLength };
+}
+
+function placeCaret(view: EditorView): void {
+  const middle = Math.floor(view.state.doc.length / 2);
   view.dispatch({ selection: { anchor: middle }, effects: EditorView.scrollIntoView(middle, { y: "center" }) });
   view.focus();
-  return { view, automergeLength };
+}
+
+/** The app's plan editor, in the app's editor host element and stylesheet, bound to a plan in a local repo. */
+async function chopinEditor(text: string): Promise<{ view: EditorView; automergeLength: () => number | null }> {
+  const [{ Repo }, { createPlanEditor }] = await Promise.all([
+    import("@automerge/automerge-repo"),
+    import("../../../renderer/src/editor/plan-editor.js"),
+    import("../../../renderer/src/styles.css"),
+  ]);
+  const repo = new Repo({ network: [] });
+  // The editor reads and writes only the body at ["text"]; the plan's other fields do not reach it.
+  const handle = repo.create<{ text: string }>({ text });
+  await handle.whenReady();
+  const parent = document.getElementById("editor")!;
+  parent.className = "editor-host";
+  const view = createPlanEditor({ parent, handle: handle as unknown as Parameters<typeof createPlanEditor>[0]["handle"] });
+  placeCaret(view);
+  return { view, automergeLength: () => handle.doc().text.length };
 }
 
 const input: number[] = [];

@@ -10,6 +10,7 @@ import { EditorState, type Extension } from "@codemirror/state";
 import { EditorView, keymap, placeholder } from "@codemirror/view";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import { bodySizeLimit } from "./body-size-limit.js";
+import { keydownTyping } from "./keydown-typing.js";
 import { openLinksOnModClick } from "./link-open.js";
 import { markdownPresentation } from "./markdown-editing.js";
 import { remoteEditsOutsideHistory } from "./remote-edits-outside-history.js";
@@ -40,8 +41,8 @@ export function planPresentation(): Extension[] {
 }
 
 /**
- * Editing: history, keys (find and replace on Mod+F), the body's size limit, Mod+click on a link and the Automerge binding. The handle
- * must be ready and the editor hold its text.
+ * Editing: history, keys (find and replace on Mod+F), printable keys typed at keydown, the body's size limit, Mod+click on a
+ * link and the Automerge binding. The handle must be ready and the editor hold its text.
  */
 export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extension[] = []): Extension[] {
   return [
@@ -49,6 +50,7 @@ export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extensi
     search({ top: true }),
     highlightSelectionMatches(),
     keymap.of([...searchKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
+    keydownTyping(),
     bodySizeLimit(),
     openLinksOnModClick(),
     textSync(handle as DocHandle<unknown>),
