@@ -11,8 +11,7 @@ import { ChopinError } from "../shared/errors.js";
 import { createAppCore } from "./core/app-core.js";
 import { defaultDataDir } from "./core/app-data-dir.js";
 import { parseHostArgs } from "./host/cli-args.js";
-import { startHostServer, type HostServer } from "./host/host-server.js";
-import type { AppCore } from "./core/types.js";
+import { startHostServer } from "./host/host-server.js";
 
 const STATIC_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "renderer", "dist");
 
@@ -25,16 +24,6 @@ function openInBrowser(url: string): void {
   }
 }
 
-async function startHostOnPort(core: AppCore, port: number): Promise<HostServer> {
-  try {
-    return await startHostServer({ core, staticDir: STATIC_DIR, port });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE" && port !== 0) {
-      return startHostServer({ core, staticDir: STATIC_DIR, port: 0 });
-    }
-    throw error;
-  }
-}
 
 async function main(): Promise<void> {
   const args = parseHostArgs(process.argv.slice(2));
@@ -51,7 +40,10 @@ async function main(): Promise<void> {
     githubApiUrl: args.github.apiBaseUrl,
     githubWebUrl: args.github.webBaseUrl,
   });
-  const host = await startHostOnPort(core, args.uiPort);
+  // A stable port keeps the page's origin, and with it the outbox of edits a tab kept while the core was down.
+  const { server: host, changedFrom: uiPortChangedFrom } = await core.listenOnStablePort("ui", args.uiPort, (port) =>
+    startHostServer({ core, staticDir: STATIC_DIR, port }),
+  );
 
   let stopping = false;
   const stop = async () => {
@@ -68,6 +60,9 @@ async function main(): Promise<void> {
   console.log(`  Open:  ${host.url}`);
   console.log(`  Data:  ${dataDir}`);
   console.log(`  MCP:   ${core.mcp.url}  (agent config: ${core.mcp.configPath})`);
+  if (uiPortChangedFrom !== null) {
+    console.log(`  Note:  port ${uiPortChangedFrom}, used last time, was taken; text a tab at the old address kept while Chopin was stopped is saved when Chopin next runs on that port.`);
+  }
   if (core.mcp.portChangedFrom !== null) {
     console.log(`  Note:  port ${core.mcp.portChangedFrom}, used last time, was taken; agents set up with it need the address above.`);
   }

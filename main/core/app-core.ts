@@ -15,6 +15,7 @@ import { DocumentService } from "../documents/document-service.js";
 import { toHexHeads } from "../documents/heads.js";
 import { loadOrCreateMcpToken, mcpConnectCommands, startMcpOnStablePort, writeMcpConfig } from "../mcp/index.js";
 import { openLocalDb } from "../store/local-db.js";
+import { listenOnStablePort } from "../store/stable-port.js";
 import { DEFAULT_GITHUB_API_URL, DEFAULT_GITHUB_WEB_URL } from "../github/github-config.js";
 import { createGitHubApi } from "./github-api.js";
 import { GitHubSession } from "./github-session.js";
@@ -179,6 +180,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     events,
     repo,
     mcp: { url: mcpServer.url, port: mcpServer.port, configPath, portChangedFrom: mcpStart.changedFrom },
+    listenOnStablePort: (name, requested, listen) => listenOnStablePort(db, name, requested, listen),
     attachRendererAdapter(inner: NetworkAdapterInterface) {
       // The window fast link (docs/architecture.md, "Window fast link"): a window's keystrokes reach this Repo, and
       // the relay's and other windows' changes reach the window, as change bytes at once instead of by throttled sync.

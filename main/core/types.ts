@@ -5,6 +5,7 @@
 import type { NetworkAdapterInterface, Repo } from "@automerge/automerge-repo";
 import type { ChopinApi, ChopinEvents } from "../../shared/api.js";
 import type { OsCipher } from "../github/secret-vault.js";
+import type { StablePortStart } from "../store/stable-port.js";
 import type { TypedEmitter } from "./typed-emitter.js";
 
 export interface AppCoreOptions {
@@ -34,6 +35,11 @@ export interface AppCore {
   attachRendererAdapter(adapter: NetworkAdapterInterface): void;
   /** portChangedFrom: the port the previous launch published when this one could not use it (else null). */
   readonly mcp: { url: string; port: number; configPath: string; portChangedFrom: number | null };
+  /**
+   * Starts a shell's own local server (host mode's UI: name "ui") on this installation's stable port
+   * (main/store/stable-port.ts), remembered in the core's settings.
+   */
+  listenOnStablePort<T extends { port: number }>(name: "ui", requested: number, listen: (port: number) => Promise<T>): Promise<StablePortStart<T>>;
   /** Flushes storage and stops every server and connection. Safe to call twice. */
   close(): Promise<void>;
 }
