@@ -23,6 +23,7 @@ import { colorForPeer, loadOrCreatePeerId } from "./identity.js";
 import { countPendingChanges } from "./pending-changes.js";
 import { RelayLink, relayCredential } from "./relay-link.js";
 import { SettingsService } from "./settings-service.js";
+import { WindowFarewell } from "./window-farewell.js";
 import { requireRelayToShare } from "./share-guard.js";
 import { ClosableStorage } from "../../shared/closable-storage.js";
 import { TypedEmitter } from "./typed-emitter.js";
@@ -66,6 +67,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     peerId: peerId as PeerId,
     shareConfig: { announce: mayAnnounce, access: (peer, doc) => mayShare(peer, doc) },
   });
+  const farewell = new WindowFarewell(repo, () => rendererPeers as Set<PeerId>, mayShare);
 
   documents = await DocumentService.open({ repo, db, events, displayName: () => settings.get().displayName });
   const docs = documents;
@@ -144,7 +146,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     renameDocument: (id, title) => docs.renameDocument(id, title),
     archiveDocument: (id) => docs.archiveDocument(id),
     restoreDocument: (id) => docs.restoreDocument(id),
-    deleteDocument: (id) => docs.deleteDocument(id),
+    deleteDocument: (id) => docs.deleteDocument(id, (documentId) => farewell.sayFor(documentId)),
     shareDocument: async (id) => {
       requireRelayToShare(relayUrl(), "share");
       const summary = await docs.shareDocument(id);

@@ -186,9 +186,12 @@ export class DocumentService implements DocumentApi {
     return writes.restoreDocument(this.#access, id, by);
   }
 
-  /** Only an archived document can be deleted; it leaves both indexes and this device's storage. */
-  async deleteDocument(id: string): Promise<void> {
-    return writes.deleteDocument(this.#access, id);
+  /**
+   * Only an archived document can be deleted; it leaves both indexes and this device's storage. `beforeLeaving` runs
+   * once the delete is certain, while the document is still indexed and synced.
+   */
+  async deleteDocument(id: string, beforeLeaving?: (documentId: string) => Promise<void>): Promise<void> {
+    return writes.deleteDocument(this.#access, id, beforeLeaving);
   }
 
   /** MCP's full-body update: refuses a stale revision ('revision-conflict', details.revision = current). */

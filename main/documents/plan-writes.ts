@@ -85,12 +85,16 @@ export async function restoreDocument(access: PlanAccess, id: string, by?: Agent
   return access.summaryOf(handle);
 }
 
-/** Only an archived document can be deleted; it leaves both indexes and this device's storage. */
-export async function deleteDocument(access: PlanAccess, id: string): Promise<void> {
+/**
+ * Only an archived document can be deleted; it leaves both indexes and this device's storage. `beforeLeaving` runs
+ * once the delete is certain, while the document is still indexed and synced (the core says its windows' goodbyes).
+ */
+export async function deleteDocument(access: PlanAccess, id: string, beforeLeaving?: (documentId: string) => Promise<void>): Promise<void> {
   const { handle, plan } = await access.load(id);
   if (plan.archivedAt === null) {
     throw new ChopinError("document-not-archived", "Archive the document before deleting it.");
   }
+  await beforeLeaving?.(handle.documentId);
   access.snapshots.forget(handle.documentId);
   access.indexes.remove(handle.documentId);
   access.repo.delete(handle.documentId);

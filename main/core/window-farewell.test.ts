@@ -1,0 +1,77 @@
+/**
+ * WindowFarewell over real Repos joined by MessageChannels: a core with two windows and a teammate-side peer (the
+ * relay's place). The goodbyes must carry the window's name, reach only peers allowed the document, and never go back
+ * to the window they speak for.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { cbor, Repo, type EphemeralMessage, type Message, type PeerId } from "@automerge/automerge-repo";
+import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
+import { WindowFarewell } from "./window-farewell.js";
+
+const repos: Repo[] = [];
+afterEach(async () => {
+  for (const repo of repos.splice(0)) await repo.shutdown().catch(() => undefined);
+});
+
+const open = { announce: async () => true, access: async () => true };
+
+/** A repo joined to `core` by a MessageChannel; records the ephemeral messages it receives. */
+function joined(core: Repo, peerId: string): { repo: Repo; received: EphemeralMessage[] } {
+  const { port1, port2 } = new MessageChannel();
+  core.networkSubsystem.addNetworkAdapter(new MessageChannelNetworkAdapter(port1));
+  const repo = new Repo({ network: [new MessageChannelNetworkAdapter(port2)], peerId: peerId as PeerId, shareConfig: open });
+  repos.push(repo);
+  const received: EphemeralMessage[] = [];
+  repo.networkSubsystem.on("message", (message: Message) => {
+    if (message.type === "ephemeral") received.push(message as EphemeralMessage);
+  });
+  return { repo, received };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+describe("WindowFarewell", () => {
+  it("says goodbye in each window's name to the peers allowed the document, and to no one else", async () => {
+    const core = new Repo({ network: [], peerId: "core" as PeerId, shareConfig: open });
+    repos.push(core);
+    const w1 = joined(core, "window-1");
+    const w2 = joined(core, "window-2");
+    const teammate = joined(core, "relay");
+    await until(() => core.peers.length === 3);
+    const windows = new Set<PeerId>(["window-1", "window-2"] as PeerId[]);
+    const sharedDoc = "2F4K4XonedAa7xwEWSzfxdG6cHA4";
+    const privateDoc = "41qqQBmz2RkwQaHXkLWbAmrBqN6r";
+    const mayShare = async (peer: PeerId, documentId: string) => windows.has(peer) || documentId === sharedDoc;
+    const farewell = new WindowFarewell(core, () => windows, mayShare);
+
+    await farewell.sayFor(privateDoc);
+    await farewell.sayFor(sharedDoc);
+    await until(() => teammate.received.length >= 2);
+
+    // The teammate's side heard both windows leave the shared document, and nothing of the private one.
+    expect(teammate.received.map((m) => [m.senderId, m.documentId]).sort()).toEqual([
+      ["window-1", sharedDoc],
+      ["window-2", sharedDoc],
+    ]);
+    expect(cbor.decode(teammate.received[0].data)).toEqual({ __presence: { type: "goodbye" } });
+    // Each window heard the other leave (both documents are theirs to see), never itself.
+    await until(() => w1.received.length >= 2 && w2.received.length >= 2);
+    expect(w1.received.every((m) => m.senderId === "window-2")).toBe(true);
+    expect(w2.received.every((m) => m.senderId === "window-1")).toBe(true);
+    expect(new Set(w1.received.map((m) => m.documentId))).toEqual(new Set([privateDoc, sharedDoc]));
+  });
+
+  it("sends nothing when no window is connected", async () => {
+    const core = new Repo({ network: [], peerId: "core" as PeerId, shareConfig: open });
+    repos.push(core);
+    joined(core, "relay");
+    await until(() => core.peers.length === 1);
+    let asked = 0;
+    const farewell = new WindowFarewell(core, () => [], async () => ++asked > 0);
+    await farewell.sayFor("2F4K4XonedAa7xwEWSzfxdG6cHA4");
+    // It returned before asking about any peer, so it cannot have sent anything.
+    expect(asked).toBe(0);
+  });
+});
