@@ -2,7 +2,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { VersionContent } from "../../../shared/api.js";
 import { createMarkdownViewer } from "../editor/plan-editor.js";
-import { changedLines, markLines } from "../editor/version-changes.js";
+import { changesWords, markChanges, versionChanges } from "../editor/version-changes.js";
 import { useServices } from "../state/app-services.js";
 import { describeError } from "../state/describe-error.js";
 import { formatWhen } from "../format-time.js";
@@ -17,7 +17,7 @@ export function VersionViewer({
   documentId: string;
   content: VersionContent;
   at: number;
-  /** The version before this one (null for the first): the lines this one added or changed are marked. */
+  /** The version before this one (null for the first): the lines this one added, changed or removed are shown. */
   previousMarkdown?: string | null;
   /** The newest version: what the document holds now, so there is nothing to restore. */
   latest?: boolean;
@@ -27,13 +27,13 @@ export function VersionViewer({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const changed = useMemo(() => changedLines(previousMarkdown, content.markdown), [previousMarkdown, content]);
+  const changes = useMemo(() => versionChanges(previousMarkdown, content.markdown), [previousMarkdown, content]);
 
   useEffect(() => {
     if (!parentRef.current) return;
-    const view = createMarkdownViewer(parentRef.current, content.markdown, "Version content", [markLines(changed)]);
+    const view = createMarkdownViewer(parentRef.current, content.markdown, "Version content", [markChanges(changes)]);
     return () => view.destroy();
-  }, [content, changed]);
+  }, [content, changes]);
 
   const restore = async () => {
     setBusy(true);
@@ -54,9 +54,7 @@ export function VersionViewer({
         <span>
           Viewing the version from <strong>{formatWhen(at)}</strong>
           {content.title ? <> · “{content.title}”</> : null} — read-only
-          {changed.length > 0 && (
-            <span className="version-changes"> · {changed.length === 1 ? "1 line" : `${changed.length} lines`} this version added or changed, marked</span>
-          )}
+          {changesWords(changes) && <span className="version-changes"> · {changesWords(changes)}</span>}
         </span>
         <span className="version-banner-actions">
           <button type="button" className="button" onClick={() => ui.getState().viewVersion(null)}>
