@@ -5,7 +5,7 @@
 import { useEffect, useState } from "react";
 import { useStore } from "zustand";
 import { useServices } from "../state/app-services.js";
-import { describeSync, syncTone } from "../state/sync-words.js";
+import { describeSync, retryWords, syncTone } from "../state/sync-words.js";
 import type { SaveState } from "../state/save-tracker.js";
 import { formatWhen } from "../format-time.js";
 
@@ -49,7 +49,11 @@ export function StatusBar() {
   const identity = useStore(session, (s) => s.identity);
   // With the link to the core down, the last sync status heard may no longer be true: say it is unknown instead.
   const syncKnown = core === "open";
-  const syncText = syncKnown ? describeSync(sync) : SYNC_UNKNOWN_TEXT;
+  // The countdown ticks every second: shown beside the live region's words, not in them, or a screen reader would
+  // read the status out every second.
+  const now = useRetryClock(syncKnown && sync?.state === "offline" ? sync.nextRetryAt : null);
+  const syncText = syncKnown ? describeSync(sync, null) : SYNC_UNKNOWN_TEXT;
+  const retryText = syncKnown && sync?.state === "offline" ? retryWords(sync.nextRetryAt, now) : null;
   const saveText = describeSave(save, hasDocument);
   const syncDetail = !syncKnown
     ? undefined
@@ -60,6 +64,7 @@ export function StatusBar() {
       <div className="status-item" role="status" aria-live="polite" aria-label="Sync status" title={syncDetail}>
         <span className={`status-dot tone-${syncKnown ? syncTone(sync) : "neutral"}`} aria-hidden="true" />
         <span>{syncText}</span>
+        {retryText && <span aria-hidden="true"> · {retryText}</span>}
         {syncKnown && sync?.lastError && sync.state !== "connected" && <span className="status-detail">{sync.lastError.message}</span>}
       </div>
       {/* The way into a team from where "Local only" is said: Settings holds the relay address and token. */}

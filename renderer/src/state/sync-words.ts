@@ -17,7 +17,8 @@ export function retryWords(nextRetryAt: number | null | undefined, now: number):
   return seconds > 0 ? `retrying in ${seconds}s` : "retrying now";
 }
 
-export function describeSync(status: SyncStatus | null, now = Date.now()): string {
+/** `now` null leaves the retry countdown out (the status bar shows it apart, outside its live region). */
+export function describeSync(status: SyncStatus | null, now: number | null = Date.now()): string {
   if (!status) return "Checking…";
   switch (status.state) {
     case "local-only":
@@ -27,7 +28,7 @@ export function describeSync(status: SyncStatus | null, now = Date.now()): strin
     case "connected":
       return status.pendingChanges > 0 ? `Connected — sending ${changesWord(status.pendingChanges)}` : "Connected";
     case "offline": {
-      const retry = retryWords(status.nextRetryAt, now);
+      const retry = now === null ? null : retryWords(status.nextRetryAt, now);
       const waiting = status.pendingChanges > 0 ? ` — ${changesWord(status.pendingChanges)} waiting` : "";
       return `Offline${waiting}${retry ? ` · ${retry}` : ""}`;
     }
