@@ -134,6 +134,13 @@ describe("MCP tools over the SDK client", () => {
     expect(created.body.document.title).toBe("Untitled plan");
   });
 
+  it("names a plan created without a title by its Markdown's first heading", async () => {
+    mf = await startMcpFixture();
+    const client = await mf.connect();
+    const created = await mf.call(client, "create_document", { idempotencyKey: "k", markdown: "# Migrate the billing job\n\nSteps" });
+    expect(created.body.document.title).toBe("Migrate the billing job");
+  });
+
   it("rename, archive (edits refused), restore — all idempotent", async () => {
     mf = await startMcpFixture();
     const client = await mf.connect();

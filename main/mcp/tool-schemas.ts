@@ -11,6 +11,7 @@ import {
   MAX_MCP_REVISION_CHARS,
   MAX_REPOSITORY_NAME_CHARS,
   MAX_REPOSITORY_OWNER_CHARS,
+  MAX_DOCUMENT_MARKDOWN_BYTES,
   MAX_TITLE_CHARS,
 } from "../../shared/limits.js";
 import { briefSchema, repositoryNameSchema, repositoryOwnerSchema } from "../../shared/schema/plan-document.js";
@@ -21,8 +22,10 @@ const idempotencyKey = z
   .min(1)
   .max(MAX_MCP_IDEMPOTENCY_KEY_CHARS)
   .describe("Your unique key for this write; retrying with the same key and input replays the first result.");
-const title = z.string().max(MAX_TITLE_CHARS);
-const markdown = z.string().describe("The whole Markdown body.");
+const title = z.string().max(MAX_TITLE_CHARS).describe(`At most ${MAX_TITLE_CHARS} characters.`);
+const markdown = z
+  .string()
+  .describe(`The whole Markdown body, at most ${MAX_DOCUMENT_MARKDOWN_BYTES} bytes of UTF-8 (${MAX_DOCUMENT_MARKDOWN_BYTES / 1024} KiB); a larger body is refused with "too-large".`);
 
 export const repositoryInputSchema = z.union([
   z.object({ owner: repositoryOwnerSchema, name: repositoryNameSchema }),
@@ -38,7 +41,7 @@ export const TOOL_INPUTS = {
   create_document: z
     .object({
       idempotencyKey,
-      title: title.optional(),
+      title: title.optional().describe(`At most ${MAX_TITLE_CHARS} characters; without one, the Markdown's first heading names the plan.`),
       markdown,
       repository: repositoryInputSchema.optional(),
       baseBranch: z.string().max(MAX_MCP_BRANCH_CHARS).optional(),

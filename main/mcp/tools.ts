@@ -9,6 +9,7 @@ import type { DocumentDetail, DocumentSummary } from "../../shared/api.js";
 import type { DocumentService } from "../documents/document-service.js";
 import { byRecency } from "../documents/search.js";
 import { nonObjectArguments } from "./call-arguments.js";
+import { titleFromMarkdown } from "./title-from-markdown.js";
 import { requireRelayToShare } from "../core/share-guard.js";
 import type { ReplayLog } from "./replay.js";
 import { repositoryBindingOf, TOOL_INPUTS, type ToolInput, type ToolName } from "./tool-schemas.js";
@@ -70,7 +71,7 @@ const HANDLERS: { [T in ToolName]: Handler<T> } = {
         clientName,
       };
       const detail = await documents.createDocumentWith(
-        { title: input.title, markdown: input.markdown, shared: input.shared, createdVia: "mcp", repository, provenance,
+        { title: input.title ?? titleFromMarkdown(input.markdown), markdown: input.markdown, shared: input.shared, createdVia: "mcp", repository, provenance,
           brief: input.brief ?? null },
         { agent: clientName },
       );
