@@ -4,7 +4,7 @@
  * is ready before the binding is created, and remote edits never enter this window's undo history.
  */
 import type { DocHandle } from "@automerge/automerge-repo";
-import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
 import { EditorState, type Extension } from "@codemirror/state";
 import { EditorView, keymap, placeholder } from "@codemirror/view";
@@ -14,6 +14,7 @@ import { keydownTyping } from "./keydown-typing.js";
 import { openLinksOnModClick } from "./link-open.js";
 import { markdownPresentation } from "./markdown-editing.js";
 import { remoteEditsOutsideHistory } from "./remote-edits-outside-history.js";
+import { tabIndentKeys } from "./tab-indent.js";
 import { textSync } from "./text-sync.js";
 
 export const DOCUMENT_BODY_LABEL = "Document body";
@@ -41,7 +42,7 @@ export function planPresentation(): Extension[] {
 }
 
 /**
- * Editing: history, keys (find and replace on Mod+F), printable keys typed at keydown, the body's size limit, Mod+click on a
+ * Editing: history, keys (find and replace on Mod+F), printable keys typed at keydown, Tab indenting lists and code only (tab-indent.ts), the body's size limit, Mod+click on a
  * link and the Automerge binding. The handle must be ready and the editor hold its text.
  */
 export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extension[] = []): Extension[] {
@@ -49,7 +50,7 @@ export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extensi
     history(),
     search({ top: true }),
     highlightSelectionMatches(),
-    keymap.of([...searchKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
+    keymap.of([...searchKeymap, ...defaultKeymap, ...historyKeymap, tabIndentKeys]),
     keydownTyping(),
     bodySizeLimit(),
     openLinksOnModClick(),
