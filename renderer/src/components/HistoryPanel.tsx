@@ -2,7 +2,7 @@
  * The open document's versions (who, when, what), newest first. Picking one shows it read-only in place of the
  * editor; the list is re-read when the core says the document changed.
  */
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useStore } from "zustand";
 import type { VersionEntry } from "../../../shared/api.js";
 import { useServices } from "../state/app-services.js";
@@ -17,6 +17,10 @@ export function HistoryPanel({ documentId }: { documentId: string }) {
   const viewing = useStore(ui, (s) => s.viewingVersion);
   const [versions, setVersions] = useState<VersionEntry[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Opening the panel (its button or Mod+Shift+H) moves the focus to it, so a keyboard or screen reader user lands
+  // in what they opened instead of staying in the editor with nothing said.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
 
   const load = useCallback(async () => {
     try {
@@ -62,7 +66,9 @@ export function HistoryPanel({ documentId }: { documentId: string }) {
   return (
     <section className="side-panel history" aria-label="Version history">
       <div className="panel-heading-row">
-        <h2 className="panel-heading">Version history</h2>
+        <h2 className="panel-heading" ref={headingRef} tabIndex={-1}>
+          Version history
+        </h2>
         <button type="button" className="icon-button" aria-label="Close version history" onClick={() => ui.getState().toggleHistory(false)}>
           <Icon name="close" />
         </button>

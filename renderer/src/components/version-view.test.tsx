@@ -31,6 +31,14 @@ async function openHistory() {
   return screen.getByRole("region", { name: "Version history" });
 }
 
+describe("the version history panel", () => {
+  it("takes the focus when it opens, on its heading", async () => {
+    await openHistory();
+    expect(document.activeElement?.textContent).toBe("Version history");
+    expect(document.activeElement?.tagName).toBe("H2");
+  });
+});
+
 describe("the version view", () => {
   it("marks what the version changed, and says the latest is current instead of offering a restore", async () => {
     const panel = await openHistory();
