@@ -1,5 +1,4 @@
 /** The sidebar footer's GitHub account button: who is signed in (or that nobody is); opens Settings. */
-import { useId } from "react";
 import { useStore } from "zustand";
 import type { AuthState } from "../../../shared/api.js";
 import { useServices } from "../state/app-services.js";
@@ -23,14 +22,13 @@ export function accountWords(auth: AuthState | null): string {
 export function AccountIndicator() {
   const { github, ui } = useServices();
   const auth = useStore(github, (s) => s.auth);
-  const wordsId = useId();
   const words = accountWords(auth);
   return (
     <button
       type="button"
       className={`account-indicator is-${auth?.state ?? "loading"}`}
-      aria-label="GitHub account"
-      aria-describedby={wordsId}
+      // The name holds the visible words (WCAG 2.5.3, label in name), after what the button is.
+      aria-label={`GitHub account: ${words}`}
       title={`GitHub account: ${words}`}
       onClick={() => ui.getState().openDialog("settings")}
     >
@@ -41,9 +39,7 @@ export function AccountIndicator() {
           <Icon name="people" size={14} />
         </span>
       )}
-      <span className="account-words" id={wordsId}>
-        {words}
-      </span>
+      <span className="account-words">{words}</span>
     </button>
   );
 }

@@ -33,13 +33,13 @@ describe("GitHub account section", () => {
     await waitFor(() => expect(section().textContent).toContain("not set up"));
     expect(section().textContent).toContain("--github-client-id");
     expect(within(section()).queryByRole("button", { name: "Sign in with GitHub" })).toBeNull();
-    expect(screen.getByRole("button", { name: "GitHub account" }).textContent).toBe("GitHub not set up");
+    expect(screen.getByRole("button", { name: /^GitHub account:/ }).textContent).toBe("GitHub not set up");
   });
 
   it("signs in: code and address shown at once, waiting, then who is signed in; sign out returns to signed out", async () => {
     const { bridge, section } = renderSection();
     const signIn = await within(section()).findByRole("button", { name: "Sign in with GitHub" });
-    expect(screen.getByRole("button", { name: "GitHub account" }).textContent).toBe("Not signed in to GitHub");
+    expect(screen.getByRole("button", { name: /^GitHub account:/ }).textContent).toBe("Not signed in to GitHub");
     fireEvent.click(signIn);
     await waitFor(() => expect(within(section()).getByTestId("device-code").textContent).toBe("WDJB-MJHT"));
     expect(bridge.calls.find((c) => c.method === "startSignIn")?.args).toEqual([{ staySignedIn: false }]);
@@ -55,7 +55,7 @@ describe("GitHub account section", () => {
     expect(section().textContent).toContain("Alice Example");
     expect(section().textContent).toContain("Stay signed in: off");
     expect(section().textContent).toContain("Credential revision 1");
-    expect(screen.getByRole("button", { name: "GitHub account" }).textContent).toContain("alice");
+    expect(screen.getByRole("button", { name: /^GitHub account:/ }).textContent).toContain("alice");
 
     fireEvent.click(within(section()).getByRole("button", { name: "Sign out" }));
     await within(section()).findByRole("button", { name: "Sign in with GitHub" });

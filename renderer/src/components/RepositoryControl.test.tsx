@@ -45,7 +45,7 @@ describe("Repository control", () => {
     const { bridge, group } = await renderWithDocument();
     act(() => bridge.emit("auth-state", { ...bridge.auth, state: "signing-in" }));
     act(() => bridge.completeSignIn("alice"));
-    await until(() => screen.getByRole("button", { name: "GitHub account" }).textContent?.includes("alice") ?? false, "the account");
+    await until(() => screen.getByRole("button", { name: /^GitHub account:/ }).textContent?.includes("alice") ?? false, "the account");
 
     fireEvent.click(within(group()).getByRole("button", { name: "Bind repository" }));
     const dialog = screen.getByRole("dialog", { name: "Bind repository" });

@@ -186,7 +186,10 @@ function CopyRow({ label, command }: { label: string; command: string }) {
   return (
     <div className="copy-row">
       <span className="copy-label">{label}</span>
-      <code className="copy-command">{command}</code>
+      {/* Focusable: a long command scrolls sideways, and a keyboard user must be able to scroll it too. */}
+      <code className="copy-command" tabIndex={0} aria-label={`${label} command: ${command}`}>
+        {command}
+      </code>
       <button type="button" className="button button-small" aria-label={`Copy ${label} command`} onClick={() => void copy()}>
         <Icon name="copy" size={14} />
         {copied === "yes" ? "Copied" : copied === "failed" ? "Select and copy" : "Copy"}
