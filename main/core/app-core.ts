@@ -77,7 +77,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   let recheckTimer: NodeJS.Timeout | null = null;
   const syncStatus = (): SyncStatus => {
     const link = relay!.status();
-    const pendingChanges = link.state === "local-only" ? 0 : countPendingChanges(repo, (id) => docs.isShared(id), relay!.relayStorageId(), toHexHeads);
+    const pendingChanges = link.state === "local-only" ? 0 : countPendingChanges(repo, (id) => docs.isShared(id), relay!.relayStorageId(), toHexHeads, (id) => relay!.receivedHeads(id));
     return { ...link, pendingChanges };
   };
   const publishStatus = () => {

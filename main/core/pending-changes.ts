@@ -1,7 +1,9 @@
 /**
  * Counts local changes the relay has not acknowledged, for the sync indicator's "N changes waiting". The relay's
  * acknowledged heads per document come from automerge-repo's sync info for the relay's storage id (persisted by the
- * Repo, so the count survives a restart while offline). A document the relay never acknowledged counts whole.
+ * Repo, so the count survives a restart while offline), joined by the heads of what the relay itself sent this device
+ * since (relayReceived: it holds those, and until its next acknowledgement a teammate's changes just received counted
+ * as ours). A document the relay never acknowledged counts whole.
  */
 import * as A from "@automerge/automerge";
 import type { DocHandle, Repo, StorageId } from "@automerge/automerge-repo";
@@ -17,6 +19,7 @@ export function countPendingChanges(
   isShared: (documentId: string) => boolean,
   relayStorageId: StorageId | null,
   hexHeadsOf: (heads: unknown) => string[],
+  relayReceived: (documentId: string) => readonly string[] = () => [],
 ): number {
   let pending = 0;
   for (const handle of Object.values(repo.handles) as DocHandle<unknown>[]) {
@@ -24,7 +27,7 @@ export function countPendingChanges(
     const doc = handle.doc();
     if (!doc) continue;
     const info = relayStorageId ? handle.getSyncInfo(relayStorageId) : undefined;
-    const acked = info ? hexHeadsOf(info.lastHeads) : [];
+    const acked = [...(info ? hexHeadsOf(info.lastHeads) : []), ...relayReceived(handle.documentId)];
     try {
       pending += changesNotIn(doc, acked);
     } catch {

@@ -8,6 +8,7 @@
  * What must stay true: the adapter of a replaced connection is removed from the Repo before the new one joins.
  */
 import type { PeerId, Repo, StorageId } from "@automerge/automerge-repo";
+import { RelayReceived } from "./relay-received.js";
 import type { Database } from "better-sqlite3";
 import type { SyncState } from "../../shared/api.js";
 import type { ErrorShape } from "../../shared/errors.js";
@@ -44,6 +45,7 @@ export class RelayLink {
   #applied: { url: string | null; token: string | null } | null = null;
   #closed = false;
   readonly #learning = new WeakSet<RelayConnection>();
+  readonly #received = new RelayReceived();
 
   constructor(
     private readonly repo: Repo,
@@ -60,6 +62,7 @@ export class RelayLink {
     const generation = ++this.#generation;
     this.#applied = { url, token };
     this.#disconnect();
+    this.#received.clear();
     this.#teamError = null;
     this.documents.setDefaultShared(url !== null);
     if (!url || !token) {
@@ -75,6 +78,9 @@ export class RelayLink {
     const connection = new RelayConnection({ url, token, peerId: this.peerId, qualifyPeerId: true });
     // The change fast path (docs/architecture.md, "Sync fast path") needs the Repo to read new changes from.
     connection.attachRepo(this.repo);
+    connection.onReceived((documentId, hashes) => {
+      if (this.#connection === connection) this.#received.note(documentId, hashes);
+    });
     this.#connection = connection;
     let teamKnown = false;
     connection.onStatus((event) => {
@@ -130,6 +136,11 @@ export class RelayLink {
 
   isRelayPeer(peerId: PeerId | string): boolean {
     return this.#connection?.isRelayPeer(peerId) ?? false;
+  }
+
+  /** Changes of `documentId` the relay sent this device (it holds them), beyond what it acknowledged. */
+  receivedHeads(documentId: string): readonly string[] {
+    return this.#received.heads(documentId);
   }
 
   /** The live relay peer's storage id when connected (remembered for offline use), else the remembered one. */

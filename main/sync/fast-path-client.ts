@@ -25,8 +25,10 @@ export class ClientFastPath extends ChangeFastPath {
     sync: {
       syncNow: (repo: Repo, documentId: string) => void;
       notePeerHas: (repo: Repo, documentId: string, hashes: readonly string[]) => void;
+      /** Hashes of a batch the relay sent and this Repo applied: the relay holds those changes. */
+      received?: (documentId: string, hashes: readonly string[]) => void;
     },
   ) {
-    super({ send, syncNow: sync.syncNow, notePeerHas: sync.notePeerHas, hashes: verifiedChangeHashes });
+    super({ send, syncNow: sync.syncNow, notePeerHas: sync.notePeerHas, received: sync.received, hashes: verifiedChangeHashes });
   }
 }

@@ -81,6 +81,11 @@ describe("change fast path through the relay", () => {
     const handleA = a.repo.create<Notes>({ items: [] });
     await relayHolds(relay, handleA.documentId);
     const handleB = await b.repo.find<Notes>(handleA.url);
+    // Bob's connection says which changes the relay sent him (the sync indicator counts none of those as his).
+    const receivedByBob: string[] = [];
+    b.connection.onReceived((documentId, hashes) => {
+      if (documentId === handleA.documentId) receivedByBob.push(...hashes);
+    });
     for (let i = 0; i < 5; i++) {
       handleA.change((d) => void d.items.push(`edit ${i}`));
       await waitFor(() => handleB.doc().items.length === i + 1, `bob sees edit ${i}`);
@@ -88,6 +93,8 @@ describe("change fast path through the relay", () => {
     expect(a.connection.adapter.fastPathStats.sentChanges).toBeGreaterThan(0);
     expect(b.connection.adapter.fastPathStats.appliedFrames).toBeGreaterThan(0);
     expect(relay.fastPath.stats.forwarded).toBeGreaterThan(0);
+    expect(receivedByBob.length).toBeGreaterThan(0);
+    expect(receivedByBob.every((hash) => A.hasHeads(handleA.doc(), [hash]))).toBe(true);
     await waitFor(() => sameHeads(handleA, handleB) && sameHeads(handleA, relay.repo.handles[handleA.documentId]), "same heads everywhere");
     // Bob's edits travel back the same way.
     handleB.change((d) => void d.items.push("reply"));

@@ -91,6 +91,8 @@ const TERMINAL_CLOSE: Record<number, ErrorShape> = {
 
 export class RelayClientAdapter extends NetworkAdapter {
   readonly statusEvents = new TypedEmitter<{ status: RelayStatusEvent }>();
+  /** Batches the relay sent on the fast path and the Repo applied: the relay holds these changes. */
+  readonly deliveryEvents = new TypedEmitter<{ received: { documentId: string; hashes: readonly string[] } }>();
   readonly #options: Required<Omit<RelayClientAdapterOptions, "peerId">> & { peerId?: string };
   /** The relay's name for the current credential's user, once learned (qualifyPeerId). */
   #handle: string | null = null;
@@ -123,6 +125,7 @@ export class RelayClientAdapter extends NetworkAdapter {
       notePeerHas: (repo, documentId, hashes) => {
         if (this.#remotePeerId) notePeerHas(repo, documentId, this.#remotePeerId, hashes);
       },
+      received: (documentId, hashes) => this.deliveryEvents.emit("received", { documentId, hashes }),
     },
   );
   #readyResolve!: () => void;

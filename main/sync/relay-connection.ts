@@ -69,6 +69,11 @@ export class RelayConnection {
     return this.events.on("status", listener);
   }
 
+  /** Called with each batch of changes the relay sent on the fast path, once applied: the relay holds them. */
+  onReceived(listener: (documentId: string, hashes: readonly string[]) => void): () => void {
+    return this.adapter.deliveryEvents.on("received", ({ documentId, hashes }) => listener(documentId, hashes));
+  }
+
   /**
    * Turns on the change fast path for `repo` (the Repo this connection's adapter is added to): fresh changes reach
    * the relay at once instead of after automerge-repo's ~100 ms per-document sync throttle. Call before adding the

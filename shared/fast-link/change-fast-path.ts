@@ -60,6 +60,8 @@ export interface ChangeFastPathOptions {
   syncNow(repo: Repo, documentId: string): void;
   /** Records in the sync state that the other end has these changes (notePeerHas, shared/sync-pacing.ts). */
   notePeerHas(repo: Repo, documentId: string, hashes: readonly string[]): void;
+  /** Told the hashes of each batch received from the other end and applied (so the other end holds them). */
+  received?(documentId: string, hashes: readonly string[]): void;
   /** Each change's hash, or null when one of them is not a well-formed Automerge change. */
   hashes(changes: readonly Uint8Array[]): string[] | null;
   /** A monotonic clock in ms that times applies (default performance.now; tests inject one). */
@@ -242,6 +244,7 @@ export class ChangeFastPath {
     if (!sameHeads(before, A.getHeads(handle.doc()))) this.stats.appliedFrames++;
     // The other end sent these, so it has them: the protocol's next round need not carry them back.
     this.#options.notePeerHas(repo, documentId, hashes);
+    this.#options.received?.(documentId, hashes);
     if (A.getMissingDeps(handle.doc(), []).length > 0) this.#requestSync(documentId);
   }
 
