@@ -2,24 +2,29 @@
  * The command palette (Mod+K / Mod+P): one filterable list of commands and documents. Arrow keys move, Enter runs,
  * Escape closes. Documents are the live list from the core, searched by title.
  */
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useStore } from "zustand";
 import type { DocumentSummary } from "../../../shared/api.js";
 import type { AppServices } from "../state/app-services.js";
 import { useServices } from "../state/app-services.js";
 import { Dialog } from "./Dialog.js";
+import { deleteWords } from "./DocumentListItem.js";
+import { askToShare } from "./use-share-action.js";
 
 interface PaletteItem {
   id: string;
   label: string;
   hint?: string;
   kind: "command" | "document";
+  /** The command puts the focus somewhere itself: closing the palette must not move it to the document list. */
+  takesFocus?: boolean;
   run(): void;
 }
 
 export function paletteCommands(services: AppServices): PaletteItem[] {
   const { documents, session, ui } = services;
-  const hasDoc = documents.getState().selected !== null;
+  const selected = documents.getState().selected;
+  const hasDoc = selected !== null;
   // With a team relay, new documents are shared; this one stays on this device (it can be shared later).
   const relayConfigured = Boolean(session.getState().settings?.relayUrl);
   const items: PaletteItem[] = [
@@ -27,7 +32,7 @@ export function paletteCommands(services: AppServices): PaletteItem[] {
     ...(relayConfigured
       ? [{ id: "new-private", label: "New private document (only on this device)", kind: "command" as const, run: () => void documents.getState().create({ shared: false }) }]
       : []),
-    { id: "search", label: "Search documents", hint: "Ctrl+Shift+F", kind: "command", run: () => ui.getState().focusSearch() },
+    { id: "search", label: "Search documents", hint: "Ctrl+Shift+F", kind: "command", takesFocus: true, run: () => ui.getState().focusSearch() },
     { id: "settings", label: "Open settings", kind: "command", run: () => ui.getState().openDialog("settings") },
     {
       id: "archived",
@@ -40,6 +45,32 @@ export function paletteCommands(services: AppServices): PaletteItem[] {
     items.push(
       { id: "history", label: "Show version history", hint: "Ctrl+Shift+H", kind: "command", run: () => ui.getState().toggleHistory(true) },
       { id: "outline", label: "Toggle outline", kind: "command", run: () => ui.getState().toggleOutline() },
+    );
+  }
+  // What the sidebar's row menu does to a document, for the open one, so none of it needs the mouse or the list.
+  if (selected && selected.archivedAt === null) {
+    items.push(
+      { id: "rename", label: "Rename document", kind: "command", takesFocus: true, run: () => ui.getState().focusTitle() },
+      { id: "archive", label: "Archive document", kind: "command", run: () => void documents.getState().archive(selected.id) },
+    );
+    if (!selected.shared && relayConfigured) {
+      items.push({ id: "share", label: "Share document with team…", kind: "command", run: () => askToShare(services, selected) });
+    }
+  } else if (selected) {
+    items.push(
+      { id: "restore", label: "Restore document", kind: "command", run: () => void documents.getState().restore(selected.id) },
+      {
+        id: "delete",
+        label: "Delete document…",
+        kind: "command",
+        run: () =>
+          ui.getState().askConfirm({
+            title: "Delete document?",
+            message: deleteWords(selected.title, selected.shared),
+            confirmLabel: "Delete",
+            onConfirm: () => documents.getState().remove(selected.id),
+          }),
+      },
     );
   }
   return items;
@@ -76,15 +107,25 @@ export function CommandPalette() {
 
   useEffect(() => setActive(0), [query]);
   const close = () => ui.getState().closeDialog();
+  const focusTaken = useRef(false);
   const run = (item: PaletteItem | undefined) => {
     if (!item) return;
+    focusTaken.current = item.takesFocus === true;
     close();
     item.run();
   };
   const listId = "palette-list";
 
   return (
-    <Dialog title="Command palette" onClose={close} className="dialog-palette" hideTitle>
+    <Dialog
+      title="Command palette"
+      onClose={close}
+      className="dialog-palette"
+      hideTitle
+      onFocusLost={() => {
+        if (!focusTaken.current) ui.getState().focusDocumentList();
+      }}
+    >
       <input
         className="palette-input"
         role="combobox"

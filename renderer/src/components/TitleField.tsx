@@ -14,7 +14,7 @@ import { useServices } from "../state/app-services.js";
 import { emptyTitleWords, TITLE_LIMIT_WORDS } from "./title-words.js";
 
 export function TitleField({ doc }: { doc: DocumentDetail }) {
-  const { documents, editor } = useServices();
+  const { documents, editor, ui } = useServices();
   const [value, setValue] = useState(doc.title);
   const [editing, setEditing] = useState(false);
   /** What the hint says after an emptied title was kept (cleared by the next edit). */
@@ -28,6 +28,14 @@ export function TitleField({ doc }: { doc: DocumentDetail }) {
     input.current.select();
     documents.getState().focusedCreated();
   }, [justCreated, documents]);
+  const titleFocusRequests = useStore(ui, (s) => s.titleFocusRequests);
+  const seenTitleRequests = useRef(titleFocusRequests);
+  useEffect(() => {
+    if (titleFocusRequests === seenTitleRequests.current) return;
+    seenTitleRequests.current = titleFocusRequests;
+    input.current?.focus();
+    input.current?.select();
+  }, [titleFocusRequests]);
   useEffect(() => {
     if (!editing) setValue(doc.title);
   }, [doc.title, editing]);

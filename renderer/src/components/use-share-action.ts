@@ -3,7 +3,7 @@
  * can read and edit it from then on), so both ways in (the header's Share button, the row menu's "Share with team")
  * open one confirmation that names the relay, and only its confirm button shares.
  */
-import { useServices } from "../state/app-services.js";
+import { useServices, type AppServices } from "../state/app-services.js";
 
 export function shareConfirmation(title: string, relayUrl: string | null): { title: string; message: string; confirmLabel: string } {
   const where = relayUrl ? `the team relay at ${relayUrl}` : "your team's relay";
@@ -14,15 +14,18 @@ export function shareConfirmation(title: string, relayUrl: string | null): { tit
   };
 }
 
+/** Asks, then shares `doc` on confirmation (the palette's way in; the components use useShareAction). */
+export function askToShare({ documents, session, ui }: Pick<AppServices, "documents" | "session" | "ui">, doc: { id: string; title: string }): void {
+  const relayUrl = session.getState().settings?.relayUrl ?? null;
+  ui.getState().askConfirm({
+    ...shareConfirmation(doc.title, relayUrl),
+    danger: false,
+    onConfirm: () => documents.getState().share(doc.id as never),
+  });
+}
+
 /** Returns the action that asks, then shares `doc` on confirmation. */
 export function useShareAction(): (doc: { id: string; title: string }) => void {
-  const { documents, session, ui } = useServices();
-  return (doc) => {
-    const relayUrl = session.getState().settings?.relayUrl ?? null;
-    ui.getState().askConfirm({
-      ...shareConfirmation(doc.title, relayUrl),
-      danger: false,
-      onConfirm: () => documents.getState().share(doc.id as never),
-    });
-  };
+  const services = useServices();
+  return (doc) => askToShare(services, doc);
 }

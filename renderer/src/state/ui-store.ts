@@ -41,6 +41,9 @@ export interface UiState {
    */
   listFocusRequests: number;
   focusDocumentList(): void;
+  /** Counts requests to put the focus in the open document's title field, text selected (the palette's "Rename"). */
+  titleFocusRequests: number;
+  focusTitle(): void;
   openDialog(dialog: DialogName): void;
   closeDialog(): void;
   askConfirm(request: ConfirmRequest): void;
@@ -63,6 +66,9 @@ export function createUiStore(): UiStore {
     viewingVersion: null,
     searchFocusRequests: 0,
     listFocusRequests: 0,
+    titleFocusRequests: 0,
+    // Closes the palette first, as focusSearch does.
+    focusTitle: () => set({ titleFocusRequests: get().titleFocusRequests + 1, dialog: get().dialog === "palette" ? null : get().dialog }),
     focusDocumentList: () => set({ listFocusRequests: get().listFocusRequests + 1 }),
     // Closes the palette first: focus goes to the field only after the dialog has handed focus back.
     focusSearch: () => set({ searchFocusRequests: get().searchFocusRequests + 1, dialog: get().dialog === "palette" ? null : get().dialog }),
