@@ -74,3 +74,13 @@ describe("heads", () => {
     expect(() => toHexHeads(heads(MAX_HEADS_PER_CALL + 1))).toThrow(expect.objectContaining({ code: "invalid-input" }));
   });
 });
+
+describe("text that is not valid Unicode", () => {
+  it("refuses half of a surrogate pair in Markdown or a title, naming where, and keeps whole pairs", () => {
+    expect(() => checkMarkdown("ok \ud800 then")).toThrow(expect.objectContaining({ code: "invalid-input", details: { index: 3 } }));
+    expect(() => checkMarkdown("\ude00")).toThrow(/\\uDE00\) at character 0/);
+    expect(() => normalizeTitle("Plan \udbff")).toThrow(expect.objectContaining({ code: "invalid-input" }));
+    expect(checkMarkdown("emoji 😀 stays")).toBe("emoji 😀 stays");
+    expect(normalizeTitle("😀 Plan")).toBe("😀 Plan");
+  });
+});

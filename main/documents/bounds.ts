@@ -10,10 +10,26 @@ import {
   MAX_TITLE_CHARS,
 } from "../../shared/limits.js";
 
+/**
+ * Refuses text holding half of a UTF-16 surrogate pair: Automerge stores UTF-8, which cannot hold one, so it would be
+ * saved as U+FFFD without a word (an agent's broken escaping, a string cut inside an emoji).
+ */
+function requireWellFormed(text: string, what: string): void {
+  const lone = /\p{Surrogate}/u.exec(text);
+  if (!lone) return;
+  const code = lone[0].charCodeAt(0).toString(16).toUpperCase();
+  throw new ChopinError(
+    "invalid-input",
+    `${what} contains half of a surrogate pair (\\u${code}) at character ${lone.index}, which is not valid Unicode; send the whole character.`,
+    { index: lone.index },
+  );
+}
+
 /** Trimmed title within 1..MAX_TITLE_CHARS. `fallback` replaces an empty title (creation); otherwise empty refuses. */
 export function normalizeTitle(title: unknown, fallback?: string): string {
   if (title === undefined && fallback !== undefined) return fallback;
   if (typeof title !== "string") throw new ChopinError("invalid-input", "A title must be text.");
+  requireWellFormed(title, "The title");
   // A title is one line: line breaks and tabs (an agent's or a paste's) become spaces; other control characters are
   // refused rather than stored where every list and header would show them.
   const oneLine = title.replace(/[\t\n\v\f\r]+/g, " ");
@@ -45,6 +61,7 @@ export function utf8Bytes(text: string): number {
 /** Markdown within MAX_DOCUMENT_MARKDOWN_BYTES; refuses with 'too-large' above. */
 export function checkMarkdown(markdown: unknown): string {
   if (typeof markdown !== "string") throw new ChopinError("invalid-input", "Markdown must be text.");
+  requireWellFormed(markdown, "The Markdown");
   const bytes = utf8Bytes(markdown);
   if (bytes > MAX_DOCUMENT_MARKDOWN_BYTES) {
     throw new ChopinError(
