@@ -84,3 +84,16 @@ describe("text that is not valid Unicode", () => {
     expect(normalizeTitle("😀 Plan")).toBe("😀 Plan");
   });
 });
+
+describe("line endings", () => {
+  it("stores every body with \\n line endings, whatever the writer sent", () => {
+    expect(checkMarkdown("# Plan\r\n\r\none\rtwo\nthree")).toBe("# Plan\n\none\ntwo\nthree");
+    expect(checkMarkdown("no breaks")).toBe("no breaks");
+  });
+
+  it("counts the size limit on the stored text", () => {
+    // One byte over the limit with "\r\n", exactly at it once each becomes "\n".
+    const lines = "a\r\n".repeat(MAX_DOCUMENT_MARKDOWN_BYTES / 2);
+    expect(checkMarkdown(lines)).toHaveLength(MAX_DOCUMENT_MARKDOWN_BYTES);
+  });
+});

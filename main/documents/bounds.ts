@@ -58,10 +58,20 @@ export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, "utf8");
 }
 
-/** Markdown within MAX_DOCUMENT_MARKDOWN_BYTES; refuses with 'too-large' above. */
-export function checkMarkdown(markdown: unknown): string {
-  if (typeof markdown !== "string") throw new ChopinError("invalid-input", "Markdown must be text.");
-  requireWellFormed(markdown, "The Markdown");
+/**
+ * One line ending, "\n": the editor (CodeMirror) splits lines on "\r\n", "\r" and "\n" alike and counts each break
+ * as one character, so a body holding "\r" put every edit after it one character early per "\r" (UX audit: an
+ * agent's Windows-style plan). Every body that enters a document comes through here.
+ */
+export function normalizeLineEndings(text: string): string {
+  return text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+}
+
+/** Markdown with "\n" line endings within MAX_DOCUMENT_MARKDOWN_BYTES; refuses with 'too-large' above. */
+export function checkMarkdown(input: unknown): string {
+  if (typeof input !== "string") throw new ChopinError("invalid-input", "Markdown must be text.");
+  requireWellFormed(input, "The Markdown");
+  const markdown = normalizeLineEndings(input);
   const bytes = utf8Bytes(markdown);
   if (bytes > MAX_DOCUMENT_MARKDOWN_BYTES) {
     throw new ChopinError(

@@ -141,6 +141,18 @@ describe("MCP tools over the SDK client", () => {
     expect(created.body.document.title).toBe("Migrate the billing job");
   });
 
+  it("keeps a Windows-style plan's text with \n line endings, so edits in the editor land where they are typed", async () => {
+    mf = await startMcpFixture();
+    const client = await mf.connect();
+    const created = await mf.call(client, "create_document", { idempotencyKey: "k", markdown: "# CRLF plan\r\n\r\nline one\r\n" });
+    expect(created.body.document.title).toBe("CRLF plan");
+    const { id } = created.body.document;
+    const read = await mf.call(client, "read_document", { id });
+    expect(read.body.markdown).toBe("# CRLF plan\n\nline one\n");
+    await mf.call(client, "update_document", { id, revision: read.body.revision, idempotencyKey: "u", markdown: "# CRLF plan\r\nline two\r" });
+    expect((await mf.call(client, "read_document", { id })).body.markdown).toBe("# CRLF plan\nline two\n");
+  });
+
   it("rename, archive (edits refused), restore — all idempotent", async () => {
     mf = await startMcpFixture();
     const client = await mf.connect();

@@ -10,7 +10,7 @@ const HEADING = /^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/;
 
 export function titleFromMarkdown(markdown: string): string | undefined {
   let inFence = false;
-  for (const line of markdown.split("\n", 200)) {
+  for (const line of markdown.split(/\r\n|\r|\n/, 200)) {
     if (/^ {0,3}(```|~~~)/.test(line)) inFence = !inFence;
     if (inFence) continue;
     const match = HEADING.exec(line);
