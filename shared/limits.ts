@@ -289,6 +289,8 @@ export const MAX_FAST_LINK_DOCUMENT_ID_CHARS = 128;
 // ---- Settings ----
 /** Relay tokens are opaque printable strings; this bounds what the app stores and sends. */
 export const MAX_RELAY_TOKEN_CHARS = 512;
+/** A relay address longer than this is refused in Settings (it is shown in the status bar and its tooltip). */
+export const MAX_RELAY_URL_CHARS = 2048;
 
 // ---- Bounds that were literals (audit) ----
 /** update_document's revision: revisions are digests this server minted (~43 characters); anything longer is not one. */

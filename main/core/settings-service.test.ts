@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_DISPLAY_NAME_CHARS, MAX_RELAY_TOKEN_CHARS } from "../../shared/limits.js";
+import { MAX_DISPLAY_NAME_CHARS, MAX_RELAY_TOKEN_CHARS, MAX_RELAY_URL_CHARS } from "../../shared/limits.js";
 import { openLocalDb } from "../store/local-db.js";
 import { SettingsService } from "./settings-service.js";
 
@@ -54,5 +54,23 @@ describe("SettingsService", () => {
     expect(() => s.update({ displayName: "Grace", relayUrl: "http://not-a-relay" })).toThrow(expect.objectContaining({ code: "invalid-input" }));
     expect(s.get().displayName).toBe("Ada");
     expect(() => s.update({ relayToken: "has space" })).toThrow(expect.objectContaining({ code: "invalid-input" }));
+  });
+
+  it("refuses names teammates could not see or would misread", () => {
+    const s = service();
+    for (const name of ["\u200b", "Bob\u0000\u0007", "\u202eevil\u202c", "Ada\u2066x"]) {
+      expect(() => s.update({ displayName: name }), JSON.stringify(name)).toThrow(expect.objectContaining({ code: "invalid-input" }));
+    }
+    expect(s.update({ displayName: "Zoë 李 😀" }).displayName).toBe("Zoë 李 😀");
+  });
+
+  it(`bounds the relay address at MAX_RELAY_URL_CHARS (${MAX_RELAY_URL_CHARS}), refuses a password in it, and suggests wss:// for https://`, () => {
+    const s = service();
+    const atLimit = `wss://${"a".repeat(MAX_RELAY_URL_CHARS - "wss://".length - 4)}.com`;
+    expect(atLimit).toHaveLength(MAX_RELAY_URL_CHARS);
+    expect(s.update({ relayUrl: atLimit }).relayUrl).toBe(atLimit);
+    expect(() => s.update({ relayUrl: `${atLimit}x` })).toThrow(expect.objectContaining({ code: "invalid-input" }));
+    expect(() => s.update({ relayUrl: "wss://user:secret@relay.example.com" })).toThrow(/user name or password/);
+    expect(() => s.update({ relayUrl: "https://relay.example.com/sync" })).toThrow(/probably wss:\/\/relay\.example\.com\/sync/);
   });
 });

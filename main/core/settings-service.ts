@@ -7,7 +7,7 @@ import { userInfo } from "node:os";
 import type { Database } from "better-sqlite3";
 import type { Settings, SettingsPatch } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
-import { MAX_DISPLAY_NAME_CHARS, MAX_RELAY_TOKEN_CHARS } from "../../shared/limits.js";
+import { MAX_DISPLAY_NAME_CHARS, MAX_RELAY_TOKEN_CHARS, MAX_RELAY_URL_CHARS } from "../../shared/limits.js";
 import { deleteSetting, getSetting, setSetting } from "../store/settings.js";
 
 const KEYS = {
@@ -31,10 +31,17 @@ function osUserName(): string {
   }
 }
 
+/**
+ * Teammates see this name beside the caret and in "Also here": control and format characters (zero-width spaces,
+ * right-to-left overrides that reorder what follows) could make it invisible or misleading, so they are refused.
+ */
 export function normalizeDisplayName(raw: unknown): string {
   if (typeof raw !== "string") throw new ChopinError("invalid-input", "A display name must be text.");
   const name = raw.trim().replace(/\s+/g, " ");
   if (name.length === 0) throw new ChopinError("invalid-input", "A display name needs at least one character.");
+  if (/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}]/u.test(name)) {
+    throw new ChopinError("invalid-input", "A display name cannot hold invisible or control characters (such as zero-width spaces or direction marks).");
+  }
   if ([...name].length > MAX_DISPLAY_NAME_CHARS) {
     throw new ChopinError("invalid-input", `A display name can be at most ${MAX_DISPLAY_NAME_CHARS} characters.`);
   }
@@ -44,14 +51,26 @@ export function normalizeDisplayName(raw: unknown): string {
 export function normalizeRelayUrl(raw: unknown): string | null {
   if (raw === null || raw === "") return null;
   if (typeof raw !== "string") throw new ChopinError("invalid-input", "A relay address must be text.");
+  if (raw.trim().length > MAX_RELAY_URL_CHARS) {
+    throw new ChopinError("invalid-input", `A relay address can be at most ${MAX_RELAY_URL_CHARS} characters.`, { limit: MAX_RELAY_URL_CHARS });
+  }
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
     throw new ChopinError("invalid-input", `“${raw.slice(0, 80)}” is not an address. A relay address looks like wss://relay.example.com.`);
   }
+  if (url.protocol === "https:" || url.protocol === "http:") {
+    const suggestion = `${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}${url.pathname === "/" ? "" : url.pathname}`;
+    throw new ChopinError("invalid-input", `A relay address starts with ws:// or wss://; for this relay that is probably ${suggestion}.`);
+  }
   if (url.protocol !== "ws:" && url.protocol !== "wss:") {
     throw new ChopinError("invalid-input", "A relay address starts with ws:// or wss://.");
+  }
+  // The relay token is the credential (and kept hidden); a user name or password in the address would be shown and
+  // stored in the clear.
+  if (url.username || url.password) {
+    throw new ChopinError("invalid-input", "A relay address cannot hold a user name or password; the relay token goes in its own field.");
   }
   return url.toString().replace(/\/$/, "");
 }
