@@ -1,9 +1,10 @@
 /**
  * Presence tells the truth when a teammate leaves: one real relay, two app cores, two Chromium pages. A person who
- * opens another document, or deletes the shared one on their device, leaves the other page's "Also here" list when
- * they leave (a goodbye), not when their last heartbeat expires (PRESENCE_PEER_TTL_MS).
+ * opens another document, closes a tab, or deletes the shared one on their device, leaves the other page's "Also
+ * here" list when they leave (a goodbye), not when their last heartbeat expires (PRESENCE_PEER_TTL_MS); a person's
+ * own other tab is named as them, not as a teammate.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { PRESENCE_PEER_TTL_MS } from "../shared/limits.js";
 import { createDocument, openApp, openDocument, setDisplayName, typeAtEnd } from "./support/app-page.js";
 import { startCore, stopAll, tempDir } from "./support/processes.js";
@@ -14,6 +15,7 @@ test.describe.configure({ mode: "serial" });
 
 let pageA: Page;
 let pageB: Page;
+let urlB: string;
 const SHARED = "Presence plan";
 /** Well inside the heartbeat TTL: a peer gone by then left by goodbye, not by expiry. */
 const LEAVE_SEEN_WITHIN_MS = PRESENCE_PEER_TTL_MS / 2;
@@ -30,6 +32,7 @@ test.beforeAll(async ({ browser }) => {
   ]);
   pageA = await openApp(browser, coreA.ready.url);
   pageB = await openApp(browser, coreB.ready.url);
+  urlB = coreB.ready.url;
   await setDisplayName(pageA, "Alice");
   await setDisplayName(pageB, "Bob");
 });
@@ -52,6 +55,19 @@ test("a teammate who opens another document leaves the list at once", async () =
   await bobJoins();
   await createDocument(pageB, "Bob's other plan");
   await expect(bobHere()).toHaveCount(0, { timeout: LEAVE_SEEN_WITHIN_MS });
+});
+
+test("a teammate's second tab shows as one more presence, and leaves the list at once when closed", async ({ browser }: { browser: Browser }) => {
+  await bobJoins();
+  const tab = await openApp(browser, urlB);
+  await openDocument(tab, SHARED);
+  await typeAtEnd(tab, " Tab.");
+  // Alice sees Bob twice (two windows); each of Bob's tabs names the other as himself, not as a teammate.
+  await expect(pageA.getByRole("list", { name: /Also here: Bob, Bob/ })).toBeVisible({ timeout: 30_000 });
+  await expect(tab.getByRole("list", { name: /Also here: .*You \(another window\)/ })).toBeVisible({ timeout: 30_000 });
+  await tab.close();
+  await expect(pageA.getByRole("list", { name: /Also here: Bob, Bob/ })).toHaveCount(0, { timeout: LEAVE_SEEN_WITHIN_MS });
+  await expect(bobHere()).toBeVisible();
 });
 
 test("a teammate who deletes the shared document on their device leaves the list at once", async () => {

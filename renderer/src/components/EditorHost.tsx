@@ -78,7 +78,7 @@ export function EditorHost({
     const me = identityRef.current;
     const presence = bindPresence({
       handle: handle as DocHandle<unknown>,
-      user: { name: me?.displayName || "Someone", color: me?.color || FALLBACK_COLOR },
+      user: { name: me?.displayName || "Someone", color: me?.color || FALLBACK_COLOR, device: me?.peerId },
       onPeers: (peers) => editor.setState({ peers }),
     });
     presenceRef.current = presence;
@@ -141,7 +141,7 @@ export function EditorHost({
   }, [handle, documentId, bridge, editor, documents]);
 
   useEffect(() => {
-    if (identity) presenceRef.current?.setUser({ name: identity.displayName, color: identity.color });
+    if (identity) presenceRef.current?.setUser({ name: identity.displayName, color: identity.color, device: identity.peerId });
   }, [identity]);
 
   return (

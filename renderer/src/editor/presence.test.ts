@@ -10,7 +10,7 @@ import "../test/jsdom-layout.js";
 import { textSync } from "./text-sync.js";
 import { linkedRepos } from "../test/linked-repos.js";
 import { waitFor } from "../test/wait-for.js";
-import { bindPresence, decodePosition, encodePosition, type Peer } from "./presence.js";
+import { bindPresence, decodePosition, encodePosition, OWN_OTHER_WINDOW_NAME, type Peer } from "./presence.js";
 import { remoteCaretsField } from "./remote-carets.js";
 
 type Doc = { text: string };
@@ -19,8 +19,8 @@ afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
 
-function editorFor(handle: DocHandle<Doc>, name: string, color: string, peers: { list: Peer[] }) {
-  const binding = bindPresence({ handle: handle as DocHandle<unknown>, user: { name, color }, onPeers: (p) => (peers.list = p) });
+function editorFor(handle: DocHandle<Doc>, name: string, color: string, peers: { list: Peer[] }, device?: string) {
+  const binding = bindPresence({ handle: handle as DocHandle<unknown>, user: { name, color, device }, onPeers: (p) => (peers.list = p) });
   const view = new EditorView({
     state: EditorState.create({
       doc: handle.doc().text,
@@ -60,6 +60,37 @@ describe("presence", () => {
     a.binding.stop();
     await waitFor(() => peersB.list.length === 0, 10_000, "Ada to leave");
     expect(b.view.state.field(remoteCaretsField)).toEqual([]);
+  });
+
+  it("names a window of the same device 'You (another window)', not as a teammate", async () => {
+    const { core, replica, close } = linkedRepos();
+    cleanups.push(close);
+    const handleA = core.create<Doc>({ text: "hello" });
+    const handleB = await replica.find<Doc>(handleA.url);
+    const peersA = { list: [] as Peer[] };
+    const peersB = { list: [] as Peer[] };
+    const a = editorFor(handleA, "Ada", "#d9480f", peersA, "device-1");
+    editorFor(handleB, "Ada", "#d9480f", peersB, "device-1");
+    a.view.dispatch({ selection: EditorSelection.cursor(2) });
+    await waitFor(() => peersB.list.length === 1 && peersA.list.length === 1, 10_000, "each window sees the other");
+    expect(peersB.list[0].name).toBe(OWN_OTHER_WINDOW_NAME);
+    expect(peersA.list[0].name).toBe(OWN_OTHER_WINDOW_NAME);
+  });
+
+  it("says goodbye when the page goes away (tab closed or reloaded), not only when the editor closes", async () => {
+    const { core, replica, close } = linkedRepos();
+    cleanups.push(close);
+    const handleA = core.create<Doc>({ text: "hello" });
+    const handleB = await replica.find<Doc>(handleA.url);
+    // The other side listens to the wire itself (a Presence in this same jsdom window would stop on pagehide too).
+    const heard: unknown[] = [];
+    handleA.on("ephemeral-message", ({ message }) => heard.push((message as { __presence?: { type?: string } }).__presence?.type));
+    const peersB = { list: [] as Peer[] };
+    editorFor(handleB, "Bo", "#1c7ed6", peersB);
+    await waitFor(() => heard.includes("snapshot"), 10_000, "Bo's presence at A");
+    expect(heard).not.toContain("goodbye");
+    window.dispatchEvent(new Event("pagehide"));
+    await waitFor(() => heard.includes("goodbye"), 10_000, "Bo's goodbye on pagehide");
   });
 
   it("falls back to the index for a cursor the receiver cannot resolve", () => {

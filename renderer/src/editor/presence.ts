@@ -22,7 +22,12 @@ export interface SharedPosition {
 export interface PresenceUser {
   name: string;
   color: string;
+  /** The app core (device) the window belongs to: a person's own other windows are told apart from teammates. */
+  device?: string;
 }
+
+/** How a window of this same device is named in "Also here" and on its caret. */
+export const OWN_OTHER_WINDOW_NAME = "You (another window)";
 
 export type PresenceState = {
   user: PresenceUser;
@@ -31,6 +36,11 @@ export type PresenceState = {
 
 export interface Peer extends PresenceUser {
   peerId: string;
+}
+
+/** The name to show for a peer: a window of this device is the person themself, not a teammate of the same name. */
+export function shownName(user: PresenceUser, ownDevice: string | undefined): string {
+  return ownDevice !== undefined && user.device === ownDevice ? OWN_OTHER_WINDOW_NAME : user.name;
 }
 
 export function encodePosition(doc: A.Doc<unknown>, index: number): SharedPosition {
@@ -67,6 +77,9 @@ export function bindPresence(options: {
   peerTtlMs?: number;
 }): PresenceBinding {
   const { handle, onPeers } = options;
+  // This window's own device, from the user it presents (setUser may learn it later).
+  let device = options.user.device;
+  const ownDevice = () => device;
   const presence = new Presence<PresenceState>({ handle });
   let view: EditorView | null = null;
   let refreshQueued = false;
@@ -89,13 +102,14 @@ export function bindPresence(options: {
       const user = state.value?.user;
       if (!user || typeof user.name !== "string") continue;
       const color = typeof user.color === "string" ? user.color : "#888888";
-      peers.push({ peerId, name: user.name, color });
+      const name = shownName(user, ownDevice());
+      peers.push({ peerId, name, color });
       const selection = state.value.selection;
       if (view && doc && selection) {
         const length = view.state.doc.length;
         carets.push({
           peerId,
-          name: user.name,
+          name,
           color,
           anchor: decodePosition(doc, selection.anchor, length),
           head: decodePosition(doc, selection.head, length),
@@ -114,6 +128,11 @@ export function bindPresence(options: {
 
   for (const event of ["update", "snapshot", "goodbye", "pruning", "heartbeat"] as const) presence.on(event, scheduleRefresh);
   handle.on("change", scheduleRefresh);
+
+  // A tab closed or reloaded says goodbye as it goes, or teammates (and this person's other tabs) keep showing it
+  // until the heartbeat TTL; a reloaded tab showed its owner twice (UX audit).
+  const leaving = () => stop();
+  globalThis.addEventListener?.("pagehide", leaving);
 
   presence.start({
     initialState: { user: options.user, selection: null },
@@ -149,15 +168,20 @@ export function bindPresence(options: {
   return {
     extension: [remoteCaretsField, broadcaster],
     setUser(user) {
+      device = user.device ?? device;
       if (!stopped) presence.broadcast("user", user);
+      scheduleRefresh();
     },
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      handle.off("change", scheduleRefresh);
-      presence.removeAllListeners();
-      presence.stop();
-    },
+    stop,
   };
+
+  function stop(): void {
+    if (stopped) return;
+    stopped = true;
+    globalThis.removeEventListener?.("pagehide", leaving);
+    handle.off("change", scheduleRefresh);
+    presence.removeAllListeners();
+    presence.stop();
+  }
 }
 
