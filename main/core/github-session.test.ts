@@ -143,6 +143,24 @@ describe("GitHubSession", () => {
     await expect(session.resolveRepository({ installationId: 71, repositoryNodeId: "../x" })).rejects.toMatchObject({ code: "invalid-input" });
   });
 
+  it("a 401 from GitHub refreshes the sign-in once, and ends it (said so) when refreshing cannot help", async () => {
+    const { session } = open();
+    await session.startSignIn();
+    await approve(session);
+    const revision = session.state().credentialRevision;
+    // An access token GitHub stopped taking, with a good refresh token: refreshed, still signed in.
+    fake.inject({ kind: "unauthorized" }, { pathPrefix: "/user/installations", times: 1 });
+    await expect(session.listInstallations()).rejects.toMatchObject({ code: "unauthorized" });
+    await waitFor(() => session.state().credentialRevision > revision, { what: "a refreshed credential" });
+    expect(session.state().state).toBe("signed-in");
+    // Now the refresh token is spent too: the sign-in ends, and the account says why instead of "signed in".
+    for (const r of fake.state.refreshTokens.values()) r.used = true;
+    fake.inject({ kind: "unauthorized" }, { pathPrefix: "/user/installations", times: 1 });
+    await expect(session.listInstallations()).rejects.toMatchObject({ code: "unauthorized" });
+    await waitFor(() => session.state().state === "signed-out", { what: "signed out" });
+    expect(session.state().lastError?.message).toMatch(/sign in again/i);
+  });
+
   it("GitHub outages become 'github-unavailable' with a sentence", async () => {
     const { session } = open();
     await session.startSignIn();

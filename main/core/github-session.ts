@@ -110,7 +110,9 @@ export class GitHubSession {
         this.#profile = {};
         this.#staySignedIn = false;
         this.#vault.forget();
-        if (reason !== "user") {
+        if (reason === "token-rejected") {
+          this.#lastError = { code: "unauthorized", message: "GitHub no longer accepts this sign-in (it may have been revoked). Sign in again to use repositories." };
+        } else if (reason !== "user") {
           this.#lastError = { code: "unauthorized", message: "GitHub ended the sign-in. Sign in again to use repositories." };
         }
         this.#announce();
@@ -249,7 +251,7 @@ export class GitHubSession {
     try {
       return await listInstallations(rest);
     } catch (error) {
-      throw toChopinError(error);
+      throw this.#failed(error);
     }
   }
 
@@ -260,7 +262,7 @@ export class GitHubSession {
       const repos = await listInstallationRepositories(rest, id);
       return repos.map((r) => ({ nodeId: r.nodeId, owner: r.owner, name: r.name, defaultBranch: r.defaultBranch, private: r.private }));
     } catch (error) {
-      throw toChopinError(error);
+      throw this.#failed(error);
     }
   }
 
@@ -277,7 +279,7 @@ export class GitHubSession {
     try {
       repos = await listInstallationRepositories(rest, installationId);
     } catch (error) {
-      throw toChopinError(error);
+      throw this.#failed(error);
     }
     const found = repos.find((r) => r.nodeId === nodeId);
     if (!found) {
@@ -300,7 +302,7 @@ export class GitHubSession {
     try {
       return await followBinding(rest, binding);
     } catch (error) {
-      throw toChopinError(error);
+      throw this.#failed(error);
     }
   }
 
@@ -320,6 +322,29 @@ export class GitHubSession {
       );
     }
     return this.#store;
+  }
+
+  /**
+   * The typed error for a failed GitHub call. A 401 means GitHub no longer takes the access token: one refresh is
+   * tried (an access token can expire before its timed refresh), and when that cannot help the sign-in ends, so the
+   * account says "signed out" with the reason instead of "Signed in as ..." (UX audit).
+   */
+  #failed(error: unknown): unknown {
+    if (error instanceof GitHubRequestError && error.kind === "unauthorized") void this.#tokenRejected();
+    return toChopinError(error);
+  }
+
+  async #tokenRejected(): Promise<void> {
+    const store = this.#store;
+    const held = store?.current();
+    if (!store || !held) return;
+    try {
+      await store.refresh();
+      return;
+    } catch {
+      // No refresh token, or refused (which signed out already).
+    }
+    if (store.current()?.revision === held.revision) await store.signOut("token-rejected");
   }
 
   #requireSignedIn(): GitHubRest {

@@ -30,7 +30,7 @@ export interface Credential {
   identity: Identity;
 }
 
-export type SignOutReason = "user" | "refresh-rejected" | "refresh-token-expired";
+export type SignOutReason = "user" | "refresh-rejected" | "refresh-token-expired" | "token-rejected";
 
 export interface CredentialEvents extends Record<string, unknown> {
   "signed-in": { identity: Identity; revision: number };
