@@ -43,10 +43,18 @@ export function rateLimitResetAt(headers: Headers, now: number): number | null {
 }
 
 /** Maps an HTTP status (and headers) from GitHub to a failure. */
+/** "in about 23 minutes (at 07:16)": when a rate limit lifts, in the person's own time, not an ISO timestamp. */
+export function resetWords(resetAt: number, now: number): string {
+  const minutes = Math.max(1, Math.ceil((resetAt - now) / 60_000));
+  const at = new Date(resetAt);
+  const clock = `${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
+  return `in about ${minutes === 1 ? "1 minute" : `${minutes} minutes`} (at ${clock})`;
+}
+
 export function failureFromResponse(status: number, headers: Headers, now: number): GitHubRequestError {
   const resetAt = rateLimitResetAt(headers, now);
   if ((status === 403 || status === 429) && resetAt !== null) {
-    return new GitHubRequestError("rate-limited", `GitHub's rate limit is exhausted until ${new Date(resetAt).toISOString()}.`, { status, resetAt });
+    return new GitHubRequestError("rate-limited", `GitHub's rate limit for this sign-in is used up; it resets ${resetWords(resetAt, now)}.`, { status, resetAt });
   }
   if (status === 401) return new GitHubRequestError("unauthorized", "GitHub did not accept the sign-in token.", { status });
   if (status === 403) return new GitHubRequestError("forbidden", "GitHub refused access to this resource.", { status });

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GITHUB_REQUEST_TIMEOUT_MS, MAX_GITHUB_RESPONSE_BYTES } from "../../shared/limits.js";
 import { startFakeGitHub, type FakeGitHub } from "../../test-support/fake-github/server.js";
-import { GitHubRequestError } from "./github-errors.js";
+import { GitHubRequestError, resetWords } from "./github-errors.js";
 import { createGitHubRest } from "./rest-client.js";
 
 let fake: FakeGitHub;
@@ -49,6 +49,8 @@ describe("GitHub REST client against the fake", () => {
     const e = await failureOf(rest().getJson("/user"));
     expect(e.kind).toBe("rate-limited");
     expect(e.resetAt).toBe(reset * 1000);
+    // Said in the person's own time, not as a timestamp.
+    expect(e.message).toMatch(/resets in about [23] minutes \(at \d\d:\d\d\)\.$/);
     fake.inject({ kind: "rate-limit", status: 429, resetEpochSeconds: reset }, { pathPrefix: "/user", times: 1 });
     expect((await failureOf(rest().getJson("/user"))).kind).toBe("rate-limited");
   });
@@ -108,5 +110,14 @@ describe("GitHub REST client against the fake", () => {
   it("maps an unreachable base URL to 'unavailable'", async () => {
     const dead = createGitHubRest({ apiBaseUrl: "http://127.0.0.1:1", token: () => "x" });
     expect((await failureOf(dead.getJson("/user"))).kind).toBe("unavailable");
+  });
+});
+
+describe("resetWords", () => {
+  it("rounds up to whole minutes, at least one, and names the local clock time", () => {
+    const now = new Date(2026, 11, 1, 7, 0, 0).getTime();
+    expect(resetWords(now + 23 * 60_000 - 1, now)).toBe("in about 23 minutes (at 07:22)");
+    expect(resetWords(now + 5_000, now)).toBe("in about 1 minute (at 07:00)");
+    expect(resetWords(now - 5_000, now)).toBe("in about 1 minute (at 06:59)");
   });
 });

@@ -6,6 +6,7 @@ import "../test/jsdom-layout.js";
 import { linkedRepos } from "../test/linked-repos.js";
 import { createMemoryBridge } from "../test/memory-bridge.js";
 import { AppServicesContext, createAppServices } from "../state/app-services.js";
+import { ChopinError } from "../../../shared/errors.js";
 import { App } from "./App.js";
 
 const cleanups: (() => void)[] = [];
@@ -31,6 +32,20 @@ async function renderWithDocument() {
 }
 
 describe("Repository control", () => {
+  it("a GitHub failure in the picker comes with Try again, which asks GitHub afresh", async () => {
+    const { bridge, group } = await renderWithDocument();
+    act(() => bridge.emit("auth-state", { ...bridge.auth, state: "signing-in" }));
+    act(() => bridge.completeSignIn("alice"));
+    await until(() => screen.getByRole("button", { name: /^GitHub account:/ }).textContent?.includes("alice") ?? false, "the account");
+    bridge.failNext("listInstallations", new ChopinError("github-unavailable", "GitHub could not be reached."));
+    fireEvent.click(within(group()).getByRole("button", { name: "Bind repository" }));
+    const dialog = screen.getByRole("dialog", { name: "Bind repository" });
+    await until(() => within(dialog).queryByRole("alert") !== null, "the failure");
+    expect(within(dialog).getByRole("alert").textContent).toContain("GitHub could not be reached.");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Try again" }));
+    await until(() => within(dialog).queryByRole("list", { name: "Repositories of octo-org" }) !== null, "the list on the second try");
+  });
+
   it("signed out: the picker says sign-in is needed and leads to Settings; the document stays editable", async () => {
     const { group } = await renderWithDocument();
     fireEvent.click(within(group()).getByRole("button", { name: "Bind repository" }));

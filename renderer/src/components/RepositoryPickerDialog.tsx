@@ -56,9 +56,13 @@ function Picker({ doc }: { doc: DocumentDetail }) {
   const [repos, setRepos] = useState<Load<GitHubRepositorySummary[]> | null>(null);
   const [binding, setBinding] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Each "Try again" asks GitHub afresh (a rate limit lifted, the network back).
+  const [attempt, setAttempt] = useState(0);
+  const retry = () => setAttempt((n) => n + 1);
 
   useEffect(() => {
     let live = true;
+    setInstallations({ status: "loading" });
     bridge.api.listInstallations().then(
       (value) => {
         if (!live) return;
@@ -70,7 +74,7 @@ function Picker({ doc }: { doc: DocumentDetail }) {
     return () => {
       live = false;
     };
-  }, [bridge]);
+  }, [bridge, attempt]);
 
   useEffect(() => {
     if (chosen === null) return;
@@ -83,7 +87,7 @@ function Picker({ doc }: { doc: DocumentDetail }) {
     return () => {
       live = false;
     };
-  }, [bridge, chosen]);
+  }, [bridge, chosen, attempt]);
 
   const bind = async (repo: GitHubRepositorySummary) => {
     if (chosen === null) return;
@@ -100,7 +104,7 @@ function Picker({ doc }: { doc: DocumentDetail }) {
   };
 
   if (installations.status === "loading") return <p className="panel-empty">Loading your GitHub installations…</p>;
-  if (installations.status === "error") return <p className="panel-error" role="alert">{installations.message}</p>;
+  if (installations.status === "error") return <LoadFailed message={installations.message} onRetry={retry} />;
   if (installations.value.length === 0) {
     return <p className="dialog-text">The Chopin GitHub App is not installed on any account you can see. Install it on GitHub, then try again.</p>;
   }
@@ -117,11 +121,7 @@ function Picker({ doc }: { doc: DocumentDetail }) {
         ))}
       </ul>
       {repos?.status === "loading" && <p className="panel-empty">Loading repositories…</p>}
-      {repos?.status === "error" && (
-        <p className="panel-error" role="alert">
-          {repos.message}
-        </p>
-      )}
+      {repos?.status === "error" && <LoadFailed message={repos.message} onRetry={retry} />}
       {repos?.status === "ok" &&
         (repos.value.length === 0 ? (
           <p className="panel-empty">No repositories of {account} are available to the Chopin GitHub App.</p>
@@ -156,6 +156,20 @@ function Picker({ doc }: { doc: DocumentDetail }) {
           {error}
         </p>
       )}
+    </div>
+  );
+}
+
+/** What GitHub said, and the way to ask again. */
+function LoadFailed({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <div className="load-failed">
+      <p className="panel-error" role="alert">
+        {message}
+      </p>
+      <button type="button" className="button button-small" onClick={onRetry}>
+        Try again
+      </button>
     </div>
   );
 }
