@@ -48,7 +48,7 @@ describe("markdown", () => {
 
 describe("query", () => {
   it("accepts MAX_SEARCH_QUERY_CHARS, refuses one more", () => {
-    expect(checkQuery("A".repeat(MAX_SEARCH_QUERY_CHARS))).toBe("a".repeat(MAX_SEARCH_QUERY_CHARS));
+    expect(checkQuery("A".repeat(MAX_SEARCH_QUERY_CHARS))).toBe("A".repeat(MAX_SEARCH_QUERY_CHARS));
     expect(() => checkQuery("a".repeat(MAX_SEARCH_QUERY_CHARS + 1))).toThrow(
       expect.objectContaining({ code: "invalid-input" }),
     );

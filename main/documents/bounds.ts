@@ -91,5 +91,5 @@ export function checkQuery(query: unknown): string {
       limit: MAX_SEARCH_QUERY_CHARS,
     });
   }
-  return query.trim().toLowerCase();
+  return query.trim();
 }

@@ -8,6 +8,7 @@ import type { Database } from "better-sqlite3";
 import type { DocumentDetail, DocumentSnapshot, DocumentSummary, ListDocumentsQuery } from "../../shared/api.js";
 import { MAX_LIST_DOCUMENTS, MAX_SAVED_DOCUMENT_BYTES } from "../../shared/limits.js";
 import { checkQuery } from "./bounds.js";
+import { foldForSearch, holdsAllWords, searchWords } from "../../shared/search-fold.js";
 import { toUrlHeads } from "./heads.js";
 import type { PlanAccess } from "./plan-access.js";
 import { byRecency, findBodyMatches } from "./search.js";
@@ -30,17 +31,17 @@ export async function getContent(access: PlanAccess, id: string): Promise<Docume
 }
 
 export function listDocuments(access: PlanAccess, db: Database, query: ListDocumentsQuery = {}): DocumentSummary[] {
-  const text = checkQuery(query?.query);
+  const words = searchWords(checkQuery(query?.query));
   const archived = query?.archived === true;
   const out: DocumentSummary[] = [];
   const bodyOnly: DocumentSummary[] = [];
   for (const [id, { entry, shared }] of access.indexes.list()) {
     if ((entry.archivedAt !== null) !== archived) continue;
     // Titles come from the index (always current); bodies from the text snapshots (search.ts).
-    if (text && !entry.title.toLowerCase().includes(text)) bodyOnly.push({ id, ...entry, shared });
+    if (words.length > 0 && !holdsAllWords(foldForSearch(entry.title), words)) bodyOnly.push({ id, ...entry, shared });
     else out.push({ id, ...entry, shared });
   }
-  if (text) out.push(...findBodyMatches(db, text, bodyOnly));
+  if (words.length > 0) out.push(...findBodyMatches(db, words, bodyOnly));
   out.sort(byRecency);
   return out.slice(0, MAX_LIST_DOCUMENTS);
 }

@@ -5,8 +5,9 @@ import { join } from "node:path";
 import type { DocumentSummary } from "../../shared/api.js";
 import { MAX_LIST_DOCUMENTS, SEARCH_SNIPPET_CONTEXT_CHARS } from "../../shared/limits.js";
 import { openLocalDb, type LocalDb } from "../store/local-db.js";
-import { findBodyMatches, hitIn, snippetOf } from "./search.js";
-import { findSnapshotTextsAscii, writeSnapshot } from "./snapshot-store.js";
+import { searchWords } from "../../shared/search-fold.js";
+import { findBodyMatches as findByWords, snippetOf } from "./search.js";
+import { findSnapshotTexts, writeSnapshot } from "./snapshot-store.js";
 
 const dirs: string[] = [];
 const dbs: LocalDb[] = [];
@@ -28,6 +29,10 @@ function put(db: LocalDb, id: string, text: string): void {
   writeSnapshot(db, { documentId: id, heads: [], title: "stored title", text, savedAt: 1 });
 }
 const C = SEARCH_SNIPPET_CONTEXT_CHARS;
+/** The search as the document list runs it: the query's folded words. */
+const findBodyMatches = (db: LocalDb, query: string, candidates: readonly DocumentSummary[], limit?: number) =>
+  findByWords(db, searchWords(query), candidates, limit);
+const snippetAt = (db: LocalDb, id: string, query: string) => snippetOf(findSnapshotTexts(db, [id], searchWords(query), 1, C)[0]!);
 
 describe("findBodyMatches", () => {
   it("matches body text ignoring case, newest first, with a one-line snippet", () => {
@@ -57,13 +62,30 @@ describe("findBodyMatches", () => {
     expect(findBodyMatches(db, "kiwi", [summary("unsaved", 1)])).toEqual([]);
   });
 
-  it("folds non-ASCII letters too (the scan path), like the title match", () => {
+  it("folds non-ASCII letters too, like the title match", () => {
     const db = freshDb();
     put(db, "fr", "Plan d'ÉTÉ pour l'équipe");
     put(db, "de", "STRASSE und Straße");
     expect(findBodyMatches(db, "été", [summary("fr", 1)])[0]?.matchSnippet).toBe("Plan d'ÉTÉ pour l'équipe");
     expect(findBodyMatches(db, "straße", [summary("de", 1)]).map((d) => d.id)).toEqual(["de"]);
-    expect(findBodyMatches(db, "ü", [summary("fr", 1), summary("de", 2)])).toEqual([]);
+    expect(findBodyMatches(db, "ø", [summary("fr", 1), summary("de", 2)])).toEqual([]);
+  });
+
+  it("ignores accents both ways, composed or not, and finds every word anywhere (UX audit)", () => {
+    const db = freshDb();
+    put(db, "cafe", "Notes from the Café: the Überblick");
+    put(db, "decomposed", "cafe\u0301 au lait");
+    put(db, "fox", "The quick brown fox, with **bold** and `code`");
+    const ids = (query: string) => findBodyMatches(db, query, [summary("cafe", 3), summary("decomposed", 2), summary("fox", 1)]).map((d) => d.id);
+    expect(ids("cafe")).toEqual(["cafe", "decomposed"]);
+    expect(ids("café")).toEqual(["cafe", "decomposed"]);
+    expect(ids("uberblick")).toEqual(["cafe"]);
+    expect(ids("quick fox")).toEqual(["fox"]);
+    expect(ids("fox quick")).toEqual(["fox"]);
+    expect(ids("bold code")).toEqual(["fox"]);
+    expect(ids("fox cat")).toEqual([]);
+    // The snippet is the original text around the first word.
+    expect(findBodyMatches(db, "uberblick cafe", [summary("cafe", 1)])[0]?.matchSnippet).toBe("Notes from the Café: the Überblick");
   });
 
   it("returns at most the limit: MAX_LIST_DOCUMENTS by default, the newest ones", () => {
@@ -81,39 +103,35 @@ describe("findBodyMatches", () => {
     expect(found.some((d) => d.id === "d0")).toBe(false);
     expect(findBodyMatches(db, "kiwi", candidates.slice(0, MAX_LIST_DOCUMENTS))).toHaveLength(MAX_LIST_DOCUMENTS);
     expect(findBodyMatches(db, "mentions", candidates, 2).map((d) => d.id)).toEqual([`d${MAX_LIST_DOCUMENTS}`, `d${MAX_LIST_DOCUMENTS - 1}`]);
-    // The non-ASCII scan stops at the limit as well.
+    // Folded matches stop at the limit as well.
     put(db, "d5", "Été"), put(db, "d6", "été");
     expect(findBodyMatches(db, "été", candidates, 1).map((d) => d.id)).toEqual(["d6"]);
   });
 });
 
 describe("snippets", () => {
-  it("keep SEARCH_SNIPPET_CONTEXT_CHARS either side: no ellipsis at the bound, cut above it (both paths)", () => {
+  it("keep SEARCH_SNIPPET_CONTEXT_CHARS either side: no ellipsis at the bound, cut above it", () => {
     const db = freshDb();
     const atBound = `${"a".repeat(C)}KIWI${"b".repeat(C)}`;
     const above = `x${atBound}y`;
     put(db, "at", atBound);
     put(db, "above", above);
-    const sql = findSnapshotTextsAscii(db, ["at", "above"], "kiwi", 10, C);
-    expect(sql.map(snippetOf)).toEqual([atBound, `…${atBound}…`]);
-    expect(snippetOf(hitIn(atBound, "kiwi")!)).toBe(atBound);
-    expect(snippetOf(hitIn(above, "kiwi")!)).toBe(`…${atBound}…`);
+    expect(findSnapshotTexts(db, ["at", "above"], ["kiwi"], 10, C).map(snippetOf)).toEqual([atBound, `…${atBound}…`]);
+    // Accented text folds to the same length, so the window is the same around the original.
+    const accented = `${"é".repeat(C)}KÍWI${"ü".repeat(C)}`;
+    put(db, "accented", `x${accented}y`);
+    expect(snippetAt(db, "accented", "kiwi")).toBe(`…${accented}…`);
   });
 
-  it("the SQL window counts characters, and the scan never splits a surrogate pair", () => {
+  it("the window counts characters, never splitting a surrogate pair", () => {
     const db = freshDb();
-    const text = `${"😀".repeat(C + 5)}kiwi${"😀".repeat(C + 5)}`;
-    put(db, "emoji", text);
-    const [hit] = findSnapshotTextsAscii(db, ["emoji"], "kiwi", 1, C);
-    expect(snippetOf(hit!)).toBe(`…${"😀".repeat(C)}kiwi${"😀".repeat(C)}…`);
-    const scanned = snippetOf(hitIn(text, "kiwi")!);
-    expect(scanned.startsWith("…😀")).toBe(true);
-    expect(scanned.endsWith("😀…")).toBe(true);
-    expect(scanned).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+    put(db, "emoji", `${"😀".repeat(C + 5)}kiwi${"😀".repeat(C + 5)}`);
+    expect(snippetAt(db, "emoji", "kiwi")).toBe(`…${"😀".repeat(C)}kiwi${"😀".repeat(C)}…`);
   });
 
-  it("shows the first hit", () => {
-    expect(snippetOf(hitIn(`kiwi ${"-".repeat(100)} KIWI two`, "kiwi")!)).toBe(`kiwi ${"-".repeat(C - 1)}…`);
-    expect(hitIn("no match", "kiwi")).toBeNull();
+  it("shows the first hit of the first word", () => {
+    const db = freshDb();
+    put(db, "two", `kiwi ${"-".repeat(100)} KIWI two`);
+    expect(snippetAt(db, "two", "kiwi")).toBe(`kiwi ${"-".repeat(C - 1)}…`);
   });
 });

@@ -6,6 +6,7 @@
  * a row whose heads are not the document's heads is replaced by the loaded text, never merged.
  */
 import type { Database } from "better-sqlite3";
+import { SEARCH_FOLD_FUNCTION } from "../store/local-db.js";
 import { statement } from "../../shared/node/statements.js";
 
 export interface SnapshotRow {
@@ -81,42 +82,41 @@ export interface SnapshotTextHit {
 }
 
 /**
- * Among `ids`, in their order, the rows whose text contains `needle` ignoring ASCII case; at most `limit`. The texts
- * are scanned inside SQLite and only the windows around hits come back, so a search never copies whole documents.
- * `needle` must be lowercase ASCII: SQLite's lower() folds only A-Z (other characters compare as they are).
+ * The stored texts among `ids` that hold every one of `words` (folded, as shared/search-fold.ts folds: case and
+ * accents ignored), in the order of `ids`, at most `limit`, each with the window of `context` characters around the
+ * first word's first occurrence. chopin_fold keeps one code point for one, so positions in the folded text are
+ * positions in the original, and the window is cut from the original text.
  */
-export function findSnapshotTextsAscii(
+export function findSnapshotTexts(
   db: Database,
   ids: readonly string[],
-  needle: string,
+  words: readonly string[],
   limit: number,
   context: number,
 ): SnapshotTextHit[] {
-  if (needle.length === 0 || limit <= 0 || ids.length === 0) return [];
-  // instr/substr count characters (code points), so the window never splits one. lower() runs once per row: the hit
-  // positions are materialized before the windows are cut.
+  if (words.length === 0 || limit <= 0 || ids.length === 0) return [];
+  const needleChars = [...words[0]].length;
+  const params: Record<string, unknown> = { ids: JSON.stringify(ids), context, tail: needleChars + context, limit };
+  words.forEach((word, i) => (params[`w${i}`] = word));
+  const every = words.map((_, i) => `instr(f, @w${i}) > 0`).join(" AND ");
+  // Each text is folded once (materialized); instr/substr count characters (code points), so no window splits one.
   const rows = db
     .prepare(
-      `WITH hits AS MATERIALIZED (
-         SELECT j.key AS ord, s.document_id AS id, instr(lower(s.text), @needle) AS pos
-         FROM json_each(@ids) AS j JOIN document_snapshots AS s ON s.document_id = j.value)
+      `WITH folded AS MATERIALIZED (
+         SELECT j.key AS ord, s.document_id AS id, ${SEARCH_FOLD_FUNCTION}(s.text) AS f
+         FROM json_each(@ids) AS j JOIN document_snapshots AS s ON s.document_id = j.value),
+       hits AS MATERIALIZED (SELECT ord, id, instr(f, @w0) AS pos FROM folded WHERE ${every})
        SELECT h.id AS document_id, max(1, h.pos - @context) AS start, h.pos AS pos,
               substr(s.text, max(1, h.pos - @context), h.pos - max(1, h.pos - @context) + @tail + 1) AS around
        FROM hits AS h JOIN document_snapshots AS s ON s.document_id = h.id
-       WHERE h.pos > 0
        ORDER BY h.ord
        LIMIT @limit`,
     )
-    .all({ ids: JSON.stringify(ids), needle, context, tail: needle.length + context, limit }) as {
-    document_id: string;
-    start: number;
-    pos: number;
-    around: string;
-  }[];
+    .all(params) as { document_id: string; start: number; pos: number; around: string }[];
   return rows.map((r) => {
     // One character past the window was read: its presence says the text goes on.
     const chars = Array.from(r.around);
-    const width = r.pos - r.start + needle.length + context;
+    const width = r.pos - r.start + needleChars + context;
     const cutAfter = chars.length > width;
     return {
       documentId: r.document_id,
@@ -127,14 +127,3 @@ export function findSnapshotTextsAscii(
   });
 }
 
-/** Each stored text among `ids`, in their order, one row at a time (stopping early releases the statement). */
-export function* iterateSnapshotTexts(db: Database, ids: readonly string[]): Generator<{ documentId: string; text: string }> {
-  if (ids.length === 0) return;
-  const query = db.prepare(
-    `SELECT s.document_id, s.text FROM json_each(?) AS j JOIN document_snapshots AS s ON s.document_id = j.value
-     ORDER BY j.key`,
-  );
-  for (const row of query.iterate(JSON.stringify(ids)) as IterableIterator<{ document_id: string; text: string }>) {
-    yield { documentId: row.document_id, text: row.text };
-  }
-}

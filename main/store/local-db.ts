@@ -6,10 +6,13 @@
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { foldForSearch } from "../../shared/search-fold.js";
 import { LOCAL_DB_MIGRATIONS } from "./migrations.js";
 import { migrate } from "./migrate.js";
 
 export const LOCAL_DB_FILE = "chopin.db";
+/** The SQL function every local connection has: chopin_fold(text) = foldForSearch(text). */
+export const SEARCH_FOLD_FUNCTION = "chopin_fold";
 
 export type LocalDb = Database;
 
@@ -26,6 +29,8 @@ export function openLocalDb(dataDir: string): LocalDb {
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
     db.pragma("busy_timeout = 5000");
+    // Search compares folded text (case and accents ignored) inside SQLite: shared/search-fold.ts.
+    db.function(SEARCH_FOLD_FUNCTION, { deterministic: true }, (text) => (typeof text === "string" ? foldForSearch(text) : text));
     migrate(db, LOCAL_DB_MIGRATIONS);
     return db;
   } catch (error) {

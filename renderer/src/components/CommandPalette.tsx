@@ -7,6 +7,7 @@ import { useStore } from "zustand";
 import type { DocumentSummary } from "../../../shared/api.js";
 import type { AppServices } from "../state/app-services.js";
 import { useServices } from "../state/app-services.js";
+import { foldForSearch, holdsAllWords, searchWords } from "../../../shared/search-fold.js";
 import { Dialog } from "./Dialog.js";
 import { deleteWords } from "./DocumentListItem.js";
 import { askToShare } from "./use-share-action.js";
@@ -76,10 +77,11 @@ export function paletteCommands(services: AppServices): PaletteItem[] {
   return items;
 }
 
+/** Every word of the query somewhere in the label, case and accents ignored, as the document search matches. */
 export function filterPalette(items: PaletteItem[], query: string): PaletteItem[] {
-  const q = query.trim().toLowerCase();
-  if (!q) return items;
-  return items.filter((item) => item.label.toLowerCase().includes(q));
+  const words = searchWords(query);
+  if (words.length === 0) return items;
+  return items.filter((item) => holdsAllWords(foldForSearch(item.label), words));
 }
 
 export function CommandPalette() {

@@ -9,6 +9,7 @@ import { fireEvent, screen, within } from "@testing-library/react";
 import "../test/jsdom-layout.js";
 import { until } from "../test/until.js";
 import { cleanupApps, renderApp } from "../test/render-app.js";
+import { filterPalette } from "./CommandPalette.js";
 
 afterEach(cleanupApps);
 
@@ -62,5 +63,15 @@ describe("palette commands for the open document", () => {
     expect(bridge.docs.get(doc.id)?.shared).toBe(false);
     fireEvent.click(within(confirm).getByRole("button", { name: "Share" }));
     await until(() => bridge.docs.get(doc.id)?.shared === true, "shared");
+  });
+});
+
+describe("palette filtering", () => {
+  it("matches every word anywhere, case and accents ignored", () => {
+    const item = (label: string) => ({ id: label, label, kind: "document" as const, run: () => undefined });
+    const items = [item("Überblick Q3"), item("Café launch"), item("New document")];
+    expect(filterPalette(items, "uberblick").map((i) => i.label)).toEqual(["Überblick Q3"]);
+    expect(filterPalette(items, "launch cafe").map((i) => i.label)).toEqual(["Café launch"]);
+    expect(filterPalette(items, "  ")).toHaveLength(3);
   });
 });
