@@ -7,9 +7,11 @@
  */
 
 const ASCII = /^[\x00-\x7f]*$/;
+/** Per UTF-16 unit: ASCII capitals and everything above ASCII (a surrogate half folds to itself). */
+const FOLDABLE = /[A-Z\u0080-\uffff]/g;
 const folded = new Map<string, string>();
 
-function foldChar(ch: string): string {
+function foldUnit(ch: string): string {
   let out = folded.get(ch);
   if (out !== undefined) return out;
   const base = ch.normalize("NFD").replace(/\p{M}/gu, "");
@@ -21,13 +23,7 @@ function foldChar(ch: string): string {
 }
 
 export function foldForSearch(text: string): string {
-  if (ASCII.test(text)) return text.toLowerCase();
-  let out = "";
-  for (const ch of text) {
-    if (ch.length > 1) out += ch; // outside the BMP: as it is
-    else out += ch.charCodeAt(0) < 0x80 ? ch.toLowerCase() : foldChar(ch);
-  }
-  return out;
+  return ASCII.test(text) ? text.toLowerCase() : text.replace(FOLDABLE, foldUnit);
 }
 
 /** The words of a query, folded (a decomposed "é" typed or pasted counts as "é"); empty for a blank query. */

@@ -7,6 +7,7 @@
  */
 import type { Database } from "better-sqlite3";
 import { SEARCH_FOLD_FUNCTION } from "../store/local-db.js";
+import { foldForSearch } from "../../shared/search-fold.js";
 import { statement } from "../../shared/node/statements.js";
 
 export interface SnapshotRow {
@@ -27,10 +28,11 @@ export function sortedHeads(heads: readonly string[]): string[] {
 export function writeSnapshot(db: Database, row: SnapshotRow): void {
   statement(
     db,
-    `INSERT INTO document_snapshots (document_id, heads, title, text, saved_at) VALUES (?, ?, ?, ?, ?)
+    `INSERT INTO document_snapshots (document_id, heads, title, text, saved_at, folded) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT(document_id) DO UPDATE SET
-       heads = excluded.heads, title = excluded.title, text = excluded.text, saved_at = excluded.saved_at`,
-  ).run(row.documentId, JSON.stringify(sortedHeads(row.heads)), row.title, row.text, row.savedAt);
+       heads = excluded.heads, title = excluded.title, text = excluded.text, saved_at = excluded.saved_at,
+       folded = excluded.folded`,
+  ).run(row.documentId, JSON.stringify(sortedHeads(row.heads)), row.title, row.text, row.savedAt, foldForSearch(row.text));
 }
 
 export function readSnapshot(db: Database, documentId: string): SnapshotRow | null {
@@ -99,11 +101,12 @@ export function findSnapshotTexts(
   const params: Record<string, unknown> = { ids: JSON.stringify(ids), context, tail: needleChars + context, limit };
   words.forEach((word, i) => (params[`w${i}`] = word));
   const every = words.map((_, i) => `instr(f, @w${i}) > 0`).join(" AND ");
-  // Each text is folded once (materialized); instr/substr count characters (code points), so no window splits one.
+  // The folded text is stored with the snapshot (folded once here if a row lacks it); instr/substr count characters
+  // (code points), so no window splits one.
   const rows = db
     .prepare(
       `WITH folded AS MATERIALIZED (
-         SELECT j.key AS ord, s.document_id AS id, ${SEARCH_FOLD_FUNCTION}(s.text) AS f
+         SELECT j.key AS ord, s.document_id AS id, coalesce(s.folded, ${SEARCH_FOLD_FUNCTION}(s.text)) AS f
          FROM json_each(@ids) AS j JOIN document_snapshots AS s ON s.document_id = j.value),
        hits AS MATERIALIZED (SELECT ord, id, instr(f, @w0) AS pos FROM folded WHERE ${every})
        SELECT h.id AS document_id, max(1, h.pos - @context) AS start, h.pos AS pos,

@@ -32,6 +32,8 @@ export function openLocalDb(dataDir: string): LocalDb {
     // Search compares folded text (case and accents ignored) inside SQLite: shared/search-fold.ts.
     db.function(SEARCH_FOLD_FUNCTION, { deterministic: true }, (text) => (typeof text === "string" ? foldForSearch(text) : text));
     migrate(db, LOCAL_DB_MIGRATIONS);
+    // Snapshots written before the folded column existed (once per data folder; a cache, so never in the way).
+    db.prepare(`UPDATE document_snapshots SET folded = ${SEARCH_FOLD_FUNCTION}(text) WHERE folded IS NULL`).run();
     return db;
   } catch (error) {
     db.close();

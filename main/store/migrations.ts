@@ -39,4 +39,10 @@ export const LOCAL_DB_MIGRATIONS: readonly Migration[] = [
     saved_at    INTEGER NOT NULL
   ) STRICT;
   `,
+  // 2 -> 3: each snapshot's text folded for search (shared/search-fold.ts: case and accents ignored, one code point
+  // for one), so a search compares in SQLite without folding every text again. NULL until filled: openLocalDb fills
+  // what is missing, and writeSnapshot writes it with the text.
+  `
+  ALTER TABLE document_snapshots ADD COLUMN folded TEXT;
+  `,
 ];
