@@ -21,17 +21,23 @@ afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
 
+/** The other side's handle and this window's editor on `text`, caret at `caret`. */
+async function bound(text: string, caret: number): Promise<{ remote: DocHandle<Doc>; view: EditorView }> {
+  const { core, replica, close } = linkedRepos();
+  cleanups.push(close);
+  const remote = core.create<Doc>({ text });
+  const mine = await replica.find<Doc>(remote.url);
+  const view = new EditorView({
+    state: EditorState.create({ doc: mine.doc().text, selection: { anchor: caret }, extensions: [textSync(mine as DocHandle<unknown>)] }),
+    parent: document.body,
+  });
+  cleanups.push(() => view.destroy());
+  return { remote, view };
+}
+
 describe("a remote insertion at the caret", () => {
   it("lands after the caret, so the next key continues the person's word", async () => {
-    const { core, replica, close } = linkedRepos();
-    cleanups.push(close);
-    const remote = core.create<Doc>({ text: "contin" });
-    const mine = await replica.find<Doc>(remote.url);
-    const view = new EditorView({
-      state: EditorState.create({ doc: mine.doc().text, selection: { anchor: 6 }, extensions: [textSync(mine as DocHandle<unknown>)] }),
-      parent: document.body,
-    });
-    cleanups.push(() => view.destroy());
+    const { remote, view } = await bound("contin", 6);
 
     remote.change((d) => A.splice(d, ["text"], 6, 0, "\n- agent line\n"));
     await waitFor(() => view.state.doc.toString() === "contin\n- agent line\n", 10_000, "the agent's append in the editor");
@@ -43,15 +49,7 @@ describe("a remote insertion at the caret", () => {
   });
 
   it("still moves a caret that is after the insertion point along with its text", async () => {
-    const { core, replica, close } = linkedRepos();
-    cleanups.push(close);
-    const remote = core.create<Doc>({ text: "abc" });
-    const mine = await replica.find<Doc>(remote.url);
-    const view = new EditorView({
-      state: EditorState.create({ doc: mine.doc().text, selection: { anchor: 2 }, extensions: [textSync(mine as DocHandle<unknown>)] }),
-      parent: document.body,
-    });
-    cleanups.push(() => view.destroy());
+    const { remote, view } = await bound("abc", 2);
 
     remote.change((d) => A.splice(d, ["text"], 0, 0, ">> "));
     await waitFor(() => view.state.doc.toString() === ">> abc", 10_000, "the insertion in the editor");
