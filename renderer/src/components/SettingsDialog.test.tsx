@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { Repo } from "@automerge/automerge-repo";
+import { ChopinError } from "../../../shared/errors.js";
 import { createMemoryBridge } from "../test/memory-bridge.js";
 import { AppServicesContext, createAppServices } from "../state/app-services.js";
 import { SettingsDialog } from "./SettingsDialog.js";
@@ -39,6 +40,20 @@ describe("SettingsDialog", () => {
     expect(token.value).toBe("");
     expect(token.placeholder).toMatch(/A token is stored/);
     expect(dialog.innerHTML).not.toContain("s3cret");
+  });
+
+  it("says a refusal in its own words, and drops it once a field is edited (the browser's URL check does not pre-empt it)", async () => {
+    const { bridge, dialog } = await renderDialog();
+    const url = within(dialog).getByLabelText("Relay URL") as HTMLInputElement;
+    expect(url.type).toBe("text");
+    bridge.failNext("updateSettings", new ChopinError("invalid-input", "“relay.example.com” is not an address."));
+    fireEvent.change(url, { target: { value: "relay.example.com" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save settings" }));
+    await waitFor(() => expect(within(dialog).getByRole("alert").textContent).toContain("is not an address"));
+    fireEvent.change(url, { target: { value: "wss://relay.example.com" } });
+    expect(within(dialog).queryByRole("alert")).toBeNull();
+    const name = within(dialog).getByLabelText("Display name") as HTMLInputElement;
+    expect(name.maxLength).toBe(-1);
   });
 
   it("shows the MCP commands with copy buttons", async () => {

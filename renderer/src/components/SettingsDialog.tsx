@@ -5,7 +5,6 @@
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
 import { useStore } from "zustand";
 import type { McpConnectionInfo, SettingsPatch } from "../../../shared/api.js";
-import { MAX_DISPLAY_NAME_CHARS } from "../../../shared/limits.js";
 import { useServices } from "../state/app-services.js";
 import { describeError } from "../state/describe-error.js";
 import { Dialog } from "./Dialog.js";
@@ -60,12 +59,14 @@ export function SettingsDialog() {
 
   return (
     <Dialog title="Settings" onClose={close} className="dialog-settings">
-      <form className="settings-form" onSubmit={(e) => void save(e)}>
+      {/* An edit makes the last save's answer stale: it goes until the next save. */}
+      <form className="settings-form" onSubmit={(e) => void save(e)} onChange={() => setMessage(null)}>
         <section className="settings-section">
           <h3 className="settings-heading">You</h3>
           <Field label="Display name" hint="Shown to people you work with, next to your caret.">
             {(ids) => (
-              <input {...ids} value={displayName} maxLength={MAX_DISPLAY_NAME_CHARS} onChange={(e) => setDisplayName(e.target.value)} required />
+              // No maxLength: the browser would cut a pasted name without a word; the core refuses a long one and says why.
+              <input {...ids} value={displayName} onChange={(e) => setDisplayName(e.target.value)} required />
             )}
           </Field>
         </section>
@@ -75,7 +76,9 @@ export function SettingsDialog() {
             {(ids) => (
               <input
                 {...ids}
-                type="url"
+                // Text, not "url": the browser's own check stopped the save with its own words before ours.
+                type="text"
+                inputMode="url"
                 value={relayUrl}
                 placeholder="wss://relay.example.com"
                 onChange={(e) => setRelayUrl(e.target.value)}
