@@ -1,5 +1,6 @@
 /** What a person does in the app, expressed once for every e2e test: open, create, open a document, type, read. */
 import { expect, type Browser, type Page } from "@playwright/test";
+import { DEFAULT_DOCUMENT_TITLE } from "../../shared/limits.js";
 
 export async function openApp(browser: Browser, url: string): Promise<Page> {
   const context = await browser.newContext();
@@ -16,7 +17,10 @@ export function editor(page: Page) {
 export async function createDocument(page: Page, title: string): Promise<void> {
   await page.getByRole("button", { name: "New document" }).click();
   const titleBox = page.getByRole("textbox", { name: "Document title" });
-  await expect(titleBox).toBeVisible();
+  // The new plan's title takes the focus once it is open. Until then the title field on screen may still be the
+  // previous plan's, and filling it would rename that one (seen in CI: a shared plan renamed by a teammate's New).
+  await expect(titleBox).toBeFocused();
+  await expect(titleBox).toHaveValue(DEFAULT_DOCUMENT_TITLE);
   await titleBox.fill(title);
   await titleBox.press("Enter");
   await expect(editor(page)).toBeVisible();
