@@ -93,7 +93,7 @@ describe("Repository control", () => {
     expect(bridge.calls.filter((c) => c.method === "refreshRepositoryBinding").map((c) => c.args)).toEqual([[id]]);
   });
 
-  it("a failed refresh changes nothing and is only mentioned in the tooltip", async () => {
+  it("a failed refresh changes nothing and says so beside the name, in words everyone reaches", async () => {
     const { bridge, group } = await renderWithDocument();
     const id = [...bridge.docs.keys()][0];
     bridge.docs.get(id)!.repository = { owner: "alice", name: "old-notes", nodeId: "R_notes", defaultBranch: "main" };
@@ -105,6 +105,9 @@ describe("Repository control", () => {
     const name = () => within(group()).getByText("alice/old-notes", { exact: false });
     await until(() => name().getAttribute("title")?.includes("no longer exists") ?? false, "the tooltip");
     expect(name().getAttribute("title")).toContain("Default branch: main");
+    const note = within(group()).getByRole("note");
+    expect(note.textContent).toContain("not checked with GitHub");
+    expect(note.textContent).toContain("no longer exists under its recorded identity");
     expect(bridge.docs.get(id)!.repository?.name).toBe("old-notes");
   });
 

@@ -4,7 +4,8 @@
  * is not set up for this installation, "Bind repository" stays visible but disabled, saying why (as Share does
  * without a relay), instead of opening a dialog that can only say no. While signed in, a
  * bound document is refreshed once per document shown, so a renamed or transferred repository shows its new owner/name;
- * a failed refresh changes nothing and is only mentioned in the name's tooltip.
+ * a failed refresh changes nothing, and says so beside the name in words a keyboard or screen-reader user reaches too
+ * (a tooltip alone reached neither; UX audit).
  */
 import { useEffect, useState } from "react";
 import { useStore } from "zustand";
@@ -42,10 +43,8 @@ export function RepositoryControl({ doc }: { doc: DocumentDetail }) {
       live = false;
     };
   }, [bridge, doc.id, bound, signedIn]);
-  const tooltip = [
-    repo?.defaultBranch ? `Default branch: ${repo.defaultBranch}` : null,
-    refreshError?.id === doc.id ? `Could not refresh from GitHub: ${refreshError.message}` : null,
-  ]
+  const refreshFailed = refreshError?.id === doc.id ? `Could not refresh from GitHub: ${refreshError.message}` : null;
+  const tooltip = [repo?.defaultBranch ? `Default branch: ${repo.defaultBranch}` : null, refreshFailed]
     .filter((line): line is string => line !== null)
     .join("\n");
   const unbind = async () => {
@@ -67,6 +66,11 @@ export function RepositoryControl({ doc }: { doc: DocumentDetail }) {
             <Icon name="doc" size={12} />
             {repo.owner}/{repo.name}
           </span>
+          {refreshFailed && (
+            <span className="repo-stale" role="note" title={refreshFailed}>
+              not checked with GitHub<span className="visually-hidden">: {refreshFailed}</span>
+            </span>
+          )}
           {editable && (
             <>
               <button type="button" className="button button-small" aria-label="Change repository" onClick={() => ui.getState().openDialog("repository")}>
