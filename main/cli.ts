@@ -24,7 +24,6 @@ function openInBrowser(url: string): void {
   }
 }
 
-
 async function main(): Promise<void> {
   const args = parseHostArgs(process.argv.slice(2));
   if (!existsSync(join(STATIC_DIR, "index.html"))) {

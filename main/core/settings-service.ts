@@ -33,13 +33,14 @@ function osUserName(): string {
 
 /**
  * Teammates see this name beside the caret and in "Also here": control and format characters (zero-width spaces,
- * right-to-left overrides that reorder what follows) could make it invisible or misleading, so they are refused.
+ * right-to-left overrides that reorder what follows) could make it invisible or misleading, so they are refused. Code
+ * points this runtime's Unicode does not know yet pass (an emoji newer than Node's tables is still a name).
  */
 export function normalizeDisplayName(raw: unknown): string {
   if (typeof raw !== "string") throw new ChopinError("invalid-input", "A display name must be text.");
   const name = raw.trim().replace(/\s+/g, " ");
   if (name.length === 0) throw new ChopinError("invalid-input", "A display name needs at least one character.");
-  if (/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}]/u.test(name)) {
+  if (/[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/u.test(name)) {
     throw new ChopinError("invalid-input", "A display name cannot hold invisible or control characters (such as zero-width spaces or direction marks).");
   }
   if ([...name].length > MAX_DISPLAY_NAME_CHARS) {

@@ -9,7 +9,7 @@ import type { AppServices } from "../state/app-services.js";
 import { useServices } from "../state/app-services.js";
 import { foldForSearch, holdsAllWords, searchWords } from "../../../shared/search-fold.js";
 import { Dialog } from "./Dialog.js";
-import { deleteWords } from "./DocumentListItem.js";
+import { askToDelete } from "./DocumentListItem.js";
 import { askToShare } from "./use-share-action.js";
 
 interface PaletteItem {
@@ -60,18 +60,7 @@ export function paletteCommands(services: AppServices): PaletteItem[] {
   } else if (selected) {
     items.push(
       { id: "restore", label: "Restore document", kind: "command", run: () => void documents.getState().restore(selected.id) },
-      {
-        id: "delete",
-        label: "Delete document…",
-        kind: "command",
-        run: () =>
-          ui.getState().askConfirm({
-            title: "Delete document?",
-            message: deleteWords(selected.title, selected.shared),
-            confirmLabel: "Delete",
-            onConfirm: () => documents.getState().remove(selected.id),
-          }),
-      },
+      { id: "delete", label: "Delete document…", kind: "command", run: () => askToDelete(services, selected) },
     );
   }
   return items;

@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { DocumentSummary } from "../../../shared/api.js";
 import { MAX_TITLE_CHARS } from "../../../shared/limits.js";
-import { useServices } from "../state/app-services.js";
+import { useServices, type AppServices } from "../state/app-services.js";
 import { formatWhen } from "../format-time.js";
 import { snippetWords } from "./snippet-words.js";
 import { emptyTitleWords } from "./title-words.js";
@@ -90,13 +90,7 @@ export function DocumentListItem({ doc, selected, tabStop }: { doc: DocumentSumm
                   {
                     label: "Delete…",
                     danger: true,
-                    onSelect: () =>
-                      ui.getState().askConfirm({
-                        title: "Delete document?",
-                        message: deleteWords(title, doc.shared),
-                        confirmLabel: "Delete",
-                        onConfirm: () => store().remove(doc.id),
-                      }),
+                    onSelect: () => askToDelete({ documents, ui }, { id: doc.id, title, shared: doc.shared }),
                   },
                 ]),
           ]}
@@ -139,6 +133,19 @@ function RenameInput({ initial, onDone }: { initial: string; onDone: (title: str
  * What deleting does, truthfully: a shared document leaves this device and the team's list, but copies teammates
  * already hold, and the relay's, stay (a CRDT document cannot be taken back from the devices that have it).
  */
+/** Asks, then deletes `doc` on confirmation (the row menu's and the palette's way in). */
+export function askToDelete(
+  { documents, ui }: Pick<AppServices, "documents" | "ui">,
+  doc: { id: DocumentSummary["id"]; title: string; shared: boolean },
+): void {
+  ui.getState().askConfirm({
+    title: "Delete document?",
+    message: deleteWords(doc.title, doc.shared),
+    confirmLabel: "Delete",
+    onConfirm: () => documents.getState().remove(doc.id),
+  });
+}
+
 export function deleteWords(title: string, shared: boolean): string {
   if (!shared) return `“${title}” and its history will be deleted from this device. This cannot be undone.`;
   return (

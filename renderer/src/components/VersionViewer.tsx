@@ -28,6 +28,7 @@ export function VersionViewer({
   const [error, setError] = useState<string | null>(null);
 
   const changes = useMemo(() => versionChanges(previousMarkdown, content.markdown), [previousMarkdown, content]);
+  const changedWords = changesWords(changes);
 
   useEffect(() => {
     if (!parentRef.current) return;
@@ -54,7 +55,7 @@ export function VersionViewer({
         <span>
           Viewing the version from <strong>{formatWhen(at)}</strong>
           {content.title ? <> · “{content.title}”</> : null} — read-only
-          {changesWords(changes) && <span className="version-changes"> · {changesWords(changes)}</span>}
+          {changedWords && <span className="version-changes"> · {changedWords}</span>}
         </span>
         <span className="version-banner-actions">
           <button type="button" className="button" onClick={() => ui.getState().viewVersion(null)}>
