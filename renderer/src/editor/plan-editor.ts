@@ -10,6 +10,7 @@ import { EditorState, type Extension } from "@codemirror/state";
 import { EditorView, keymap, placeholder } from "@codemirror/view";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import { bodySizeLimit } from "./body-size-limit.js";
+import { keyboardFocusRing } from "./keyboard-focus-ring.js";
 import { keydownTyping } from "./keydown-typing.js";
 import { openLinksOnModClick } from "./link-open.js";
 import { markdownPresentation } from "./markdown-editing.js";
@@ -38,7 +39,7 @@ export function createPlanEditor(options: {
 
 /** What the editor shows whether or not it is bound yet (an opening editor keeps it, so binding does not flash). */
 export function planPresentation(): Extension[] {
-  return [markdownPresentation(DOCUMENT_BODY_LABEL), placeholder("Start writing your plan…")];
+  return [markdownPresentation(DOCUMENT_BODY_LABEL), placeholder("Start writing your plan…"), keyboardFocusRing()];
 }
 
 /**
