@@ -1,6 +1,6 @@
 /**
- * Spacing Automerge applies by what they cost. An Automerge 3 apply walks the whole document (its batch apply), so it
- * costs in proportion to the document's size whatever it carries; whoever applies received changes (a fast-path
+ * Spacing Automerge applies by what they cost, measured, not assumed (Automerge 3 walked the whole document on every
+ * apply; 2.2.9 does not, but a big batch or paste still costs); whoever applies received changes (a fast-path
  * receiver, the relay's copy) times each apply and waits in proportion before the document's next. One rule for both,
  * with each caller's own floor, share and cap (shared/limits.ts).
  */

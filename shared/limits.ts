@@ -80,8 +80,8 @@ export const RELAY_SAVE_DEBOUNCE_MS = 1000;
  */
 export const RELAY_APPLY_INTERVAL_MS = 1000;
 /**
- * An Automerge 3 apply walks the whole document (~60-90 ms a call for a 100 KB plan here), so after a slow apply the
- * relay waits longer before the document's next: at least the last apply's cost divided by this share (a relay serves
+ * An apply can be slow (a big batch; Automerge 3, which this app ran before 2.2.9, walked the whole document: ~60-90 ms
+ * a call for a 100 KB plan here), so after a slow apply the relay waits longer before the document's next: at least the last apply's cost divided by this share (a relay serves
  * many documents; one being typed into takes at most this share of its thread for applies), both for the timed apply
  * and for a fast session's sync message (applyNow). Measured with one 100 KB document typed into every 30 ms (the relay
  * suite's 100 KB row): relay CPU 25/21% when every sync message applied at once, 16/18% with this share.
@@ -274,8 +274,9 @@ export const NOTED_CHANGE_TTL_MS = 2 * FAST_PATH_SYNC_INTERVAL_MS;
  */
 export const FAST_PATH_APPLY_MIN_INTERVAL_MS = 16;
 /**
- * An Automerge 3 apply walks the whole document (its batch apply), so it costs ~0.6 µs per character of the document
- * whatever it carries: ~60 ms a call for a 100 KB plan, measured here. A fast-path receiver therefore spaces a
+ * An apply can be slow: Automerge 3 (which this app ran before 2.2.9, docs/architecture.md) walked the whole document,
+ * ~60 ms a call for a 100 KB plan measured here; 2.2.9 takes ~1 ms, but a big batch still costs. A fast-path receiver
+ * therefore spaces a
  * document's applies so they take at most this share of its thread: after an apply that took c ms, the next starts no
  * sooner than c / share ms after it began. A teammate typing into a large document then shows in bigger, rarer steps
  * instead of keeping a window's main thread (and the person's own typing) busy with applies.

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { generateAutomergeUrl, parseAutomergeUrl } from "@automerge/automerge-repo";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ChopinError } from "../shared/errors.js";

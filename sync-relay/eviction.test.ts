@@ -3,7 +3,7 @@
  * its Repo, leave memory once idle; each still loads from storage afterwards with its content.
  */
 import { join } from "node:path";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { Repo, generateAutomergeUrl, parseAutomergeUrl, type DocumentId } from "@automerge/automerge-repo";
 import type Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

@@ -15,7 +15,7 @@
  *   never ping-pong: the client's answer to that message is empty (its own state says the heads are known).
  * - What the relay remembers is per session and document, and a session's entries go when it disconnects.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import type { PeerId, Repo } from "@automerge/automerge-repo";
 
 interface SyncStateEvent {

@@ -5,7 +5,7 @@
  * not apply closes only its sender; changes an apply releases from the copy's held changes go out then; the relay's handles carry no "change" listener, so DocHandle computes no diff for
  * them (the automerge-repo patch).
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { Repo, type DocHandle } from "@automerge/automerge-repo";
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";

@@ -4,7 +4,7 @@
  * access(); bad batches close the sender with a reason while the relay keeps serving.
  */
 import { join } from "node:path";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import type { DocumentId } from "@automerge/automerge-repo";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FAST_PATH_MAX_BYTES, FAST_PATH_SYNC_INTERVAL_MS } from "../shared/limits.js";

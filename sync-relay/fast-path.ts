@@ -33,13 +33,14 @@
  * Cost: an Automerge apply costs about the same for one change as for dozens (measured: ~1-3 ms a call against
  * ~0.06 ms a change in a batch of 100), so the relay applies a document's batches together at most once per
  * RELAY_APPLY_INTERVAL_MS, off the delivery path, or sooner when a fast session's sync message for the document
- * arrives (applyNow), so Automerge can drop the notes that message covers. An apply also costs in proportion to the
- * document's size (Automerge 3 walks the whole document), so after a slow one both wait longer: relayApplyDelay().
+ * arrives (applyNow), so Automerge can drop the notes that message covers. An apply can also be slow (a big batch; with
+ * Automerge 3 every apply walked the whole document), so after a slow one both wait longer: relayApplyDelay().
  * Forwarding on apply listens to "heads-changed", not "change", so the relay's handles have no "change" listener and
  * skip the diff DocHandle would compute for one (the automerge-repo patch makes that diff conditional);
  * fast-path-apply.test.ts checks that nothing re-adds one.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
+import { changesSince } from "../shared/automerge-changes.js";
 import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
 import { FAST_PATH_MAX_BYTES, RELAY_APPLY_BUSY_SHARE, RELAY_APPLY_INTERVAL_MS, RELAY_APPLY_MAX_WAIT_MS } from "../shared/limits.js";
 import { spacingAfter, timed } from "../shared/apply-spacing.js";
@@ -289,7 +290,7 @@ export class RelayFastPath {
       this.#seenHeads.set(handle, A.getHeads(doc));
       // The document's first arrival: the sync protocol carries whole documents.
       if (seen.length === 0) return;
-      changes = A.getChangesSince(doc, seen);
+      changes = changesSince(doc, seen);
       hashes = verifiedChangeHashes(changes);
     } catch {
       return;

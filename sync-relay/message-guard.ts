@@ -3,7 +3,7 @@
  * document id would surface as errors deep inside it, so the relay checks each inbound repo message first and closes
  * the offending socket instead (1007 malformed, 1008 policy).
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { isValidDocumentId } from "@automerge/automerge-repo";
 import type { RepoFrame } from "../shared/sync-wire.js";
 import { CLOSE_CODES } from "../shared/sync-wire.js";

@@ -5,7 +5,7 @@
  * see presence-ownership.test.ts); echoes of other members' presence are dropped quietly.
  */
 import { join } from "node:path";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import type { DocumentId } from "@automerge/automerge-repo";
 import { encode } from "cbor-x";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

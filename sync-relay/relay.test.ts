@@ -4,7 +4,7 @@
  * tested in main/sync/ (sync-relay/ may not import the client).
  */
 import { join } from "node:path";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { generateAutomergeUrl, parseAutomergeUrl } from "@automerge/automerge-repo";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_RELAY_MESSAGE_BYTES, RELAY_REVOCATION_BOUND_MS } from "../shared/limits.js";

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import WebSocket from "ws";
 import { RELAY_PROTOCOL_VERSION, decodeFrame, encodeFrame, type WireFrame } from "../shared/sync-wire.js";
 

@@ -5,7 +5,7 @@
  * still served to whoever asks again.
  */
 import { join } from "node:path";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { generateAutomergeUrl, parseAutomergeUrl, type DocumentId } from "@automerge/automerge-repo";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION } from "../shared/limits.js";

@@ -5,7 +5,7 @@
  * from the saved bytes by product-setup.ts.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { Repo, type PeerId } from "@automerge/automerge-repo";
 import { announceResult } from "../lib/child.js";
 import { CACHE_DIR, DOC_BYTES_PATH, META_PATH, STORE_PATH, cacheKey, type CacheMeta } from "./cache.js";

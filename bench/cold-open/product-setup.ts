@@ -5,7 +5,7 @@
  * Usage: product-setup.ts <dataDir>. Announces { documentId, title, textLength, snapshotRow }.
  */
 import { readFileSync, rmSync } from "node:fs";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { Repo, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinEvents } from "../../shared/api.js";
 import { SqliteStorageAdapter } from "../../shared/node/sqlite-storage-adapter.js";

@@ -38,8 +38,8 @@ const THROUGHPUT_WARMUP_MS = 1000;
 const FIXED_LOAD_INTERVAL_MS = 100;
 /**
  * Typing into a large document: the same typing latency with a 100 KB Markdown document in place first. An Automerge 3
- * apply walks the whole document (~60 ms a call at this size, measured here), so this shows what a receiver's applies
- * cost a teammate's view of a real plan, which the small documents above cannot.
+ * apply walked the whole document (~60 ms a call at this size, measured here; 2.2.9, which the app runs, ~1 ms), so
+ * this shows what a receiver's applies cost a teammate's view of a real plan, which the small documents above cannot.
  */
 const LARGE_DOC_CHARS = 100_000;
 

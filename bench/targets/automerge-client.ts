@@ -3,7 +3,7 @@
  * multiplexed), in memory, text appended with splice. Shared by the bare automerge-repo baseline and by our relay
  * when it speaks the automerge-repo wire (the network adapter is the only difference, so it is a parameter).
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { Repo, type AutomergeUrl, type DocHandle, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
 import type { RelayClient, TextDoc } from "./relay-target.js";
 import { waitFor, withTimeout } from "../lib/wait.js";

@@ -3,7 +3,7 @@
  * acknowledged count; changes the relay itself sent (and everything they depend on) do not, even before its next
  * acknowledgement; RelayReceived keeps the newest hashes per document up to its bound.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { Repo, type DocHandle, type StorageId } from "@automerge/automerge-repo";
 import { afterEach, describe, expect, it } from "vitest";
 import { RELAY_RECEIVED_HEADS_KEPT } from "../../shared/limits.js";

@@ -5,12 +5,13 @@
  * since (relayReceived: it holds those, and until its next acknowledgement a teammate's changes just received counted
  * as ours). A document the relay never acknowledged counts whole.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
+import { changesSince } from "../../shared/automerge-changes.js";
 import type { DocHandle, Repo, StorageId } from "@automerge/automerge-repo";
 
 function changesNotIn(doc: A.Doc<unknown>, ackedHeads: readonly string[]): number {
   const known = ackedHeads.filter((hash) => A.hasHeads(doc, [hash]));
-  return A.getChangesMetaSince(doc, known).length;
+  return changesSince(doc, known).length;
 }
 
 /** `hexHeadsOf` turns automerge-repo's UrlHeads into Automerge's hex heads. */

@@ -7,7 +7,7 @@
  * A coding agent's writes (over MCP) run on this device's actor too, so they are named per change instead, in the
  * change's message (change-messages.ts).
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { MAX_DISPLAY_NAME_CHARS } from "../../shared/limits.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 

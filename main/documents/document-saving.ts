@@ -4,7 +4,7 @@
  * timer fires would otherwise lose a write already confirmed. What must stay true: waitSaved resolves only once the
  * core's own replica holds the heads AND they are flushed, and gives up with 'timeout' rather than waiting forever.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import type { DocumentId } from "@automerge/automerge-repo";
 import type { SaveReceipt } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";

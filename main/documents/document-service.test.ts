@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { DEFAULT_DOCUMENT_TITLE, MAX_DOCUMENT_ID_CHARS, MAX_LIST_DOCUMENTS, MAX_TITLE_CHARS, MAX_DOCUMENT_MARKDOWN_BYTES } from "../../shared/limits.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { makeFixture, waitFor, type Fixture } from "./test-fixture.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS, VERSION_MAX_SPAN_MS } from "../../shared/limits.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { makeFixture, type Fixture } from "./test-fixture.js";

@@ -7,7 +7,8 @@
  * oneself relabels no earlier version; a change made before its actor recorded any name falls back to the actor's
  * current name, then to UNKNOWN_AUTHOR.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
+import { changeMetasSince } from "../../shared/node/change-meta.js";
 import { ChopinError } from "../../shared/errors.js";
 import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS, VERSION_MAX_SPAN_MS } from "../../shared/limits.js";
 import type { VersionEntry } from "../../shared/api.js";
@@ -34,7 +35,7 @@ export interface VersionSpan {
 /** Groups the document's changes into versions, oldest first. */
 export function groupVersions(doc: A.Doc<PlanDocument>): VersionSpan[] {
   const current = (doc.authors ?? {}) as Record<string, string>;
-  const metas = A.getChangesMetaSince(doc, []);
+  const metas = changeMetasSince(doc, []);
   const asMade = namesAsMade(doc, metas);
   const spans: VersionSpan[] = [];
   const heads = new Set<string>();

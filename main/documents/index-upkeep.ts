@@ -4,7 +4,7 @@
  * write), touches nothing but current-schema plans and the two indexes, and a damaged or newer-schema plan stays
  * listed with its last good entry.
  */
-import type * as A from "@automerge/automerge";
+import type { next as A } from "@automerge/automerge";
 import type { DocumentId } from "@automerge/automerge-repo";
 import type { CoalescedIds } from "./change-watcher.js";
 import type { Indexes } from "./indexes.js";

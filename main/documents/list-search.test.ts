@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { MAX_SEARCH_QUERY_CHARS } from "../../shared/limits.js";
 import { readSnapshot, writeSnapshot } from "./snapshot-store.js";

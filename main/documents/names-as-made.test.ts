@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
+import { changeMetasSince } from "../../shared/node/change-meta.js";
 import { MAX_DISPLAY_NAME_CHARS } from "../../shared/limits.js";
 import { MAX_NAME_RECORD_OPS, namesAsMade } from "./names-as-made.js";
 
@@ -47,7 +48,7 @@ function windowEdit(doc: A.Doc<Doc>, name: string, insert: string): A.Doc<Doc> {
 
 /** The names of the edits made through edit(), in the order they were made. */
 function textNames(doc: A.Doc<Doc>): (string | undefined)[] {
-  const names = namesAsMade(doc, A.getChangesMetaSince(doc, []));
+  const names = namesAsMade(doc, changeMetasSince(doc, []));
   return edits.map((hash) => names.get(hash));
 }
 
@@ -95,7 +96,7 @@ describe("namesAsMade", () => {
     doc = coreEdit(doc, "Ada", "z");
     expect(textNames(doc)).toEqual([undefined, undefined, "Ada"]);
     const noMap = A.change(A.init<{ text: string }>(), (d) => void (d.text = "hi"));
-    expect(namesAsMade(noMap, A.getChangesMetaSince(noMap, [])).size).toBe(0);
+    expect(namesAsMade(noMap, changeMetasSince(noMap, [])).size).toBe(0);
   });
 
   it(`takes a change of up to MAX_NAME_RECORD_OPS (${MAX_NAME_RECORD_OPS}) ops for a name record, and not one more`, () => {
@@ -108,7 +109,7 @@ describe("namesAsMade", () => {
         d.authors[A.getActorId(d)] = "n".repeat(chars);
         d.updatedAt = 1;
       });
-      const last = A.getChangesMetaSince(doc, []).at(-1)!;
+      const last = changeMetasSince(doc, []).at(-1)!;
       return { ops: last.maxOp - last.startOp + 1, names: textNames(doc) };
     };
     const atBound = renamedTo(MAX_NAME_RECORD_OPS - 2);
@@ -123,7 +124,7 @@ describe("namesAsMade", () => {
       d.authors[A.getActorId(d)] = "n".repeat(MAX_DISPLAY_NAME_CHARS);
       d.updatedAt = 1;
     });
-    const meta = A.getChangesMetaSince(largest, []).at(-1)!;
+    const meta = changeMetasSince(largest, []).at(-1)!;
     expect(meta.maxOp - meta.startOp + 1).toBeLessThanOrEqual(MAX_NAME_RECORD_OPS);
   });
 

@@ -19,10 +19,11 @@
  * (decoding costs ~0.2 ms for a small change and can take a second for a big one: a 100 KB body). Only the actor's
  * own records count; a value another actor wrote ends the chain.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
+import type { ChangeMeta as FullChangeMeta } from "../../shared/node/change-meta.js";
 import { MAX_DISPLAY_NAME_CHARS } from "../../shared/limits.js";
 
-export type ChangeMeta = Pick<A.ChangeMetadata, "actor" | "seq" | "hash" | "startOp" | "maxOp" | "deps">;
+export type ChangeMeta = Pick<FullChangeMeta, "actor" | "seq" | "hash" | "startOp" | "maxOp" | "deps">;
 
 /**
  * The most ops a change that records a name and nothing else can hold: a new `authors` map, the name's text object,

@@ -2,7 +2,7 @@
  * Reads a plan document the way every caller must: migrate an older schema (inside a change, so replicas converge),
  * refuse a newer one, then validate with zod. Nothing downstream touches an unvalidated document.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { stringifyAutomergeUrl, type DocHandle, type DocumentId } from "@automerge/automerge-repo";
 import { ChopinError } from "../../shared/errors.js";
 import type { DocumentDetail, DocumentSummary } from "../../shared/api.js";

@@ -5,7 +5,7 @@
  * idempotent; only an archived plan can be deleted. `by` names the coding agent asking (its change is credited to it
  * in the history); absent, the change is the person's at this device.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import type { CreateDocumentInput, DocumentDetail, DocumentSummary } from "../../shared/api.js";
 import { isRevision } from "./heads.js";
 import { ChopinError } from "../../shared/errors.js";

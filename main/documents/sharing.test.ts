@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import type { DocumentId } from "@automerge/automerge-repo";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import type { WorkspaceIndex } from "../../shared/schema/workspace-index.js";

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { MAX_SNAPSHOT_TEXT_BYTES, SNAPSHOT_WRITE_INTERVAL_MS } from "../../shared/limits.js";
 import { openLocalDb, type LocalDb } from "../store/local-db.js";
 import { readSnapshot, writeSnapshot } from "./snapshot-store.js";

@@ -5,7 +5,7 @@
  * What must stay true: nothing here runs inside a change (writes are deferred to a timer), a failed write is only a
  * slower open later, and a text too large for a bridge frame leaves no row rather than a truncated one.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import type { Database } from "better-sqlite3";
 import { MAX_SNAPSHOT_TEXT_BYTES, SNAPSHOT_WRITE_INTERVAL_MS } from "../../shared/limits.js";
 import { deleteSnapshot, readSnapshotHeads, sameHeads, writeSnapshot } from "./snapshot-store.js";

@@ -5,7 +5,7 @@
  * minimal text diff), so history keeps everything in between and concurrent edits still merge; restoring what the
  * document already holds makes no change at all.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import type { DocumentDetail, VersionContent, VersionEntry } from "../../shared/api.js";
 import { normalizeTitle } from "./bounds.js";
 import { restoreChangeMessage } from "./change-messages.js";

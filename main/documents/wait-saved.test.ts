@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { encodeHeads } from "@automerge/automerge-repo";
 import { WAIT_SAVED_TIMEOUT_MS } from "../../shared/limits.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";

@@ -4,7 +4,7 @@
  * refreshing the same entry converge instead of ping-ponging changes.
  */
 import type { DocHandle } from "@automerge/automerge-repo";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { indexEntrySchema, type IndexEntry, type WorkspaceIndex } from "../../shared/schema/workspace-index.js";
 import { migrateWorkspaceIndex } from "../../shared/schema/migrations.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";

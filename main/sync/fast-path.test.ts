@@ -4,7 +4,7 @@
  * it still syncs. Reconnects, restarts and offline edits run with the fast path on in relay-sync.test.ts.
  */
 import { join } from "node:path";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { generateAutomergeUrl, parseAutomergeUrl, type DocHandle, type DocumentId } from "@automerge/automerge-repo";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FAST_PATH_MAX_BYTES } from "../../shared/limits.js";

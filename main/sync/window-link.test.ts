@@ -6,7 +6,7 @@
  * never reach the relay; a page without the feature still syncs; a reconnect starts a fresh link.
  */
 import { join } from "node:path";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import {
   Repo,
   generateAutomergeUrl,

@@ -4,7 +4,7 @@
  * for a round instead. The transport ends are in fast-link-adapter.test.ts (MessagePort) and
  * main/sync/window-link.test.ts (WebSocket, with a relay).
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { Repo, type DocHandle, type DocumentId, type PeerId } from "@automerge/automerge-repo";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FAST_PATH_APPLY_BUSY_SHARE, FAST_PATH_APPLY_MAX_WAIT_MS, FAST_PATH_APPLY_MIN_INTERVAL_MS, FAST_PATH_MAX_BYTES } from "../limits.js";

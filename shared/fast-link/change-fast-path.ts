@@ -32,7 +32,7 @@
  * also costs in proportion to the document's size, so after a slow one the next waits longer, keeping applies to
  * FAST_PATH_APPLY_BUSY_SHARE of the thread (at most FAST_PATH_APPLY_MAX_WAIT_MS).
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import type { DocHandle, DocHandleChangePayload, DocumentId, Repo } from "@automerge/automerge-repo";
 import { FAST_PATH_APPLY_BUSY_SHARE, FAST_PATH_APPLY_MAX_WAIT_MS, FAST_PATH_APPLY_MIN_INTERVAL_MS, FAST_PATH_MAX_BYTES } from "../limits.js";
 import { spacingAfter, timed } from "../apply-spacing.js";

@@ -8,7 +8,7 @@
  * What must stay true: for well-formed changes the result equals A.decodeChange(bytes).hash (change-hash.test.ts); any
  * batch holding bytes that are not a change gives null, never a throw.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { sha256, toHex } from "./sha256.js";
 
 const HEADER_BYTES = 8;

@@ -5,7 +5,7 @@
  * a core without the feature still syncs; bad bytes change nothing. The WebSocket wiring, with a relay, is tested in
  * main/sync/window-link.test.ts.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { Repo, type DocHandle, type Message, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
 import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
 import { afterEach, describe, expect, it } from "vitest";

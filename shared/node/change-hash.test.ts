@@ -1,4 +1,4 @@
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { describe, expect, it } from "vitest";
 import { verifiedChangeHashes } from "./change-hash.js";
 

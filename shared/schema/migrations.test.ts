@@ -4,7 +4,7 @@
  * current document is left without a new change, and a newer or malformed one is refused with ChopinError
  * "invalid-document" and nothing written.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { describe, expect, it } from "vitest";
 import { ChopinError } from "../errors.js";
 import { canMigratePlan, migratePlanDocument, migrateWorkspaceIndex, planNeedsMigration } from "./migrations.js";

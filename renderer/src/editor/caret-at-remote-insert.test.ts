@@ -6,7 +6,7 @@
  * by patches/@automerge+automerge-codemirror+0.2.0.patch).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import type { DocHandle } from "@automerge/automerge-repo";

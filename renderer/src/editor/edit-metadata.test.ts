@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from "vitest";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import type { DocHandle } from "@automerge/automerge-repo";

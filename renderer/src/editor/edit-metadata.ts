@@ -6,7 +6,7 @@
  *   UPDATED_AT_GRANULARITY_MS so typing does not double the number of changes.
  * Nothing is written for opening a document or for remote edits.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import type { DocHandle } from "@automerge/automerge-repo";
 import { isReconcileTx } from "@automerge/automerge-codemirror/dist/plugin.js";
 import type { Extension } from "@codemirror/state";

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from "vitest";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { decode } from "cbor-x";
 import { EditorSelection, EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";

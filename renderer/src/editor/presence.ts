@@ -4,7 +4,7 @@
  * cursors, which stay attached to the same characters while text moves, with the plain index as a fallback for a
  * cursor the receiver cannot resolve yet. What must stay true: nothing here writes to the document.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { Presence, type DocHandle } from "@automerge/automerge-repo";
 import type { Extension } from "@codemirror/state";
 import { EditorView, ViewPlugin } from "@codemirror/view";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { Repo, type DocHandle } from "@automerge/automerge-repo";
 import { OUTBOX_WRITE_DELAY_MS } from "../../../shared/limits.js";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";

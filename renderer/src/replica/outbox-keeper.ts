@@ -10,7 +10,8 @@
  *   document closed and reopened in the same window does not forget edits kept before.
  * - Edits that cannot be kept (past a bound, or the browser refuses) are said in words, never dropped silently.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
+import { changesSince } from "../../../shared/automerge-changes.js";
 import { decodeHeads, type DocHandle, type UrlHeads } from "@automerge/automerge-repo";
 import { ChopinError } from "../../../shared/errors.js";
 import { OUTBOX_WRITE_DELAY_MS } from "../../../shared/limits.js";
@@ -138,7 +139,7 @@ export class OutboxKeeper {
       heads: A.getHeads(doc),
       writtenAt: this.#now(),
     };
-    const asChanges: OutboxEntry = { ...base, changes: A.getChangesSince(doc, this.confirmedHeads).map(bytesToBase64) };
+    const asChanges: OutboxEntry = { ...base, changes: changesSince(doc, this.confirmedHeads).map(bytesToBase64) };
     try {
       return this.#put(asChanges);
     } catch (error) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { Repo, type DocHandle } from "@automerge/automerge-repo";
 import { ChopinError } from "../../../shared/errors.js";
 import { OUTBOX_ENTRY_MAX_AGE_MS } from "../../../shared/limits.js";

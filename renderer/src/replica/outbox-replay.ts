@@ -10,7 +10,7 @@
  *   that cannot be read, or one the core still cannot confirm after OUTBOX_ENTRY_MAX_AGE_MS is dropped, and the
  *   window says so in words. Nothing stays forever, nothing goes silently.
  */
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import type { DocHandle, Repo } from "@automerge/automerge-repo";
 import type { ChopinApi } from "../../../shared/api.js";
 import { ChopinError } from "../../../shared/errors.js";

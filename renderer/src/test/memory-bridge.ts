@@ -22,7 +22,7 @@ import type {
 import { ChopinError } from "../../../shared/errors.js";
 import { DEFAULT_DOCUMENT_TITLE } from "../../../shared/limits.js";
 import type { Repo } from "@automerge/automerge-repo";
-import * as A from "@automerge/automerge";
+import { next as A } from "@automerge/automerge";
 import { bytesToBase64 } from "../replica/base64.js";
 
 /** The core's refusal to share without a team relay (main/core/share-guard.ts), in its shape. */
