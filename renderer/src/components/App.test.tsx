@@ -57,10 +57,10 @@ describe("App", () => {
 
     fireEvent.keyDown(window, { key: "k", ctrlKey: true });
     const palette = screen.getByRole("dialog", { name: "Command palette" });
-    const input = within(palette).getByRole("combobox", { name: "Search commands and documents" });
+    const input = within(palette).getByRole("combobox", { name: "Search commands and document titles" });
     await until(() => within(palette).queryAllByRole("option").some((o) => o.textContent?.includes("Beta")), "documents in palette");
     fireEvent.change(input, { target: { value: "bet" } });
-    expect(within(palette).getAllByRole("option").map((o) => o.textContent)).toEqual(["DocumentBetaPrivate"]);
+    expect(within(palette).getAllByRole("option").map((o) => o.textContent)).toEqual(["DocumentBetaPrivate", "CommandSearch the text of all plans for “bet”"]);
     fireEvent.keyDown(input, { key: "Enter" });
     expect(screen.queryByRole("dialog")).toBeNull();
     await until(() => (screen.queryByRole("textbox", { name: "Document title" }) as HTMLInputElement | null)?.value === "Beta", "Beta open");

@@ -37,14 +37,19 @@ export function App() {
         return;
       }
       e.preventDefault();
-      if (action === "new-document") void documents.getState().create();
-      else if (action === "palette") ui.getState().openDialog("palette");
-      else if (action === "history" && documents.getState().selected) ui.getState().toggleHistory();
-      else if (action === "search") {
-        // Behind another dialog the field could not be used; the palette just gives way to it.
-        const { dialog: open, confirm } = ui.getState();
-        if (!confirm && (open === null || open === "palette")) ui.getState().focusSearch();
+      // Behind a dialog (other than the palette, which gives way) or a confirmation, acting would take the focus out
+      // of it and leave it open over a page that moved on.
+      const { dialog: open, confirm } = ui.getState();
+      const blocked = confirm !== null || (open !== null && open !== "palette");
+      if (action === "new-document") {
+        if (blocked) return;
+        if (open === "palette") ui.getState().closeDialog();
+        void documents.getState().create();
+      } else if (action === "palette") {
+        if (!blocked) ui.getState().openDialog("palette");
       }
+      else if (action === "history" && documents.getState().selected && !blocked) ui.getState().toggleHistory();
+      else if (action === "search" && !blocked) ui.getState().focusSearch();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);

@@ -1,6 +1,7 @@
 /**
  * The command palette (Mod+K / Mod+P): one filterable list of commands and documents. Arrow keys move, Enter runs,
- * Escape closes. Documents are the live list from the core, searched by title.
+ * Escape closes. Documents are the live list from the core, searched by title; the last entry searches the text of
+ * every plan in the sidebar.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useStore } from "zustand";
@@ -91,9 +92,30 @@ export function CommandPalette() {
       label: d.title || "Untitled",
       hint: d.id === selectedId ? "Open" : d.shared ? "Shared" : "Private",
       kind: "document",
-      run: () => void documents.getState().open(d.id),
+      // The body of the opened plan takes the focus: the editor the palette was opened from is gone by then.
+      takesFocus: true,
+      run: () => {
+        services.editor.getState().focusBody(d.id);
+        void documents.getState().open(d.id);
+      },
     }));
-    return filterPalette([...paletteCommands(services), ...docItems], query);
+    // Documents are found here by title; the text of every plan is the sidebar's search, one Enter away.
+    const trimmed = query.trim();
+    const textSearch: PaletteItem[] = trimmed
+      ? [
+          {
+            id: "search-text",
+            label: `Search the text of all plans for “${trimmed}”`,
+            kind: "command",
+            takesFocus: true,
+            run: () => {
+              documents.getState().setQuery(trimmed);
+              ui.getState().focusSearch();
+            },
+          },
+        ]
+      : [];
+    return filterPalette([...paletteCommands(services), ...docItems, ...textSearch], query);
   }, [docs, query, services, documents, selectedId]);
 
   useEffect(() => setActive(0), [query]);
@@ -120,7 +142,7 @@ export function CommandPalette() {
       <input
         className="palette-input"
         role="combobox"
-        aria-label="Search commands and documents"
+        aria-label="Search commands and document titles"
         aria-expanded="true"
         aria-controls={listId}
         aria-activedescendant={items[active] ? `palette-${items[active].id}` : undefined}

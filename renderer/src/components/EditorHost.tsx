@@ -125,8 +125,8 @@ export function EditorHost({
     handle.on("heads-changed", onHeads);
     // Confirms the heads the window opened with, so "Saved" is known rather than assumed.
     tracker.headsChanged(handle.heads());
-    editor.setState({ view, outline: extractOutline(view.state.doc.toString()) });
-    // Enter in the title may have asked for the body before it was editable.
+    editor.setState({ view, documentId, outline: extractOutline(view.state.doc.toString()) });
+    // Enter in the title, or the palette opening this plan, may have asked for the body before it was editable.
     editor.getState().bodyBecameEditable();
     return () => {
       handle.off("heads-changed", onHeads);

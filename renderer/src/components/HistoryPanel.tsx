@@ -21,6 +21,20 @@ export function HistoryPanel({ documentId }: { documentId: string }) {
   // in what they opened instead of staying in the editor with nothing said.
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
+  // Back from a version (Back to current, Restore, Escape), the focus returns to the version it came from (else the
+  // heading): the button that was pressed is gone, and the focus would fall to the page itself.
+  const itemRefs = useRef(new Map<string, HTMLButtonElement>());
+  const lastViewed = useRef<string | null>(null);
+  useEffect(() => {
+    if (viewing) {
+      lastViewed.current = viewing.content.id;
+      return;
+    }
+    const id = lastViewed.current;
+    lastViewed.current = null;
+    if (id === null || !focusIsLost()) return;
+    (itemRefs.current.get(id) ?? headingRef.current)?.focus();
+  }, [viewing]);
 
   const load = useCallback(async () => {
     try {
@@ -69,7 +83,13 @@ export function HistoryPanel({ documentId }: { documentId: string }) {
         <h2 className="panel-heading" ref={headingRef} tabIndex={-1}>
           Version history
         </h2>
-        <button type="button" className="icon-button" aria-label="Close version history" onClick={() => ui.getState().toggleHistory(false)}>
+        <button type="button" className="icon-button" aria-label="Close version history"
+          onClick={() => {
+            ui.getState().toggleHistory(false);
+            // To the button that opens it again, as a closed dialog returns the focus to its opener.
+            document.querySelector<HTMLElement>(".doc-header [aria-label='Version history']")?.focus();
+          }}
+        >
           <Icon name="close" />
         </button>
       </div>
@@ -88,6 +108,10 @@ export function HistoryPanel({ documentId }: { documentId: string }) {
             return (
               <li key={version.id}>
                 <button
+                  ref={(node) => {
+                    if (node) itemRefs.current.set(version.id, node);
+                    else itemRefs.current.delete(version.id);
+                  }}
                   type="button"
                   className={`version-item${current ? " is-current" : ""}`}
                   aria-current={current ? "true" : undefined}
@@ -111,4 +135,10 @@ export function HistoryPanel({ documentId }: { documentId: string }) {
       )}
     </section>
   );
+}
+
+/** The focus is on nothing a person chose: the page itself (the element that had it was removed). */
+function focusIsLost(): boolean {
+  const active = document.activeElement;
+  return active === null || active === document.body || !active.isConnected;
 }

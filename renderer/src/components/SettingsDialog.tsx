@@ -36,6 +36,7 @@ export function SettingsDialog() {
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
+    if (busy) return;
     const patch: SettingsPatch = {};
     if (displayName.trim() !== settings?.displayName) patch.displayName = displayName.trim();
     const url = relayUrl.trim() || null;
@@ -117,7 +118,8 @@ export function SettingsDialog() {
           <button type="button" className="button" onClick={close}>
             Close
           </button>
-          <button type="submit" className="button button-primary" disabled={busy}>
+          {/* aria-disabled, not disabled: a disabled button drops the focus it holds (to the page), mid-dialog. */}
+          <button type="submit" className="button button-primary" aria-disabled={busy || undefined}>
             Save settings
           </button>
         </div>

@@ -81,7 +81,12 @@ export function TitleField({ doc }: { doc: DocumentDetail }) {
             e.stopPropagation();
             setValue(doc.title);
             setEditing(false);
-            requestAnimationFrame(() => (e.target as HTMLInputElement).blur());
+            // Back to the body, as Enter goes: a blur alone would leave the focus nowhere (on the page itself).
+            editor.getState().focusBody();
+            const field = e.currentTarget;
+            requestAnimationFrame(() => {
+              if (document.activeElement === field) field.blur();
+            });
           }
         }}
       />

@@ -45,7 +45,7 @@ describe("search shortcut", () => {
     const palette = screen.getByRole("dialog", { name: "Command palette" });
     const option = within(palette).getByRole("option", { name: /Search documents/ });
     expect(option.textContent).toContain("Ctrl+Shift+F");
-    const input = within(palette).getByRole("combobox", { name: "Search commands and documents" });
+    const input = within(palette).getByRole("combobox", { name: "Search commands and document titles" });
     fireEvent.change(input, { target: { value: "search doc" } });
     fireEvent.keyDown(input, { key: "Enter" });
     await until(() => screen.queryByRole("dialog") === null, "palette closed");

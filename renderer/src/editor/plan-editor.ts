@@ -16,6 +16,7 @@ import { openLinksOnModClick } from "./link-open.js";
 import { markdownPresentation } from "./markdown-editing.js";
 import { remoteEditsOutsideHistory } from "./remote-edits-outside-history.js";
 import { tabIndentKeys } from "./tab-indent.js";
+import { toggleTasksInSelection } from "./task-checkboxes.js";
 import { textSync } from "./text-sync.js";
 
 export const DOCUMENT_BODY_LABEL = "Document body";
@@ -43,7 +44,7 @@ export function planPresentation(): Extension[] {
 }
 
 /**
- * Editing: history, keys (find and replace on Mod+F), printable keys typed at keydown, Tab indenting lists and code only (tab-indent.ts), the body's size limit, Mod+click on a
+ * Editing: history, keys (find and replace on Mod+F, Mod+Enter toggling the tasks of the selected lines), printable keys typed at keydown, Tab indenting lists and code only (tab-indent.ts), the body's size limit, Mod+click on a
  * link and the Automerge binding. The handle must be ready and the editor hold its text.
  */
 export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extension[] = []): Extension[] {
@@ -51,7 +52,7 @@ export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extensi
     history(),
     search({ top: true }),
     highlightSelectionMatches(),
-    keymap.of([...searchKeymap, ...defaultKeymap, ...historyKeymap, tabIndentKeys]),
+    keymap.of([{ key: "Mod-Enter", run: toggleTasksInSelection }, ...searchKeymap, ...defaultKeymap, ...historyKeymap, tabIndentKeys]),
     keydownTyping(),
     bodySizeLimit(),
     openLinksOnModClick(),

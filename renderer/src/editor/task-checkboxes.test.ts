@@ -7,6 +7,7 @@ import { EditorView } from "@codemirror/view";
 import "../test/jsdom-layout.js";
 import { markdownPresentation } from "./markdown-editing.js";
 import { createMarkdownViewer } from "./plan-editor.js";
+import { TASK_LABEL_MAX_CHARS, toggleTasksInSelection } from "./task-checkboxes.js";
 
 const views: EditorView[] = [];
 afterEach(() => {
@@ -37,7 +38,7 @@ describe("task checkboxes", () => {
     views.push(view);
     const [todo, done] = boxes(view);
     expect(todo.disabled && done.disabled).toBe(true);
-    expect(todo.getAttribute("aria-label")).toBe("Task not done");
+    expect(todo.getAttribute("aria-label")).toBe("write");
     for (const box of [todo, done]) {
       fireEvent.mouseDown(box);
       fireEvent.click(box);
@@ -47,5 +48,33 @@ describe("task checkboxes", () => {
     expect(view.state.doc.toString()).toBe(TEXT);
     const [todoAfter, doneAfter] = boxes(view);
     expect([todoAfter.checked, doneAfter.checked]).toEqual([false, true]);
+  });
+
+  it("are named by their task's words, are not Tab stops, and keep the focus when toggled", () => {
+    const long = "x".repeat(TASK_LABEL_MAX_CHARS + 10);
+    const view = new EditorView({ parent: parent(), state: EditorState.create({ doc: `- [ ] write spec\n- [ ] ${long}\n- [ ] \n`, extensions: markdownPresentation("Body") }) });
+    views.push(view);
+    const [first, second, third] = boxes(view);
+    expect(first.getAttribute("aria-label")).toBe("write spec");
+    expect(second.getAttribute("aria-label")).toBe(`${long.slice(0, TASK_LABEL_MAX_CHARS - 1)}…`);
+    expect(third.getAttribute("aria-label")).toBe("Task");
+    expect(first.tabIndex).toBe(-1);
+    first.focus();
+    fireEvent.keyDown(first, { key: " " });
+    expect(view.state.doc.line(1).text).toBe("- [x] write spec");
+    expect(boxes(view)[0]).toBe(first);
+    expect(first.checked).toBe(true);
+    expect(document.activeElement).toBe(first);
+  });
+
+  it("Mod+Enter toggles the tasks of the selected lines, and does nothing on lines with none", () => {
+    const doc = "- [ ] one\nplain\n- [x] two\n1. [ ] three";
+    const view = new EditorView({ parent: parent(), state: EditorState.create({ doc, selection: { anchor: 2, head: doc.length }, extensions: markdownPresentation("Body") }) });
+    views.push(view);
+    expect(toggleTasksInSelection(view)).toBe(true);
+    expect(view.state.doc.toString()).toBe("- [x] one\nplain\n- [ ] two\n1. [x] three");
+    view.dispatch({ selection: { anchor: doc.indexOf("plain") + 1 } });
+    expect(toggleTasksInSelection(view)).toBe(false);
+    expect(view.state.doc.toString()).toBe("- [x] one\nplain\n- [ ] two\n1. [x] three");
   });
 });

@@ -18,9 +18,14 @@ export interface EditorState {
   outline: OutlineEntry[];
   /** Set while the body should take the focus once it is editable (asked for before the editor was bound). */
   bodyFocusPending: boolean;
-  /** Puts the caret at the end of the body (its start when empty) and focuses it, now or once it is editable. */
-  focusBody(): void;
-  /** The editor calls this once the live, editable view is in `view`. */
+  /** The document the pending focus is for: it survives the reset of opening that document, and no other. */
+  bodyFocusFor: string | null;
+  /**
+   * Puts the caret at the end of the body (its start when empty) and focuses it, now or once it is editable; with a
+   * document id, that document's body once it is open (the palette asks before opening it).
+   */
+  focusBody(documentId?: string): void;
+  /** The editor calls this once the live, editable view of `documentId` is in `view` (and `documentId` set). */
   bodyBecameEditable(): void;
   reset(documentId: string | null): void;
 }
@@ -43,19 +48,25 @@ export function createEditorStore(): EditorStore {
     peers: [],
     outline: [],
     bodyFocusPending: false,
-    focusBody() {
-      const { view } = get();
-      if (editable(view)) {
-        set({ bodyFocusPending: false });
+    bodyFocusFor: null,
+    focusBody(documentId) {
+      const { view, documentId: current } = get();
+      if ((documentId === undefined || documentId === current) && editable(view)) {
+        set({ bodyFocusPending: false, bodyFocusFor: null });
         focusBodyEnd(view);
-      } else set({ bodyFocusPending: true });
+      } else set({ bodyFocusPending: true, bodyFocusFor: documentId ?? current });
     },
     bodyBecameEditable() {
-      const { view, bodyFocusPending } = get();
-      if (!bodyFocusPending || !editable(view)) return;
-      set({ bodyFocusPending: false });
+      const { view, bodyFocusPending, bodyFocusFor, documentId } = get();
+      if (!bodyFocusPending || !editable(view) || (bodyFocusFor !== null && bodyFocusFor !== documentId)) return;
+      set({ bodyFocusPending: false, bodyFocusFor: null });
       focusBodyEnd(view);
     },
-    reset: (documentId) => set({ documentId, view: null, save: { kind: "unknown" }, peers: [], outline: [], bodyFocusPending: false }),
+    reset: (documentId) =>
+      set((s) => {
+        // A focus asked for another document outlives this editor: that document is still opening.
+        const keep = s.bodyFocusPending && s.bodyFocusFor !== null && s.bodyFocusFor !== s.documentId;
+        return { documentId, view: null, save: { kind: "unknown" }, peers: [], outline: [], bodyFocusPending: keep, bodyFocusFor: keep ? s.bodyFocusFor : null };
+      }),
   }));
 }
