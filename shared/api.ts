@@ -23,6 +23,9 @@ export interface DocumentSummary {
 }
 
 export interface DocumentDetail extends DocumentSummary {
+  /** Set when a teammate deleted this shared document from the team's list while this device held it (epoch ms): it
+   * is kept here, private. */
+  leftTeamAt?: number;
   /** `automerge:<id>`: what the renderer's replica opens. */
   url: string;
   repository: RepositoryBinding | null;

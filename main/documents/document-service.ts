@@ -38,6 +38,7 @@ import * as writes from "./plan-writes.js";
 import { setRepository } from "./repository-binding.js";
 import { SnapshotWriter } from "./snapshot-writer.js";
 import { TeamSharing } from "./team-sharing.js";
+import { keepTeamRemoved } from "./team-removed.js";
 import * as history from "./version-history-service.js";
 
 export type { DocumentContent } from "./plan-reads.js";
@@ -94,7 +95,11 @@ export class DocumentService implements DocumentApi {
     const { repo, displayName } = options;
     const access = new PlanAccess({ repo, indexes, snapshots, changed, displayName, now });
     const service = new DocumentService(options, access);
-    access.watch = watchRepoChanges(repo, indexUpkeep(indexes, changed, snapshots), (id) => changed.add([id]));
+    access.watch = watchRepoChanges(
+      repo,
+      indexUpkeep(indexes, changed, snapshots, (ids) => keepTeamRemoved(access, ids)),
+      (id) => changed.add([id]),
+    );
     access.track(indexes.local);
     return service;
   }

@@ -33,15 +33,28 @@ export function refreshIndexEntry(indexes: Indexes, handle: WatchedHandle): bool
   return true;
 }
 
-/** The change watcher's listener: an index change reports the entries it touched; a plan change refreshes its entry. */
+/** Ids whose entries the patches deleted from an index (a whole-map replacement names none). */
+export function idsRemovedByIndexPatches(patches: readonly A.Patch[]): string[] {
+  return patches.filter((p) => p.action === "del" && p.path[0] === "documents" && p.path.length === 2).map((p) => String(p.path[1]));
+}
+
+/**
+ * The change watcher's listener: an index change reports the entries it touched; a plan change refreshes its entry.
+ * Entries a teammate removed from the team index go to `teamRemoved` (which keeps the ones this device holds).
+ */
 export function indexUpkeep(
   indexes: Indexes,
   changed: CoalescedIds,
   snapshots: SnapshotWriter,
+  teamRemoved: (ids: string[]) => void = () => {},
 ): (handle: WatchedHandle, patches: A.Patch[] | null) => void {
   return (handle, patches) => {
     const id = handle.documentId;
     if (id === indexes.local.documentId || id === indexes.team?.documentId) {
+      if (patches && id === indexes.team?.documentId) {
+        const removed = idsRemovedByIndexPatches(patches).filter((removedId) => !indexes.knows(removedId));
+        if (removed.length > 0) teamRemoved(removed);
+      }
       changed.add(patches ? idsFromIndexPatches(patches, handle as IndexHandle) : indexes.list().keys());
       return;
     }

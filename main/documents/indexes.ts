@@ -10,6 +10,7 @@ import type { Database } from "better-sqlite3";
 import type { IndexEntry, WorkspaceIndex } from "../../shared/schema/workspace-index.js";
 import { isRecordedShared, listShared, recordShared, forgetSharing } from "../store/document-sharing.js";
 import { getSetting, setSetting } from "../store/settings.js";
+import { forgetTeamRemoval, recordTeamRemoval, teamRemovalOf } from "../store/team-removals.js";
 import {
   ensureIndexShape,
   hasEntry,
@@ -32,6 +33,8 @@ export class Indexes {
   #team: IndexHandle | null = null;
   #expectedTeamId: string | null = null;
   readonly #db: Database;
+  /** Deleted on this device this session: their own removal from the team index is not a teammate's. */
+  readonly #deletedHere = new Set<string>();
 
   private constructor(local: IndexHandle, db: Database) {
     this.local = local;
@@ -131,6 +134,7 @@ export class Indexes {
 
   /** Records the share durably, then enters it into the team index when one is known. */
   share(id: string, entry: IndexEntry, now: number): void {
+    forgetTeamRemoval(this.#db, id);
     recordShared(this.#db, id, now);
     if (this.#team) upsertEntry(this.#team, id, entry);
   }
@@ -142,8 +146,28 @@ export class Indexes {
   }
 
   remove(id: string): void {
+    this.#deletedHere.add(id);
     removeEntry(this.local, id);
     if (this.#team) removeEntry(this.#team, id);
     forgetSharing(this.#db, id);
+    forgetTeamRemoval(this.#db, id);
+  }
+
+  /**
+   * A teammate removed the document from the team index while this device holds it: it stays listed here, private
+   * (it no longer syncs with the team), and the removal is recorded so the document can say so. Not for a document
+   * the local index lists already, nor one the team index lists again.
+   */
+  keepAfterTeamRemoval(id: string, entry: IndexEntry, now: number): boolean {
+    if (this.#deletedHere.has(id) || hasEntry(this.local, id) || (this.#team && hasEntry(this.#team, id))) return false;
+    upsertEntry(this.local, id, entry);
+    forgetSharing(this.#db, id);
+    recordTeamRemoval(this.#db, id, now);
+    return true;
+  }
+
+  /** When a teammate removed the document from the team's list while this device held it, or null. */
+  leftTeamAt(id: string): number | null {
+    return teamRemovalOf(this.#db, id);
   }
 }

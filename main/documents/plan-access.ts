@@ -115,7 +115,9 @@ export class PlanAccess {
 
   /** The handle's current detail; `plan` when the caller already read it. */
   detailOf(handle: PlanHandle, plan: PlanDocument = readPlan(handle)): DocumentDetail {
-    return toDetail(handle, plan, this.isShared(handle.documentId));
+    const detail = toDetail(handle, plan, this.isShared(handle.documentId));
+    const leftTeamAt = this.indexes.leftTeamAt(handle.documentId);
+    return leftTeamAt === null ? detail : { ...detail, leftTeamAt };
   }
 
   summaryOf(handle: PlanHandle): DocumentSummary {

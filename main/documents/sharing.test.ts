@@ -109,3 +109,49 @@ describe("sharing", () => {
     expect((await fx.service.listDocuments()).map((d) => d.id)).toEqual([id as DocumentId]);
   });
 });
+
+describe("a shared plan a teammate deleted", () => {
+  /** A teammate's plan, known here only through the team index (as on a device that did not create it). */
+  async function teammatesPlan(f: Fixture, team: ReturnType<typeof teamIndex>) {
+    const other = await f.service.createDocument({ title: "Doomed plan", markdown: "their text", shared: true });
+    const id = other.id;
+    // Seen from this device it was never in the local index: only the team's list names it.
+    const local = await f.repo.find<WorkspaceIndex>(f.service.localIndexId);
+    local.change((d) => void delete d.documents[id]);
+    expect(readEntries(team).has(id)).toBe(true);
+    return id;
+  }
+
+  it("stays listed here, private, and says when it left the team; its text is kept", async () => {
+    fx = await makeFixture();
+    const team = teamIndex(fx);
+    await fx.service.setTeamIndex(team.documentId);
+    const id = await teammatesPlan(fx, team);
+    expect((await fx.service.listDocuments({})).map((d) => d.id)).toContain(id);
+
+    team.change((d) => void delete d.documents[id]);
+    const listed = await waitFor(async () => (await fx.service.listDocuments({})).find((d) => d.id === id));
+    expect(listed.shared).toBe(false);
+    const detail = await fx.service.getDocument(id);
+    expect(detail.leftTeamAt).toBeTypeOf("number");
+    expect(detail.shared).toBe(false);
+    expect((await fx.service.getContent(id)).markdown).toBe("their text");
+
+    // Shared again: back on the team's list, and no longer said to have left it.
+    await fx.service.shareDocument(id);
+    expect(readEntries(team).has(id)).toBe(true);
+    expect((await fx.service.getDocument(id)).leftTeamAt).toBeUndefined();
+  });
+
+  it("is not kept when it was deleted here", async () => {
+    fx = await makeFixture();
+    const team = teamIndex(fx);
+    await fx.service.setTeamIndex(team.documentId);
+    const { id } = await fx.service.createDocument({ title: "Mine", shared: true });
+    await fx.service.archiveDocument(id);
+    await fx.service.deleteDocument(id);
+    expect(readEntries(team).has(id)).toBe(false);
+    expect((await fx.service.listDocuments({ archived: true })).map((d) => d.id)).not.toContain(id);
+    expect((await fx.service.listDocuments({})).map((d) => d.id)).not.toContain(id);
+  });
+});

@@ -45,4 +45,12 @@ export const LOCAL_DB_MIGRATIONS: readonly Migration[] = [
   `
   ALTER TABLE document_snapshots ADD COLUMN folded TEXT;
   `,
+  // 3 -> 4: shared documents a teammate deleted from the team's list while this device held them. They stay listed
+  // here as private copies (never lost from view); the row says when, so the document can say why it is private now.
+  `
+  CREATE TABLE team_removals (
+    document_id TEXT PRIMARY KEY NOT NULL,
+    removed_at  INTEGER NOT NULL
+  ) STRICT;
+  `,
 ];

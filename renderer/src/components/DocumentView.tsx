@@ -7,6 +7,7 @@ import { useEffect } from "react";
 import { useStore } from "zustand";
 import type { DocumentDetail } from "../../../shared/api.js";
 import { useServices } from "../state/app-services.js";
+import { formatWhen } from "../format-time.js";
 import { EditorHost } from "./EditorHost.js";
 import { useOpenDocument } from "./use-open-document.js";
 import { HistoryPanel } from "./HistoryPanel.js";
@@ -84,6 +85,13 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
           </button>
         </div>
       </header>
+      {doc.leftTeamAt !== undefined && !doc.shared && (
+        // Arrives while the plan may be open (a teammate's delete): a status, so it is heard as well as seen.
+        <div className="archived-banner" role="status">
+          A teammate deleted this plan from the team’s list ({formatWhen(doc.leftTeamAt)}). Your copy stays on this
+          device, private; share it again to put it back on the team’s list.
+        </div>
+      )}
       {doc.archivedAt !== null && (
         <div className="archived-banner" role="note">
           This document is archived.
