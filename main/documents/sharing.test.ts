@@ -131,7 +131,7 @@ describe("a shared plan a teammate deleted", () => {
 
     team.change((d) => void delete d.documents[id]);
     const listed = await waitFor(async () => (await fx.service.listDocuments({})).find((d) => d.id === id));
-    expect(listed.shared).toBe(false);
+    expect(listed!.shared).toBe(false);
     const detail = await fx.service.getDocument(id);
     expect(detail.leftTeamAt).toBeTypeOf("number");
     expect(detail.shared).toBe(false);
