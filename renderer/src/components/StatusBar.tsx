@@ -1,8 +1,9 @@
 /**
- * The bottom bar: sync status and save status, each a polite live region so screen readers hear changes without
- * being interrupted. Both only repeat what the core reported.
+ * The bottom bar: sync status and save status. The sync status is a polite live region; the save status is read out
+ * only when saving fails or recovers (useSaveAnnouncement), not at every keystroke. Both only repeat what the core
+ * reported.
  */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useStore } from "zustand";
 import { useServices } from "../state/app-services.js";
 import { describeSync, retryWords, syncTone } from "../state/sync-words.js";
@@ -40,6 +41,34 @@ function useRetryClock(nextRetryAt: number | null | undefined): number {
   return now;
 }
 
+/**
+ * What the save status says to a screen reader: only what a person must hear. "Saving… Saved" on every keystroke
+ * would be read out over their typing, so the live words change only when saving fails (with why), and when it
+ * works again after a failure.
+ */
+export function useSaveAnnouncement(save: SaveState, hasDocument: boolean): string {
+  const [announced, setAnnounced] = useState("");
+  const failedBefore = useRef(false);
+  useEffect(() => {
+    if (!hasDocument) {
+      failedBefore.current = false;
+      setAnnounced("");
+    } else if (save.kind === "failed") {
+      failedBefore.current = true;
+      setAnnounced(describeSave(save, true));
+    } else if (save.kind === "saved" && failedBefore.current) {
+      failedBefore.current = false;
+      setAnnounced("Saved again");
+    }
+  }, [save, hasDocument]);
+  return announced;
+}
+
+/** While the core is away: one message for as long as it stays away (flipping words interrupt a screen reader). */
+export function coreDownWords(core: string, everOpen: boolean): string {
+  return everOpen || core !== "connecting" ? "Lost the connection to Chopin — reconnecting…" : "Connecting to Chopin…";
+}
+
 export function StatusBar() {
   const { connection, editor, documents, session, ui } = useServices();
   const sync = useStore(connection, (s) => s.sync);
@@ -55,6 +84,9 @@ export function StatusBar() {
   const syncText = syncKnown ? describeSync(sync, null) : SYNC_UNKNOWN_TEXT;
   const retryText = syncKnown && sync?.state === "offline" ? retryWords(sync.nextRetryAt, now) : null;
   const saveText = describeSave(save, hasDocument);
+  const saveAnnouncement = useSaveAnnouncement(save, hasDocument);
+  const everOpen = useRef(false);
+  if (core === "open") everOpen.current = true;
   const syncDetail = !syncKnown
     ? undefined
     : (sync?.lastError?.message ?? (sync?.relayUrl ? `Relay: ${sync.relayUrl}` : undefined));
@@ -75,18 +107,22 @@ export function StatusBar() {
       )}
       {core !== "open" && (
         <div className="status-item status-warning" role="alert">
-          {core === "connecting" ? "Connecting to Chopin…" : "Lost the connection to Chopin — reconnecting…"}
+          {coreDownWords(core, everOpen.current)}
         </div>
       )}
       <div className="status-spacer" />
+      {/* Seen, not read out as it changes (aria-live off): the words a screen reader hears are in the region below. */}
       <div
         className={`status-item save-${save.kind}`}
         role="status"
-        aria-live="polite"
+        aria-live="off"
         aria-label="Save status"
         title={save.kind === "saved" ? `Saved ${formatWhen(save.at)}` : undefined}
       >
         {saveText}
+      </div>
+      <div className="visually-hidden" aria-live="polite" data-testid="save-announcement">
+        {saveAnnouncement}
       </div>
       {identity && (
         <div className="status-item status-identity" title="Your name as others see it">
