@@ -5,7 +5,7 @@ import { Repo } from "@automerge/automerge-repo";
 import { ChopinError } from "../../../shared/errors.js";
 import { createMemoryBridge } from "../test/memory-bridge.js";
 import { AppServicesContext, createAppServices } from "../state/app-services.js";
-import { SettingsDialog } from "./SettingsDialog.js";
+import { RELAY_WITHOUT_TOKEN, SettingsDialog } from "./SettingsDialog.js";
 
 afterEach(cleanup);
 
@@ -72,5 +72,14 @@ describe("SettingsDialog", () => {
     const same = await renderDialog();
     await waitFor(() => within(same.dialog).getByText("claude mcp add chopin"));
     expect(within(same.dialog).queryByRole("alert")).toBeNull();
+  });
+});
+
+describe("a relay address without a token", () => {
+  it("is saved, and the answer says nothing connects until the token is added", async () => {
+    const { dialog } = await renderDialog();
+    fireEvent.change(within(dialog).getByLabelText("Relay URL"), { target: { value: "ws://127.0.0.1:1" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save settings" }));
+    await waitFor(() => expect(within(dialog).getByRole("alert").textContent).toBe(RELAY_WITHOUT_TOKEN));
   });
 });

@@ -11,6 +11,10 @@ import { Dialog } from "./Dialog.js";
 import { GitHubAccountSection } from "./GitHubAccountSection.js";
 import { Icon } from "./Icons.js";
 
+/** Saved with a relay address but no token: nothing connects until the token is added. */
+export const RELAY_WITHOUT_TOKEN =
+  "Saved, but there is no relay token: Chopin cannot join the team and stays local until you add the token your team gave you.";
+
 export function SettingsDialog() {
   const { ui, session, bridge } = useServices();
   const settings = useStore(session, (s) => s.settings);
@@ -54,7 +58,10 @@ export function SettingsDialog() {
     else {
       setToken("");
       setRemoveToken(false);
-      setMessage({ kind: "ok", text: "Settings saved." });
+      const saved = session.getState().settings;
+      // A relay address alone connects nothing: say so, or "saved" reads as "joined" while the status says local only.
+      if (saved?.relayUrl && !saved.relayTokenSet) setMessage({ kind: "error", text: RELAY_WITHOUT_TOKEN });
+      else setMessage({ kind: "ok", text: "Settings saved." });
     }
   };
 
