@@ -2,7 +2,8 @@ import { ensureSyntaxTree } from "@codemirror/language";
 import { markdown, markdownLanguage } from "@codemirror/lang-markdown";
 import { EditorState } from "@codemirror/state";
 import { describe, expect, it } from "vitest";
-import { linkAt } from "./link-open.js";
+import type { EditorView } from "@codemirror/view";
+import { linkAt, openLinkAtCaret } from "./link-open.js";
 
 function stateOf(doc: string): EditorState {
   const state = EditorState.create({ doc, extensions: [markdown({ base: markdownLanguage })] });
@@ -31,5 +32,19 @@ describe("linkAt", () => {
     expect(linkAt(risky, 2)).toBeNull();
     expect(linkAt(risky, risky.doc.toString().indexOf("[y") + 1)).toBeNull();
     expect(linkAt(risky, risky.doc.toString().indexOf("[z") + 1)).toBeNull();
+  });
+});
+
+describe("Mod+Enter on a link", () => {
+  it("opens the link at the caret, and does nothing (for the next command) elsewhere or with a selection", () => {
+    const doc = "See [the spec](https://example.com/spec) here.";
+    const opened: string[] = [];
+    const run = (anchor: number, head = anchor) =>
+      openLinkAtCaret((url) => opened.push(url))({ state: stateOf(doc).update({ selection: { anchor, head } }).state } as EditorView);
+    expect(run(7)).toBe(true);
+    expect(opened).toEqual(["https://example.com/spec"]);
+    expect(run(1)).toBe(false);
+    expect(run(6, 9)).toBe(false);
+    expect(opened).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Following a link from the editor: Mod+click (Ctrl, or Cmd on macOS) on a Markdown link, an <autolink> or a bare
- * URL opens it outside the app (a new browser tab in host mode; Electron's window-open handler hands web URLs to the
+ * URL, or Mod+Enter with the caret in it, opens it outside the app (a new browser tab in host mode; Electron's window-open handler hands web URLs to the
  * system browser). A plain click only moves the caret, as in every editor, so writing around a link is never
  * interrupted.
  * What must stay true: only http(s) addresses are opened (never javascript:, file:, mailto: or app-internal ones),
@@ -49,6 +49,18 @@ export function openLinksOnModClick(open: (url: string) => void = defaultOpen): 
       return true;
     },
   });
+}
+
+/** Mod+Enter with the caret in a link opens it: the keyboard's way to what Mod+click does. False elsewhere. */
+export function openLinkAtCaret(open: (url: string) => void = defaultOpen): (view: EditorView) => boolean {
+  return (view) => {
+    const { main } = view.state.selection;
+    if (!main.empty) return false;
+    const url = linkAt(view.state, main.head);
+    if (!url) return false;
+    open(url);
+    return true;
+  };
 }
 
 function defaultOpen(url: string): void {

@@ -21,7 +21,12 @@ const INLINE_CLASS: Record<string, string> = {
 const markupDim = Decoration.mark({ class: "cm-md-markup cm-md-markup-dim" });
 const markupActive = Decoration.mark({ class: "cm-md-markup" });
 const listMark = Decoration.mark({ class: "cm-md-list-mark" });
-const inlineMarks = Object.fromEntries(Object.entries(INLINE_CLASS).map(([name, cls]) => [name, Decoration.mark({ class: cls })]));
+/** How a link opens, on hover (link-open.ts): nothing else in the page says it. */
+const MOD = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform) ? "⌘" : "Ctrl";
+const LINK_HINT = `${MOD}+click or ${MOD}+Enter to open`;
+const inlineMarks = Object.fromEntries(
+  Object.entries(INLINE_CLASS).map(([name, cls]) => [name, Decoration.mark(name === "Link" || name === "URL" ? { class: cls, attributes: { title: LINK_HINT } } : { class: cls })]),
+);
 const headingLines = [1, 2, 3, 4, 5, 6].map((level) => Decoration.line({ class: `cm-md-heading cm-md-h${level}` }));
 const quoteLine = Decoration.line({ class: "cm-md-quote" });
 const codeLine = Decoration.line({ class: "cm-md-codeblock" });

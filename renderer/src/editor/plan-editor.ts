@@ -12,7 +12,7 @@ import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import { bodySizeLimit } from "./body-size-limit.js";
 import { keyboardFocusRing } from "./keyboard-focus-ring.js";
 import { keydownTyping } from "./keydown-typing.js";
-import { openLinksOnModClick } from "./link-open.js";
+import { openLinkAtCaret, openLinksOnModClick } from "./link-open.js";
 import { markdownPresentation } from "./markdown-editing.js";
 import { remoteEditsOutsideHistory } from "./remote-edits-outside-history.js";
 import { tabIndentKeys } from "./tab-indent.js";
@@ -44,7 +44,7 @@ export function planPresentation(): Extension[] {
 }
 
 /**
- * Editing: history, keys (find and replace on Mod+F, Mod+Enter toggling the tasks of the selected lines), printable keys typed at keydown, Tab indenting lists and code only (tab-indent.ts), the body's size limit, Mod+click on a
+ * Editing: history, keys (find and replace on Mod+F; Mod+Enter opens the link at the caret, else toggles the tasks of the selected lines), printable keys typed at keydown, Tab indenting lists and code only (tab-indent.ts), the body's size limit, Mod+click on a
  * link and the Automerge binding. The handle must be ready and the editor hold its text.
  */
 export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extension[] = []): Extension[] {
@@ -52,7 +52,7 @@ export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extensi
     history(),
     search({ top: true }),
     highlightSelectionMatches(),
-    keymap.of([{ key: "Mod-Enter", run: toggleTasksInSelection }, ...searchKeymap, ...defaultKeymap, ...historyKeymap, tabIndentKeys]),
+    keymap.of([{ key: "Mod-Enter", run: (view) => openLinkAtCaret()(view) || toggleTasksInSelection(view) }, ...searchKeymap, ...defaultKeymap, ...historyKeymap, tabIndentKeys]),
     keydownTyping(),
     bodySizeLimit(),
     openLinksOnModClick(),
