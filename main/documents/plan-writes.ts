@@ -16,6 +16,7 @@ import type { AgentAuthor } from "./change-messages.js";
 import type { PlanAccess } from "./plan-access.js";
 import { readPlan, revisionOfHandle } from "./plan-reader.js";
 import { entryOf } from "./workspace-index.js";
+import { writeTitle } from "./title-write.js";
 
 /** Everything a new document can carry; the app passes title/markdown/shared, MCP the rest too. */
 export interface NewDocumentInput extends CreateDocumentInput {
@@ -64,7 +65,7 @@ export async function renameDocument(access: PlanAccess, id: string, title: stri
   const { handle, plan } = await access.loadWritable(id);
   if (plan.title !== next) {
     access.change(handle, (doc) => {
-      A.updateText(doc, ["title"], next);
+      writeTitle(doc, next);
       doc.updatedAt = access.now();
     }, by);
   }

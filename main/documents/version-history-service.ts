@@ -11,6 +11,7 @@ import { normalizeTitle } from "./bounds.js";
 import { restoreChangeMessage } from "./change-messages.js";
 import { contentAt, findVersion, listVersionEntries } from "./history.js";
 import type { PlanAccess } from "./plan-access.js";
+import { writeTitle } from "./title-write.js";
 
 export async function listVersions(access: PlanAccess, id: string): Promise<VersionEntry[]> {
   const { handle } = await access.load(id);
@@ -35,7 +36,7 @@ export async function restoreVersion(access: PlanAccess, id: string, versionId: 
     handle,
     (doc) => {
       A.updateText(doc, ["text"], markdown);
-      if (doc.title !== restoredTitle) A.updateText(doc, ["title"], restoredTitle);
+      if (doc.title !== restoredTitle) writeTitle(doc, restoredTitle);
       doc.updatedAt = access.now();
     },
     undefined,
