@@ -12,11 +12,14 @@ import { describeError } from "./state/describe-error.js";
 import { App } from "./components/App.js";
 import { FatalScreen, NEW_LINK, RefusedScreen } from "./components/FatalScreen.js";
 import { ChopinError } from "../../shared/errors.js";
-import { lastRefusal } from "./bridge/secret.js";
+import { lastRefusal, reloadOnNewSecretLink } from "./bridge/secret.js";
 import { replayWindowOutbox } from "./replica/window-outbox.js";
 import "./styles.css";
 
 const root = createRoot(document.getElementById("root")!);
+// Host mode: the new link Chopin prints after a restart, pasted into this same tab, takes effect (Electron has no
+// address bar, and its URL never carries a secret).
+if (!window.chopin) reloadOnNewSecretLink(window);
 
 async function start() {
   try {

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it } from "vitest";
-import { SECRET_STORAGE_KEY, lastRefusal, recordRefusal, rememberLinked, takeHostSecret } from "./secret.js";
+import { SECRET_STORAGE_KEY, lastRefusal, recordRefusal, rememberLinked, reloadOnNewSecretLink, takeHostSecret } from "./secret.js";
 
 const env = () => ({ location: window.location, storage: window.sessionStorage, history: window.history });
 
@@ -53,5 +53,24 @@ describe("refusals", () => {
     rememberLinked(window.sessionStorage, "old");
     expect(recordRefusal(window.sessionStorage, "typed-wrong")).toBe("stale");
     expect(lastRefusal(window.sessionStorage)).toBe("stale");
+  });
+});
+
+describe("a new link pasted into the same tab", () => {
+  it("reloads the page when the fragment carries a secret, and not for any other fragment", () => {
+    const listeners: (() => void)[] = [];
+    let reloads = 0;
+    const win = {
+      location: { hash: "", reload: () => void reloads++ },
+      addEventListener: (_type: string, listener: () => void) => void listeners.push(listener),
+      removeEventListener: () => {},
+    };
+    reloadOnNewSecretLink(win as never);
+    win.location.hash = "#outline";
+    listeners.forEach((l) => l());
+    expect(reloads).toBe(0);
+    win.location.hash = "#secret=new-one";
+    listeners.forEach((l) => l());
+    expect(reloads).toBe(1);
   });
 });

@@ -58,3 +58,17 @@ export function lastRefusal(storage: Pick<Storage, "getItem">): RefusalKind | nu
   const kind = storage.getItem(REFUSAL_STORAGE_KEY);
   return kind === "restarted" || kind === "stale" ? kind : null;
 }
+
+/**
+ * A new link pasted into this tab's address bar changes only the fragment, which does not reload the page: the page
+ * would go on with the old secret (and keep saying Chopin was restarted). A fragment that carries a secret reloads
+ * it, and the new secret is taken on load. Returns the listener's remover.
+ */
+export function reloadOnNewSecretLink(win: Pick<Window, "addEventListener" | "removeEventListener"> & { location: Pick<Location, "hash" | "reload"> }): () => void {
+  const onHashChange = () => {
+    const fragment = win.location.hash.startsWith("#") ? win.location.hash.slice(1) : win.location.hash;
+    if (new URLSearchParams(fragment).get("secret")) win.location.reload();
+  };
+  win.addEventListener("hashchange", onHashChange);
+  return () => win.removeEventListener("hashchange", onHashChange);
+}

@@ -1,4 +1,8 @@
-/** Who else has this document open: one coloured initial per person, with the name on hover and for screen readers. */
+/**
+ * Who else has this document open: one coloured initial per person, with the name on hover and for screen readers.
+ * Only while this window hears its core: without it no heartbeat arrives, and the last list would claim people are
+ * here who may have left (UX audit: a teammate stayed "here" all the while this device's core was down).
+ */
 import { useStore } from "zustand";
 import { useServices } from "../state/app-services.js";
 
@@ -9,9 +13,10 @@ export function initials(name: string): string {
 }
 
 export function PresenceAvatars() {
-  const { editor } = useServices();
+  const { editor, connection } = useServices();
   const peers = useStore(editor, (s) => s.peers);
-  if (peers.length === 0) return null;
+  const coreOpen = useStore(connection, (s) => s.core === "open");
+  if (peers.length === 0 || !coreOpen) return null;
   const names = peers.map((p) => p.name).join(", ");
   return (
     <ul className="presence" aria-label={`Also here: ${names}`}>
