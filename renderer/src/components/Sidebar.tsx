@@ -87,6 +87,10 @@ export function Sidebar() {
       </label>
       <PrivateDocumentsHint />
       <h2 className="sidebar-heading">{showArchived ? "Archived" : "Documents"}</h2>
+      {/* What a search found, for screen readers (the list itself changes silently). */}
+      <div className="visually-hidden" role="status" data-testid="search-result-count">
+        {searchResultWords(query, list.length, loading)}
+      </div>
       {list.length === 0 && !loading && (
         <p className="sidebar-empty">
           {query ? "No documents match." : showArchived ? "Nothing archived." : "No documents yet. Create one to start planning."}
@@ -105,4 +109,12 @@ export function Sidebar() {
       </div>
     </nav>
   );
+}
+
+/** "3 documents match “plan”", or nothing without a query or while the search runs. */
+export function searchResultWords(query: string, count: number, loading: boolean): string {
+  const trimmed = query.trim();
+  if (!trimmed || loading) return "";
+  if (count === 0) return `No documents match “${trimmed}”`;
+  return `${count} ${count === 1 ? "document matches" : "documents match"} “${trimmed}”`;
 }
