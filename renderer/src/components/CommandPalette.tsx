@@ -67,11 +67,24 @@ export function paletteCommands(services: AppServices): PaletteItem[] {
   return items;
 }
 
-/** Every word of the query somewhere in the label, case and accents ignored, as the document search matches. */
+/**
+ * Every word of the query somewhere in the label, case and accents ignored, as the document search matches; the
+ * closest first (a query word equal to a label word, then one starting it), else in the given order. So "archive doc"
+ * puts "Archive document" before "Show archived documents".
+ */
 export function filterPalette(items: PaletteItem[], query: string): PaletteItem[] {
   const words = searchWords(query);
   if (words.length === 0) return items;
-  return items.filter((item) => holdsAllWords(foldForSearch(item.label), words));
+  const scored = items
+    .map((item, index) => ({ item, index, label: foldForSearch(item.label) }))
+    .filter(({ label }) => holdsAllWords(label, words))
+    .map((entry) => ({ ...entry, score: closeness(entry.label, words) }));
+  return scored.sort((a, b) => b.score - a.score || a.index - b.index).map(({ item }) => item);
+}
+
+function closeness(foldedLabel: string, words: readonly string[]): number {
+  const labelWords = foldedLabel.split(/\s+/);
+  return words.reduce((sum, word) => sum + (labelWords.includes(word) ? 2 : labelWords.some((w) => w.startsWith(word)) ? 1 : 0), 0);
 }
 
 export function CommandPalette() {

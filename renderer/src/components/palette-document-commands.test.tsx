@@ -74,4 +74,10 @@ describe("palette filtering", () => {
     expect(filterPalette(items, "launch cafe").map((i) => i.label)).toEqual(["Café launch"]);
     expect(filterPalette(items, "  ")).toHaveLength(3);
   });
+
+  it("puts the closest match first: a whole word, then a word's start, then anywhere", () => {
+    const item = (label: string) => ({ id: label, label, kind: "command" as const, run: () => undefined });
+    const items = [item("Show archived documents"), item("Archive document"), item("Unarchive the document")];
+    expect(filterPalette(items, "archive doc").map((i) => i.label)).toEqual(["Archive document", "Show archived documents", "Unarchive the document"]);
+  });
 });
