@@ -240,6 +240,34 @@ describe("sync pacing (patched automerge-repo DocSynchronizer)", () => {
     }
   });
 
+  it("gives a paced peer that asked for a document the document at once, when this side only just fetched it", async () => {
+    // source -- hub -- paced: the hub has the document only once it asked the source (a core opening a teammate's
+    // plan it had not loaded, for its window). The window must not wait for its paced round to get it.
+    const source = new Repo({ peerId: "source" as PeerId, network: [], shareConfig: { announce: async () => false, access: async () => true } });
+    const hub = new Repo({ peerId: "hub" as PeerId, network: [] });
+    const pacedRepo = new Repo({ peerId: "paced" as PeerId, network: [] });
+    const channels = [new MessageChannel(), new MessageChannel()];
+    const link = (a: Repo, b: Repo, channel: MessageChannel): void => {
+      a.networkSubsystem.addNetworkAdapter(new MessageChannelNetworkAdapter(channel.port1 as unknown as MessagePort));
+      b.networkSubsystem.addNetworkAdapter(new MessageChannelNetworkAdapter(channel.port2 as unknown as MessagePort));
+    };
+    registry.set("hub", "paced", 60_000);
+    try {
+      link(source, hub, channels[0]!);
+      link(hub, pacedRepo, channels[1]!);
+      await vi.waitFor(() => expect(hub.peers.length).toBe(2), { timeout: 10_000 });
+      const origin = source.create<Text>({ text: "teammate's plan" });
+      const opened = await vi.waitFor(() => pacedRepo.find<Text>(origin.url), { timeout: 10_000 });
+      expect(opened.doc().text).toBe("teammate's plan");
+    } finally {
+      await Promise.all([source, hub, pacedRepo].map((r) => r.shutdown()));
+      for (const c of channels) {
+        c.port1.close();
+        c.port2.close();
+      }
+    }
+  });
+
   it("answers false for a document the Repo has no synchronizer for", () => {
     const repo = new Repo({ peerId: "lonely" as PeerId, network: [] });
     expect(syncWithPeerNow(repo, "4NMNnkMhL8jXrdJ9jamS58PAVdXu", "anyone")).toBe(false);
