@@ -13,7 +13,7 @@ import { RepositoryPickerDialog } from "./RepositoryPickerDialog.js";
 import { SettingsDialog } from "./SettingsDialog.js";
 import { Sidebar } from "./Sidebar.js";
 import { StatusBar } from "./StatusBar.js";
-import { matchShortcut } from "./shortcuts.js";
+import { matchShortcut, modKeyName } from "./shortcuts.js";
 import { RefusedScreen } from "./FatalScreen.js";
 import { CORE_DOWN_REASON, useCoreReachable } from "./use-core-reachable.js";
 
@@ -89,7 +89,7 @@ export function App() {
                   Start a new plan
                 </button>
                 <button type="button" className="button" onClick={() => ui.getState().openDialog("palette")}>
-                  Search <kbd>Ctrl</kbd>
+                  Search <kbd>{modKeyName()}</kbd>
                   <kbd>K</kbd>
                 </button>
               </div>

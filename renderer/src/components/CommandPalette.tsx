@@ -12,6 +12,7 @@ import { foldForSearch, holdsAllWords, searchWords } from "../../../shared/searc
 import { Dialog } from "./Dialog.js";
 import { askToDelete } from "./DocumentListItem.js";
 import { askToShare } from "./use-share-action.js";
+import { shortcutHint } from "./shortcuts.js";
 
 interface PaletteItem {
   id: string;
@@ -30,11 +31,11 @@ export function paletteCommands(services: AppServices): PaletteItem[] {
   // With a team relay, new documents are shared; this one stays on this device (it can be shared later).
   const relayConfigured = Boolean(session.getState().settings?.relayUrl);
   const items: PaletteItem[] = [
-    { id: "new", label: "New document", hint: "Ctrl+N", kind: "command", run: () => void documents.getState().create() },
+    { id: "new", label: "New document", hint: shortcutHint("N"), kind: "command", run: () => void documents.getState().create() },
     ...(relayConfigured
       ? [{ id: "new-private", label: "New private document (only on this device)", kind: "command" as const, run: () => void documents.getState().create({ shared: false }) }]
       : []),
-    { id: "search", label: "Search documents", hint: "Ctrl+Shift+F", kind: "command", takesFocus: true, run: () => ui.getState().focusSearch() },
+    { id: "search", label: "Search documents", hint: shortcutHint("Shift+F"), kind: "command", takesFocus: true, run: () => ui.getState().focusSearch() },
     { id: "settings", label: "Open settings", kind: "command", run: () => ui.getState().openDialog("settings") },
     {
       id: "archived",
@@ -45,7 +46,7 @@ export function paletteCommands(services: AppServices): PaletteItem[] {
   ];
   if (hasDoc) {
     items.push(
-      { id: "history", label: "Show version history", hint: "Ctrl+Shift+H", kind: "command", run: () => ui.getState().toggleHistory(true) },
+      { id: "history", label: "Show version history", hint: shortcutHint("Shift+H"), kind: "command", run: () => ui.getState().toggleHistory(true) },
       { id: "outline", label: "Toggle outline", kind: "command", run: () => ui.getState().toggleOutline() },
     );
   }

@@ -19,6 +19,7 @@ import { TitleField } from "./TitleField.js";
 import { VersionViewer } from "./VersionViewer.js";
 import { NO_RELAY_REASON, useRelayConfigured } from "./use-relay-configured.js";
 import { useShareAction } from "./use-share-action.js";
+import { shortcutHint } from "./shortcuts.js";
 
 export function DocumentView({ doc }: { doc: DocumentDetail }) {
   const { ui, documents } = useServices();
@@ -78,7 +79,7 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
             className={`icon-button${historyOpen ? " is-active" : ""}`}
             aria-label="Version history"
             aria-pressed={historyOpen}
-            title="Version history (Ctrl+Shift+H)"
+            title={`Version history (${shortcutHint("Shift+H")})`}
             onClick={() => ui.getState().toggleHistory()}
           >
             <Icon name="clock" />
@@ -93,8 +94,9 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
         </div>
       )}
       {doc.archivedAt !== null && (
-        <div className="archived-banner" role="note">
-          This document is archived.
+        // A status, so a person whose plan a teammate archives while it is open hears why typing stopped.
+        <div className="archived-banner" role="status">
+          This document is archived, so it can’t be edited. Restore it to edit.
           <button type="button" className="button button-small" onClick={() => void documents.getState().restore(doc.id)}>
             Restore
           </button>
@@ -118,7 +120,7 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
                 {error}
               </p>
             ) : handle || snapshot ? (
-              <EditorHost key={doc.id} documentId={doc.id} handle={handle} snapshot={snapshot} />
+              <EditorHost key={doc.id} documentId={doc.id} handle={handle} snapshot={snapshot} readOnly={doc.archivedAt !== null} />
             ) : (
               <p className="doc-loading">Opening…</p>
             )}

@@ -4,8 +4,9 @@
  * (authors, updatedAt). While the replica is still loading, the core's text snapshot is shown read-only in the same
  * EditorView that later becomes the live editor (the save indicator says "Opening…"). An edit the editor refused
  * because the body would outgrow its limit is said in words in a live region beside it.
- * What must stay true: one editor per document; it is editable only once bound to the ready handle; everything it
- * started is stopped when it goes away.
+ * What must stay true: one editor per document; it is editable only once bound to the ready handle and while the
+ * plan is not archived (the lock follows `readOnly` live, so an archive by a teammate stops typing at once); everything
+ * it started is stopped when it goes away.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { DocHandle } from "@automerge/automerge-repo";
@@ -24,6 +25,7 @@ import { isReconcileTx } from "@automerge/automerge-codemirror/dist/plugin.js";
 import { useStore } from "zustand";
 import { markOpening } from "../state/opening-marks.js";
 import { keepWindowEdits } from "../replica/window-outbox.js";
+import { editLock } from "../editor/edit-lock.js";
 
 const OUTLINE_DEBOUNCE_MS = 150;
 const FALLBACK_COLOR = "#5b6b7f";
@@ -32,12 +34,15 @@ export function EditorHost({
   documentId,
   handle,
   snapshot,
+  readOnly = false,
 }: {
   documentId: string;
   /** Ready handle from the replica; absent while it loads. */
   handle?: DocHandle<PlanDocument>;
   /** The core's snapshot, painted read-only until the handle is ready. */
   snapshot?: DocumentSnapshot | null;
+  /** Locks the bound editor against edits (an archived plan). */
+  readOnly?: boolean;
 }) {
   const { bridge, documents, editor, session } = useServices();
   const identity = useStore(session, (s) => s.identity);
@@ -46,6 +51,10 @@ export function EditorHost({
   const openingRef = useRef<OpeningEditor | null>(null);
   const identityRef = useRef(identity);
   identityRef.current = identity;
+  const lock = useRef(editLock()).current;
+  const readOnlyRef = useRef(readOnly);
+  readOnlyRef.current = readOnly;
+  const liveViewRef = useRef<EditorView | null>(null);
   /** Why the last edit was refused; cleared by the next edit of this window that goes through. */
   const [refusal, setRefusal] = useState<string | null>(null);
 
@@ -95,6 +104,7 @@ export function EditorHost({
     });
     let outlineTimer: ReturnType<typeof setTimeout> | null = null;
     const extensions = [
+      lock.extension(readOnlyRef.current),
       presence.extension,
       recordEditMetadata(handle, () => identityRef.current?.displayName ?? null),
       EditorView.updateListener.of((update) => {
@@ -117,6 +127,7 @@ export function EditorHost({
     openingRef.current = null;
     if (opening) opening.bind(handle, extensions);
     const view = opening ? opening.view : createPlanEditor({ parent, handle, extensions });
+    liveViewRef.current = view;
     markOpening("editable");
     const onHeads = () => {
       tracker.headsChanged(handle.heads());
@@ -135,10 +146,15 @@ export function EditorHost({
       keeper?.stop();
       presence.stop();
       presenceRef.current = null;
+      liveViewRef.current = null;
       view.destroy();
       editor.getState().reset(null);
     };
   }, [handle, documentId, bridge, editor, documents]);
+
+  useEffect(() => {
+    if (liveViewRef.current) lock.set(liveViewRef.current, readOnly);
+  }, [readOnly, lock]);
 
   useEffect(() => {
     if (identity) presenceRef.current?.setUser({ name: identity.displayName, color: identity.color, device: identity.peerId });

@@ -14,6 +14,7 @@ import { AccountIndicator } from "./AccountIndicator.js";
 import { DocumentList, type DocumentListHandle } from "./DocumentList.js";
 import { Icon } from "./Icons.js";
 import { CORE_DOWN_REASON, useCoreReachable } from "./use-core-reachable.js";
+import { shortcutHint } from "./shortcuts.js";
 
 export function Sidebar() {
   const { documents, ui } = useServices();
@@ -71,7 +72,7 @@ export function Sidebar() {
           role="searchbox"
           aria-label="Search documents"
           aria-keyshortcuts="Control+Shift+F Meta+Shift+F"
-          title="Search titles and text (Ctrl+Shift+F)"
+          title={`Search titles and text (${shortcutHint("Shift+F")})`}
           placeholder="Search documents"
           value={query}
           maxLength={MAX_SEARCH_QUERY_CHARS}

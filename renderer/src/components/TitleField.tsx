@@ -63,6 +63,8 @@ export function TitleField({ doc }: { doc: DocumentDetail }) {
         aria-describedby={hintId}
         value={value}
         maxLength={MAX_TITLE_CHARS}
+        // An archived plan is read-only (the core refuses its rename); the banner below says to restore it.
+        readOnly={doc.archivedAt !== null}
         placeholder="Untitled"
         onFocus={() => setEditing(true)}
         onChange={(e) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { matchShortcut } from "./shortcuts.js";
+import { matchShortcut, modKeyName, shortcutHint } from "./shortcuts.js";
 
 const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean }> = {}) => ({
   key: k,
@@ -29,5 +29,17 @@ describe("matchShortcut", () => {
     // Mod+F stays the editor's find.
     expect(matchShortcut(key("f", { ctrlKey: true }))).toBeNull();
     expect(matchShortcut(key("f", { metaKey: true }))).toBeNull();
+  });
+});
+
+describe("shortcut hints", () => {
+  it("name the Mod key Cmd on macOS and Ctrl elsewhere", () => {
+    expect(modKeyName("MacIntel")).toBe("Cmd");
+    expect(modKeyName("macOS")).toBe("Cmd");
+    expect(modKeyName("Win32")).toBe("Ctrl");
+    expect(modKeyName("Linux x86_64")).toBe("Ctrl");
+    expect(modKeyName("")).toBe("Ctrl");
+    expect(shortcutHint("Shift+H", "MacIntel")).toBe("Cmd+Shift+H");
+    expect(shortcutHint("N", "Linux x86_64")).toBe("Ctrl+N");
   });
 });

@@ -17,3 +17,19 @@ export function matchShortcut(e: Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKe
   if (key === "k" || key === "p") return "palette";
   return null;
 }
+
+/** The platform string the window runs on (navigator's; empty where there is none). */
+function currentPlatform(): string {
+  const nav = (globalThis as { navigator?: Navigator & { userAgentData?: { platform?: string } } }).navigator;
+  return nav?.userAgentData?.platform || nav?.platform || "";
+}
+
+/** What the Mod key is called where the person is: Cmd on macOS, Ctrl elsewhere (both work everywhere). */
+export function modKeyName(platform: string = currentPlatform()): "Cmd" | "Ctrl" {
+  return /mac|iphone|ipad/i.test(platform) ? "Cmd" : "Ctrl";
+}
+
+/** A shortcut as hints and tooltips show it: `keys` after the Mod key, e.g. "Shift+H" gives "Ctrl+Shift+H". */
+export function shortcutHint(keys: string, platform?: string): string {
+  return `${modKeyName(platform)}+${keys}`;
+}

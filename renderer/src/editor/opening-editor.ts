@@ -9,6 +9,7 @@
  */
 import type { DocHandle } from "@automerge/automerge-repo";
 import { Compartment, EditorState, type Extension } from "@codemirror/state";
+import { READ_ONLY } from "./edit-lock.js";
 import { EditorView } from "@codemirror/view";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import { planBinding, planPresentation } from "./plan-editor.js";
@@ -18,8 +19,6 @@ export interface OpeningEditor {
   /** Binds to a ready handle and makes the editor editable. Returns whether the shown text had to be replaced. */
   bind(handle: DocHandle<PlanDocument>, extensions?: Extension[]): boolean;
 }
-
-const READ_ONLY: Extension = [EditorState.readOnly.of(true), EditorView.editable.of(false)];
 
 /** Order-insensitive equality of two head lists. */
 export function sameHeads(a: readonly string[], b: readonly string[]): boolean {
