@@ -47,7 +47,7 @@ describe("GitHub account section", () => {
     expect(link.href).toBe("https://github.com/login/device");
     expect(link.target).toBe("_blank");
     expect(link.rel).toBe("noreferrer");
-    expect(within(section()).getByRole("status").textContent).toBe("Waiting for GitHub…");
+    expect(within(section()).getByText("Waiting for GitHub…").getAttribute("role")).toBe("status");
     expect(within(section()).getByRole("button", { name: "Copy code" })).toBeTruthy();
 
     act(() => bridge.completeSignIn("alice", "Alice Example"));

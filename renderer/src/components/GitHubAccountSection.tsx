@@ -8,7 +8,7 @@ import { useStore } from "zustand";
 import type { AuthState } from "../../../shared/api.js";
 import { useServices } from "../state/app-services.js";
 import { GitHubAvatar } from "./GitHubAvatar.js";
-import { Icon } from "./Icons.js";
+import { CopyButton } from "./CopyButton.js";
 
 export function GitHubAccountSection() {
   const { github } = useServices();
@@ -104,16 +104,7 @@ function SignInForm({ secureStorage }: { secureStorage: boolean }) {
 
 function DeviceCode({ flow }: { flow: NonNullable<AuthState["deviceFlow"]> }) {
   const { github } = useServices();
-  const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
   const codeId = useId();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(flow.userCode);
-      setCopied("yes");
-    } catch {
-      setCopied("failed");
-    }
-  };
   return (
     <div className="github-device">
       <p className="field-hint" id={codeId}>
@@ -123,10 +114,7 @@ function DeviceCode({ flow }: { flow: NonNullable<AuthState["deviceFlow"]> }) {
         <code className="device-code" aria-describedby={codeId} data-testid="device-code">
           {flow.userCode}
         </code>
-        <button type="button" className="button button-small" aria-label="Copy code" onClick={() => void copy()}>
-          <Icon name="copy" size={14} />
-          {copied === "yes" ? "Copied" : copied === "failed" ? "Select and copy" : "Copy"}
-        </button>
+        <CopyButton text={flow.userCode} name="Copy code" what="the code" />
       </div>
       <p className="field-hint">
         Open{" "}

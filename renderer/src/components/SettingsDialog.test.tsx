@@ -34,7 +34,8 @@ describe("SettingsDialog", () => {
     fireEvent.change(token, { target: { value: "s3cret" } });
     fireEvent.change(within(dialog).getByLabelText("Display name"), { target: { value: "Ada L." } });
     fireEvent.click(within(dialog).getByRole("button", { name: "Save settings" }));
-    await waitFor(() => expect(within(dialog).getByRole("status").textContent).toBe("Settings saved."));
+    // The copy buttons' live regions are statuses too (empty until a copy).
+    await waitFor(() => expect(within(dialog).getByText("Settings saved.").getAttribute("role")).toBe("status"));
     const update = bridge.calls.find((c) => c.method === "updateSettings");
     expect(update?.args).toEqual([{ displayName: "Ada L.", relayUrl: "ws://127.0.0.1:47620", relayToken: "s3cret" }]);
     expect(token.value).toBe("");

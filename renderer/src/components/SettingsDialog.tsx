@@ -9,7 +9,7 @@ import { useServices } from "../state/app-services.js";
 import { describeError } from "../state/describe-error.js";
 import { Dialog } from "./Dialog.js";
 import { GitHubAccountSection } from "./GitHubAccountSection.js";
-import { Icon } from "./Icons.js";
+import { CopyButton } from "./CopyButton.js";
 
 /** Saved with a relay address but no token: nothing connects until the token is added. */
 export const RELAY_WITHOUT_TOKEN =
@@ -18,6 +18,7 @@ export const RELAY_WITHOUT_TOKEN =
 export function SettingsDialog() {
   const { ui, session, bridge } = useServices();
   const settings = useStore(session, (s) => s.settings);
+  const joining = useStore(ui, (s) => s.settingsFocus === "relay");
   const [displayName, setDisplayName] = useState(settings?.displayName ?? "");
   const [relayUrl, setRelayUrl] = useState(settings?.relayUrl ?? "");
   const [token, setToken] = useState("");
@@ -89,6 +90,8 @@ export function SettingsDialog() {
                 inputMode="url"
                 value={relayUrl}
                 placeholder="wss://relay.example.com"
+                // Opened by "Join a team…": the relay address is what the person came to type.
+                data-autofocus={joining ? true : undefined}
                 onChange={(e) => setRelayUrl(e.target.value)}
                 spellCheck={false}
               />
@@ -186,15 +189,6 @@ function Field(props: {
 }
 
 function CopyRow({ label, command }: { label: string; command: string }) {
-  const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(command);
-      setCopied("yes");
-    } catch {
-      setCopied("failed");
-    }
-  };
   return (
     <div className="copy-row">
       <span className="copy-label">{label}</span>
@@ -202,10 +196,7 @@ function CopyRow({ label, command }: { label: string; command: string }) {
       <code className="copy-command" tabIndex={0} aria-label={`${label} command: ${command}`}>
         {command}
       </code>
-      <button type="button" className="button button-small" aria-label={`Copy ${label} command`} onClick={() => void copy()}>
-        <Icon name="copy" size={14} />
-        {copied === "yes" ? "Copied" : copied === "failed" ? "Select and copy" : "Copy"}
-      </button>
+      <CopyButton text={command} name={`Copy ${label} command`} what={`the ${label} command`} />
     </div>
   );
 }

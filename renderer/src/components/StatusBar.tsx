@@ -101,7 +101,7 @@ export function StatusBar() {
       </div>
       {/* The way into a team from where "Local only" is said: Settings holds the relay address and token. */}
       {syncKnown && sync?.state === "local-only" && (
-        <button type="button" className="link-button status-join" onClick={() => ui.getState().openDialog("settings")}>
+        <button type="button" className="link-button status-join" onClick={() => ui.getState().openDialog("settings", "relay")}>
           Join a team…
         </button>
       )}

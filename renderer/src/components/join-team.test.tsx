@@ -15,7 +15,17 @@ describe("Join a team", () => {
     await until(() => screen.queryByRole("button", { name: "Join a team…" }) !== null, "the button");
     fireEvent.click(screen.getByRole("button", { name: "Join a team…" }));
     await until(() => screen.queryByRole("dialog", { name: "Settings" }) !== null, "Settings open");
-    expect(screen.getByLabelText("Relay URL")).toBeTruthy();
+    // The person came to type the relay address: the focus starts there, not in the display name.
+    await until(() => document.activeElement === screen.getByLabelText("Relay URL"), "focus in the relay address");
+  });
+
+  it("Settings opened another way starts with the focus in the display name, as before", async () => {
+    const { services } = renderApp();
+    services.ui.getState().openDialog("settings", "relay");
+    services.ui.getState().closeDialog();
+    services.ui.getState().openDialog("settings");
+    await until(() => screen.queryByRole("dialog", { name: "Settings" }) !== null, "Settings open");
+    await until(() => document.activeElement === screen.getByLabelText("Display name"), "focus in the display name");
   });
 
   it("is not offered once connected to a relay", async () => {

@@ -44,7 +44,9 @@ export interface UiState {
   /** Counts requests to put the focus in the open document's title field, text selected (the palette's "Rename"). */
   titleFocusRequests: number;
   focusTitle(): void;
-  openDialog(dialog: DialogName): void;
+  /** Settings opened for joining a team ("Join a team…") starts with the focus in the relay address. */
+  settingsFocus: "relay" | null;
+  openDialog(dialog: DialogName, focus?: "relay"): void;
   closeDialog(): void;
   askConfirm(request: ConfirmRequest): void;
   closeConfirm(): void;
@@ -72,7 +74,8 @@ export function createUiStore(): UiStore {
     focusDocumentList: () => set({ listFocusRequests: get().listFocusRequests + 1 }),
     // Closes the palette first: focus goes to the field only after the dialog has handed focus back.
     focusSearch: () => set({ searchFocusRequests: get().searchFocusRequests + 1, dialog: get().dialog === "palette" ? null : get().dialog }),
-    openDialog: (dialog) => set({ dialog }),
+    settingsFocus: null,
+    openDialog: (dialog, focus) => set({ dialog, settingsFocus: dialog === "settings" ? (focus ?? null) : null }),
     closeDialog: () => set({ dialog: null }),
     askConfirm: (confirm) => set({ confirm }),
     closeConfirm: () => set({ confirm: null }),
