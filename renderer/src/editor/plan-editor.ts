@@ -10,11 +10,13 @@ import { EditorState, type Extension } from "@codemirror/state";
 import { EditorView, keymap, placeholder } from "@codemirror/view";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import { bodySizeLimit } from "./body-size-limit.js";
+import { READ_ONLY } from "./edit-lock.js";
 import { keyboardFocusRing } from "./keyboard-focus-ring.js";
 import { keydownTyping } from "./keydown-typing.js";
 import { openLinkAtCaret, openLinksOnModClick } from "./link-open.js";
 import { markdownPresentation } from "./markdown-editing.js";
 import { remoteEditsOutsideHistory } from "./remote-edits-outside-history.js";
+import { richPaste } from "./rich-paste.js";
 import { tabIndentKeys } from "./tab-indent.js";
 import { toggleTasksInSelection } from "./task-checkboxes.js";
 import { textSync } from "./text-sync.js";
@@ -45,7 +47,7 @@ export function planPresentation(): Extension[] {
 
 /**
  * Editing: history, keys (find and replace on Mod+F; Mod+Enter opens the link at the caret, else toggles the tasks of the selected lines), printable keys typed at keydown, Tab indenting lists and code only (tab-indent.ts), the body's size limit, Mod+click on a
- * link and the Automerge binding. The handle must be ready and the editor hold its text.
+ * link, rich paste as Markdown and the Automerge binding. The handle must be ready and the editor hold its text.
  */
 export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extension[] = []): Extension[] {
   return [
@@ -56,6 +58,7 @@ export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extensi
     keydownTyping(),
     bodySizeLimit(),
     openLinksOnModClick(),
+    richPaste(),
     textSync(handle as DocHandle<unknown>),
     remoteEditsOutsideHistory,
     ...extensions,
@@ -68,7 +71,7 @@ export function createMarkdownViewer(parent: HTMLElement, markdown: string, labe
     parent,
     state: EditorState.create({
       doc: markdown,
-      extensions: [markdownPresentation(label), EditorState.readOnly.of(true), EditorView.editable.of(false), ...extensions],
+      extensions: [markdownPresentation(label), READ_ONLY, ...extensions],
     }),
   });
 }
