@@ -48,6 +48,12 @@ export const MAX_REPOSITORY_OWNER_CHARS = 39;
 export const MAX_REPOSITORY_NAME_CHARS = 100;
 /** Request body cap for /mcp: 3 × 256 KiB, as in the prototype. */
 export const MAX_MCP_REQUEST_BYTES = 3 * 256 * 1024;
+/**
+ * How much of an over-cap /mcp body is read and thrown away before the 413 is sent: a client still uploading when
+ * the connection closes under it sees a network error ("fetch failed") instead of the answer. Past this, the
+ * connection is closed at once (an upload this large is not an agent's request).
+ */
+export const MAX_MCP_DRAINED_BYTES = 32 * 1024 * 1024;
 /** MCP client name recorded in provenance. */
 export const MAX_MCP_CLIENT_NAME_CHARS = 128;
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { request } from "node:http";
-import { MAX_MCP_REQUEST_BYTES, MAX_MCP_SESSIONS, MCP_PATH } from "../../shared/limits.js";
+import { MAX_MCP_DRAINED_BYTES, MAX_MCP_REQUEST_BYTES, MAX_MCP_SESSIONS, MCP_PATH } from "../../shared/limits.js";
 import { authorized, hostAllowed, originAllowed } from "./http-guard.js";
 import { startMcpFixture, type McpFixture } from "./mcp-test-support.js";
 import { ClientSessions } from "./sessions.js";
@@ -149,6 +149,46 @@ describe("HTTP refusals on a live server", () => {
     const streamed = await send(mf.server.port, { headers: headers(mf, { "transfer-encoding": "chunked" }), body });
     expect(streamed.status).toBe(413);
     expect(JSON.parse(streamed.body)).toEqual(expected);
+  });
+
+  it("a fetch client sending many megabytes over the cap reads the 413 answer (the connection is not cut under it)", async () => {
+    mf = await startMcpFixture();
+    const url = `http://127.0.0.1:${mf.server.port}${MCP_PATH}`;
+    const { host: _host, ...fetchHeaders } = headers(mf);
+    for (const size of [5 * 1024 * 1024, 20 * 1024 * 1024]) {
+      const res = await fetch(url, { method: "POST", headers: fetchHeaders, body: Buffer.alloc(size, 0x20) });
+      expect(res.status).toBe(413);
+      expect(await res.json()).toMatchObject({ error: { data: { code: "too-large" } } });
+      // Streamed (no declared length): the cap is found while reading, mid-upload.
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      let sent = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent >= size) return controller.close();
+          sent += chunk.length;
+          controller.enqueue(chunk);
+        },
+      });
+      const streamed = await fetch(url, { method: "POST", headers: fetchHeaders, body: stream, duplex: "half" } as RequestInit);
+      expect(streamed.status).toBe(413);
+      expect(await streamed.json()).toMatchObject({ error: { data: { code: "too-large" } } });
+    }
+    // The server stays up and answers the next request.
+    const after = await send(mf.server.port, { headers: headers(mf), body: INIT });
+    expect(after.status).toBe(200);
+  });
+
+  it("drains an over-cap body of MAX_MCP_DRAINED_BYTES before answering; one declared a byte longer is refused at once", async () => {
+    mf = await startMcpFixture();
+    const url = `http://127.0.0.1:${mf.server.port}${MCP_PATH}`;
+    const { host: _host, ...fetchHeaders } = headers(mf);
+    const drained = await fetch(url, { method: "POST", headers: fetchHeaders, body: Buffer.alloc(MAX_MCP_DRAINED_BYTES, 0x20) });
+    expect(drained.status).toBe(413);
+    expect(await drained.json()).toMatchObject({ error: { data: { code: "too-large" } } });
+    // Declared past the drain cap: answered before any of the body is sent (the client here sends none).
+    const refused = await send(mf.server.port, { headers: headers(mf, { "content-length": String(MAX_MCP_DRAINED_BYTES + 1) }), body: "" });
+    expect(refused.status).toBe(413);
+    expect(refused.headers.connection).toBe("close");
   });
 
   it("401 and 403 answer in the same JSON-RPC shape, with their own codes", async () => {

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorCode } from "../../shared/errors.js";
-import { MAX_MCP_REQUEST_BYTES } from "../../shared/limits.js";
+import { MAX_MCP_DRAINED_BYTES, MAX_MCP_REQUEST_BYTES } from "../../shared/limits.js";
 import { bearerTokenOf, tokensEqual } from "./token.js";
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -55,16 +55,20 @@ export const BODY_TOO_LARGE_MESSAGE =
 
 export class BodyTooLarge extends Error {}
 
-/** Reads the body, refusing (BodyTooLarge) as soon as it passes the cap, without buffering past it. */
-export async function readBody(req: IncomingMessage, cap = MAX_MCP_REQUEST_BYTES): Promise<Buffer> {
+/**
+ * Reads the body. One over `cap` is refused (BodyTooLarge) after the rest of it is read and dropped, up to
+ * `drainCap`, so the client is done sending and reads the 413; nothing past `cap` is kept in memory.
+ */
+export async function readBody(req: IncomingMessage, cap = MAX_MCP_REQUEST_BYTES, drainCap = MAX_MCP_DRAINED_BYTES): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > cap) throw new BodyTooLarge();
+  if (Number.isFinite(declared) && declared > drainCap) throw new BodyTooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > cap) throw new BodyTooLarge();
-    chunks.push(chunk as Buffer);
+    if (size > drainCap) throw new BodyTooLarge();
+    if (size <= cap) chunks.push(chunk as Buffer);
   }
+  if (size > cap) throw new BodyTooLarge();
   return Buffer.concat(chunks);
 }
