@@ -111,6 +111,7 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
               at={viewing.at}
               previousMarkdown={viewing.previousMarkdown ?? null}
               latest={viewing.latest ?? false}
+              laterAuthors={viewing.laterAuthors ?? []}
             />
           )}
           {/* The editor stays mounted while a version is viewed, so presence and the save state carry on. */}

@@ -71,7 +71,8 @@ export function HistoryPanel({ documentId }: { documentId: string }) {
         bridge.api.readVersion(documentId, version.id),
         before ? bridge.api.readVersion(documentId, before.id) : Promise.resolve(null),
       ]);
-      ui.getState().viewVersion({ documentId, content, at: version.at, previousMarkdown: previous?.markdown ?? null, latest: index === 0 });
+      const laterAuthors = [...new Set(list.slice(0, Math.max(index, 0)).flatMap((v) => v.authors))];
+      ui.getState().viewVersion({ documentId, content, at: version.at, previousMarkdown: previous?.markdown ?? null, latest: index === 0, laterAuthors });
     } catch (e) {
       setError(describeError(e));
     }

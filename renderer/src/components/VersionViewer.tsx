@@ -1,5 +1,10 @@
-/** An older version, read-only, with the way back and the way to restore it (a new change; history keeps all). */
+/**
+ * An older version, read-only, with the way back and the way to restore it (a new change; history keeps all).
+ * Restoring takes out what was written after the version: when teammates wrote some of it, the restore asks first
+ * and names them; this person's own later changes alone restore at once.
+ */
 import { useEffect, useMemo, useRef, useState } from "react";
+import { useStore } from "zustand";
 import type { VersionContent } from "../../../shared/api.js";
 import { createMarkdownViewer } from "../editor/plan-editor.js";
 import { changesWords, markChanges, versionChanges } from "../editor/version-changes.js";
@@ -13,6 +18,7 @@ export function VersionViewer({
   at,
   previousMarkdown = null,
   latest = false,
+  laterAuthors = [],
 }: {
   documentId: string;
   content: VersionContent;
@@ -21,8 +27,11 @@ export function VersionViewer({
   previousMarkdown?: string | null;
   /** The newest version: what the document holds now, so there is nothing to restore. */
   latest?: boolean;
+  /** Who made the versions after this one. */
+  laterAuthors?: string[];
 }) {
-  const { bridge, ui, documents } = useServices();
+  const { bridge, ui, documents, session } = useServices();
+  const me = useStore(session, (s) => s.identity?.displayName ?? null);
   const parentRef = useRef<HTMLDivElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -36,7 +45,7 @@ export function VersionViewer({
     return () => view.destroy();
   }, [content, changes]);
 
-  const restore = async () => {
+  const restoreNow = async () => {
     setBusy(true);
     try {
       await bridge.api.restoreVersion(documentId, content.id);
@@ -47,6 +56,18 @@ export function VersionViewer({
     } finally {
       setBusy(false);
     }
+  };
+
+  const restore = () => {
+    const others = laterAuthors.filter((name) => name !== me);
+    if (others.length === 0) return void restoreNow();
+    ui.getState().askConfirm({
+      title: "Restore this version?",
+      message: restoreWords(others),
+      confirmLabel: "Restore",
+      danger: false,
+      onConfirm: restoreNow,
+    });
   };
 
   return (
@@ -64,7 +85,7 @@ export function VersionViewer({
           {latest ? (
             <span className="version-current">This is the current version</span>
           ) : (
-            <button type="button" className="button button-primary" disabled={busy} onClick={() => void restore()}>
+            <button type="button" className="button button-primary" disabled={busy} onClick={restore}>
               Restore this version
             </button>
           )}
@@ -78,4 +99,16 @@ export function VersionViewer({
       <div className="editor-host is-readonly" ref={parentRef} />
     </div>
   );
+}
+
+/** Most people a restore question names; the rest are counted. */
+const NAMED_AUTHORS = 3;
+
+/** What the restore question says: whose later changes the restore takes out, and that none of it is lost. */
+export function restoreWords(others: readonly string[]): string {
+  const named = others.slice(0, NAMED_AUTHORS);
+  const rest = others.length - named.length;
+  const parts = rest > 0 ? [...named, `${rest} other${rest === 1 ? "" : "s"}`] : named;
+  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+  return `Restoring takes out what was written after this version, including changes by ${list}. Every version stays in the history, so nothing is lost.`;
 }

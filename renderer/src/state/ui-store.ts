@@ -31,6 +31,8 @@ export interface UiState {
     at: number;
     previousMarkdown?: string | null;
     latest?: boolean;
+    /** Who made the versions after this one: a restore takes their changes out, so it names the others first. */
+    laterAuthors?: string[];
   } | null;
   /** Counts requests to focus the sidebar search field (Mod+Shift+F, the palette); the sidebar acts on each change. */
   searchFocusRequests: number;
