@@ -58,7 +58,8 @@ test("signs in with the device flow: the code shown, approved at GitHub, the log
   const link = account().getByRole("link", { name: `${fake.url}/login/device` });
   await expect(link).toHaveAttribute("target", "_blank");
   await expect(link).toHaveAttribute("rel", "noreferrer");
-  await expect(account().getByRole("status")).toHaveText("Waiting for GitHub…");
+  // The copy button's live region is a status too (empty until a copy).
+  await expect(account().getByText("Waiting for GitHub…")).toHaveAttribute("role", "status");
 
   await connectFakeGitHub(fake.url).approveDevice(code, "alice");
   // The core polls at GitHub's interval (5 s), so this waits on the condition, not a sleep.
