@@ -1,14 +1,15 @@
 /**
  * Presence tells the truth when a teammate leaves: one real relay, two app cores, two Chromium pages. A person who
  * opens another document, closes a tab, or deletes the shared one on their device, leaves the other page's "Also
- * here" list when they leave (a goodbye), not when their last heartbeat expires (PRESENCE_PEER_TTL_MS); a person's
- * own other tab is named as them, not as a teammate.
+ * here" list when they leave (a goodbye), not when their last heartbeat expires (PRESENCE_PEER_TTL_MS); so does one
+ * the relay cuts off (revoked: the relay says the goodbye); a person's own other tab is named as them, not as a
+ * teammate.
  */
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { PRESENCE_PEER_TTL_MS } from "../shared/limits.js";
 import { createDocument, openApp, openDocument, setDisplayName, typeAtEnd } from "./support/app-page.js";
 import { startCore, stopAll, tempDir } from "./support/processes.js";
-import { addRelayUser, startRelayProcess } from "./support/relay.js";
+import { addRelayUser, revokeRelayUser, startRelayProcess } from "./support/relay.js";
 import { freePort } from "./support/tcp-proxy.js";
 
 test.describe.configure({ mode: "serial" });
@@ -16,12 +17,13 @@ test.describe.configure({ mode: "serial" });
 let pageA: Page;
 let pageB: Page;
 let urlB: string;
+let relayDir: string;
 const SHARED = "Presence plan";
 /** Well inside the heartbeat TTL: a peer gone by then left by goodbye, not by expiry. */
 const LEAVE_SEEN_WITHIN_MS = PRESENCE_PEER_TTL_MS / 2;
 
 test.beforeAll(async ({ browser }) => {
-  const relayDir = tempDir("presence-relay");
+  relayDir = tempDir("presence-relay");
   const relayPort = await freePort();
   const [tokenA, tokenB] = [await addRelayUser(relayDir, "alice"), await addRelayUser(relayDir, "bob")];
   await startRelayProcess(relayDir, relayPort);
@@ -80,5 +82,21 @@ test("a teammate who deletes the shared document on their device leaves the list
   await pageB.getByRole("menuitem", { name: "Delete…" }).click();
   await pageB.getByRole("dialog", { name: "Delete document?" }).getByRole("button", { name: "Delete" }).click();
   await expect(nav.getByText(SHARED, { exact: true })).toHaveCount(0);
+  await expect(bobHere()).toHaveCount(0, { timeout: LEAVE_SEEN_WITHIN_MS });
+});
+
+// Last: Bob cannot come back once revoked.
+test("a teammate the relay revokes leaves the list at once (the relay says goodbye for them)", async () => {
+  const plan = "Revocation plan";
+  await createDocument(pageA, plan);
+  await typeAtEnd(pageA, "Alice again.");
+  // The test before left Bob's list showing archived documents.
+  await pageB.getByRole("checkbox", { name: "Show archived" }).uncheck();
+  await openDocument(pageB, plan);
+  await typeAtEnd(pageB, " Bob again.");
+  await expect(bobHere()).toBeVisible({ timeout: 30_000 });
+  await revokeRelayUser(relayDir, "bob");
+  // The cut is seen on Bob's side; from then on his windows' last heartbeats would keep him "here" 15-20 s.
+  await expect(pageB.getByRole("status", { name: "Sync status" })).toContainText("Relay refused the token", { timeout: 30_000 });
   await expect(bobHere()).toHaveCount(0, { timeout: LEAVE_SEEN_WITHIN_MS });
 });

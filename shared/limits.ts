@@ -218,6 +218,13 @@ export const RELAY_PRESENCE_SENDER_TTL_MS = 60 * 60 * 1000;
  * Far above a small team's open windows.
  */
 export const RELAY_MAX_PRESENCE_SENDERS = 10_000;
+/**
+ * Per connection, the (document, presence sender) pairs the relay remembers having relayed, so that when it cuts the
+ * member off (revoked, or no longer admitted) it can say goodbye in each one's name and teammates stop showing them
+ * at once rather than after PRESENCE_PEER_TTL_MS. Past it the least recently used pair is forgotten (that one then
+ * leaves at the TTL). Far above a core's windows times its open plans.
+ */
+export const RELAY_MAX_GOODBYES_PER_CONNECTION = 1_000;
 /** Relay liveness pings; a socket silent for two intervals is terminated. */
 export const RELAY_KEEPALIVE_MS = 15_000;
 /**

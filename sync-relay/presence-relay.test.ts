@@ -10,6 +10,8 @@ import type { DocumentId } from "@automerge/automerge-repo";
 import { encode } from "cbor-x";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { WireFrame } from "../shared/sync-wire.js";
+import { RELAY_MAX_GOODBYES_PER_CONNECTION } from "../shared/limits.js";
+import { PRESENCE_GOODBYE } from "../shared/presence-goodbye.js";
 import { RELAY_PEER_ID, startRelay, type RunningRelay } from "./server.js";
 import { rawClient, tempDir, waitFor, type RawClient } from "./test-wire.js";
 
@@ -137,4 +139,49 @@ describe("relayed presence sender ids", () => {
     expect(log.filter((line) => line.startsWith("dropped presence"))).toEqual([expect.stringMatching(/form of a relay session id/)]);
     expect(alice.closed).toBeNull();
   });
+
+  it("says goodbye, in each window's name and on each document, for a member it cuts off", async () => {
+    const carol = await joined("carol", "carol:desk");
+    const alice = await joined("alice", "alice:laptop");
+    const plan = await watchedDocument(carol, "carol:desk");
+    const notes = await watchedDocument(carol, "carol:desk");
+    alice.send(presence("alice", "peer-window-1", plan, { user: { name: "Alice" } }));
+    alice.send(presence("alice", "peer-window-2", notes, { user: { name: "Alice" } }));
+    await waitFor(() => ephemeralSenders(carol).length >= 2, "carol sees alice's windows");
+
+    expect(relay.users.revoke("alice")).toBe(true);
+    expect(relay.pollUsers()).toBe(1);
+    const goodbyes = () =>
+      carol.frames
+        .filter((f) => f.type === "ephemeral" && equalBytes((f as { data: Uint8Array }).data, PRESENCE_GOODBYE))
+        .map((f) => `${(f as { documentId: string }).documentId}/${f.senderId}`);
+    await waitFor(() => goodbyes().length >= 2, "carol hears alice's windows leave");
+    expect(goodbyes().sort()).toEqual([`${notes}/peer-window-2`, `${plan}/peer-window-1`].sort());
+    await waitFor(() => alice.closed !== null, "alice cut");
+    expect(carol.closed).toBeNull();
+  });
+
+  it("remembers at most RELAY_MAX_GOODBYES_PER_CONNECTION pairs per connection, the most recently used", async () => {
+    await relay.close();
+    relay = await startRelay({ dataDir: join(dir.path, "relay-small"), log: (line) => log.push(line), maxGoodbyesPerConnection: 2 });
+    tokens = Object.fromEntries(["alice", "carol"].map((h) => [h, relay.users.add(h).token]));
+    const carol = await joined("carol", "carol:desk");
+    const alice = await joined("alice", "alice:laptop");
+    const plan = await watchedDocument(carol, "carol:desk");
+    for (const window of ["peer-a", "peer-b", "peer-c", "peer-a"]) alice.send(presence("alice", window, plan, {}));
+    await waitFor(() => ephemeralSenders(carol).length >= 4, "carol sees every frame");
+    relay.users.revoke("alice");
+    relay.pollUsers();
+    await waitFor(() => alice.closed !== null, "alice cut");
+    const goodbyeSenders = () => carol.frames.filter((f) => f.type === "ephemeral" && equalBytes((f as { data: Uint8Array }).data, PRESENCE_GOODBYE)).map((f) => f.senderId);
+    await waitFor(() => goodbyeSenders().length >= 2, "two goodbyes");
+    // peer-b was the least recently used when peer-a came again: it is the one forgotten.
+    expect(goodbyeSenders().sort()).toEqual(["peer-a", "peer-c"]);
+    expect(RELAY_MAX_GOODBYES_PER_CONNECTION).toBeGreaterThan(2);
+  });
 });
+
+function equalBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
+  return a !== undefined && a.length === b.length && a.every((byte, i) => byte === b[i]);
+}
+

@@ -18,6 +18,9 @@
  *   Repo's per-peer sync state (which automerge-repo keeps in memory across a disconnect) starts empty on every
  *   reconnect. Stale per-peer sync state is what makes a reconnecting client loop forever (automerge.md gotcha 1);
  *   outbound frames are translated back to the client's peer id.
+ * - A member cut off (cutWhere: revoked, or no longer admitted) is said goodbye for first, in the name of each
+ *   presence sender its socket relayed on each document (the last RELAY_MAX_GOODBYES_PER_CONNECTION pairs), so
+ *   teammates stop showing them at once instead of after the heartbeat TTL.
  * - A join with a peer id the user may not present is refused (4403); a second join by the SAME user and peer id
  *   replaces the first (4409 to the old socket; the Repo sees peer-disconnected then peer-candidate).
  * - Nothing an inbound socket sends can throw out of this adapter.
@@ -33,9 +36,11 @@ import {
   RELAY_CLOSE_GRACE_MS,
   RELAY_JOIN_TIMEOUT_MS,
   RELAY_KEEPALIVE_MS,
+  RELAY_MAX_GOODBYES_PER_CONNECTION,
   RELAY_MAX_PRESENCE_SENDERS,
   RELAY_PRESENCE_SENDER_TTL_MS,
 } from "../shared/limits.js";
+import { PRESENCE_GOODBYE } from "../shared/presence-goodbye.js";
 import {
   CLOSE_CODES,
   FAST_CHANGES_TYPE,
@@ -104,6 +109,8 @@ export interface RelayServerAdapterOptions {
   now?: () => number;
   /** Presence sender bindings kept at most (RELAY_MAX_PRESENCE_SENDERS by default). */
   maxPresenceSenders?: number;
+  /** (document, sender) pairs remembered per connection for goodbyes at a cut (RELAY_MAX_GOODBYES_PER_CONNECTION). */
+  maxGoodbyesPerConnection?: number;
 }
 
 /** Who may relay presence under a sender id: the core that first did, whichever socket it uses now. */
@@ -128,6 +135,8 @@ interface Connection {
   fast: boolean;
   /** Presence frames dropped for a sender id this socket does not own. */
   refusedRelays: number;
+  /** (document, sender) pairs whose presence this socket relayed, least recently used first; for goodbyes at a cut. */
+  spoke: Map<string, { documentId: string; sender: string }>;
 }
 
 const SESSION_SUFFIX = /#s\d+$/;
@@ -166,6 +175,8 @@ export class RelayServerAdapter extends NetworkAdapter {
   /** Sender ids of local peers (renderers) behind a client, bound to the core that relays their presence. */
   readonly #relayedBy = new Map<string, RelayedSender>();
   #sessionCounter = 0;
+  /** Goodbyes said for cut members, numbering their ephemeral sessions. */
+  #goodbyes = 0;
   #connected = false;
   #keepAlive: NodeJS.Timeout | null = null;
   #readyResolve!: () => void;
@@ -189,6 +200,7 @@ export class RelayServerAdapter extends NetworkAdapter {
       keepAliveMs: options.keepAliveMs ?? RELAY_KEEPALIVE_MS,
       now: options.now ?? Date.now,
       maxPresenceSenders: options.maxPresenceSenders ?? RELAY_MAX_PRESENCE_SENDERS,
+      maxGoodbyesPerConnection: options.maxGoodbyesPerConnection ?? RELAY_MAX_GOODBYES_PER_CONNECTION,
     };
   }
 
@@ -242,6 +254,7 @@ export class RelayServerAdapter extends NetworkAdapter {
       joinTimer: null,
       fast: false,
       refusedRelays: 0,
+      spoke: new Map(),
     };
     if (!this.#connected) {
       ws.close(1013, "relay is not ready; try again later");
@@ -264,6 +277,7 @@ export class RelayServerAdapter extends NetworkAdapter {
     let count = 0;
     for (const conn of [...this.#connections]) {
       if (shouldCut(conn.identity)) {
+        this.#sayGoodbyes(conn);
         this.#drop(conn, code, reason);
         count++;
       }
@@ -363,6 +377,7 @@ export class RelayServerAdapter extends NetworkAdapter {
       return;
     }
     const senderId = relayedSender === null ? (conn.sessionId as string) : `${conn.sessionId}${RELAYED_SEPARATOR}${relayedSender}`;
+    if (frame.type === "ephemeral") this.#noteSpoke(conn, (frame as { documentId?: unknown }).documentId, relayedSender ?? conn.peerId!);
     const inbound = { ...repoFrame, senderId };
     try {
       this.#options.onInbound?.(inbound.senderId, inbound);
@@ -451,6 +466,42 @@ export class RelayServerAdapter extends NetworkAdapter {
       conn.ws.send(frame, () => undefined);
     }
     this.#drop(conn, code, reason);
+  }
+
+  #noteSpoke(conn: Connection, documentId: unknown, sender: string): void {
+    if (typeof documentId !== "string") return;
+    const key = `${documentId}\u0000${sender}`;
+    conn.spoke.delete(key);
+    conn.spoke.set(key, { documentId, sender });
+    if (conn.spoke.size > this.#options.maxGoodbyesPerConnection) conn.spoke.delete(conn.spoke.keys().next().value!);
+  }
+
+  /**
+   * Says goodbye, to everyone who shares each document, in the name of every presence sender `conn` relayed on it:
+   * a member cut off cannot say it, and teammates would show them "here" until the heartbeat TTL. Through the Repo,
+   * as if `conn` had sent it, so it reaches exactly the peers presence reaches. Call before the connection is dropped.
+   */
+  #sayGoodbyes(conn: Connection): void {
+    if (conn.sessionId === null) return;
+    for (const { documentId, sender } of conn.spoke.values()) {
+      const senderId = sender === conn.peerId ? conn.sessionId : `${conn.sessionId}${RELAYED_SEPARATOR}${sender}`;
+      const goodbye = {
+        type: "ephemeral",
+        senderId,
+        targetId: this.peerId,
+        documentId,
+        data: PRESENCE_GOODBYE,
+        count: 1,
+        // Receivers drop an ephemeral message whose sender session and count they have seen: one session each.
+        sessionId: `relay-goodbye-${++this.#goodbyes}`,
+      };
+      try {
+        this.emit("message", goodbye as unknown as Message);
+      } catch {
+        // as for any inbound message: nothing here may throw into the cut
+      }
+    }
+    conn.spoke.clear();
   }
 
   /** Stops listening to `conn` at once and closes it; a peer that never answers is terminated shortly after. */

@@ -79,6 +79,8 @@ export interface RelayOptions {
   github?: RelayGitHubOptions;
   /** Distinct documents a session may ask for that the relay does not have. Default RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION. */
   maxUnavailableDocs?: number;
+  /** Presence pairs remembered per connection for goodbyes when a member is cut. Default RELAY_MAX_GOODBYES_PER_CONNECTION. */
+  maxGoodbyesPerConnection?: number;
 }
 
 export interface RunningRelay {
@@ -222,6 +224,7 @@ async function serve(
     onClosed: (facts, code, reason) => log(`left: ${describeConnection(facts)} (${code}${reason ? ` ${printable(reason)}` : ""})`),
     joinTimeoutMs: timings.joinTimeoutMs,
     keepAliveMs: timings.keepAliveMs,
+    ...(options.maxGoodbyesPerConnection === undefined ? {} : { maxGoodbyesPerConnection: options.maxGoodbyesPerConnection }),
   });
 
   const repo = new Repo({

@@ -11,11 +11,9 @@
  * What must stay true: a goodbye goes only to peers allowed the document (a private document's id never reaches the
  * relay), and never back to the window it speaks for.
  */
-import { cbor, type EphemeralMessage, type PeerId, type Repo } from "@automerge/automerge-repo";
+import type { EphemeralMessage, PeerId, Repo } from "@automerge/automerge-repo";
+import { PRESENCE_GOODBYE } from "../../shared/presence-goodbye.js";
 
-/** automerge-repo Presence wraps its messages under this key (presence/constants.js). */
-const PRESENCE_MESSAGE_MARKER = "__presence";
-const GOODBYE = cbor.encode({ [PRESENCE_MESSAGE_MARKER]: { type: "goodbye" } });
 
 export class WindowFarewell {
   /** Receivers drop an ephemeral message whose sender session and count they have seen: one session per farewell. */
@@ -42,7 +40,7 @@ export class WindowFarewell {
           senderId: window,
           targetId,
           documentId: documentId as EphemeralMessage["documentId"],
-          data: GOODBYE,
+          data: PRESENCE_GOODBYE,
           count: 1,
           sessionId,
         };
