@@ -1,7 +1,8 @@
 /**
  * Writing in a real Chromium against a real core (host mode): a plan named and written with the keyboard only
  * (Mod+N, the title, Enter, the body), and the body's size limit: a 1 MB paste is refused in words and leaves the
- * plan as it was (the page stays usable), and typing at the limit is refused the same way.
+ * plan as it was (the page stays usable), and typing at the limit is refused the same way; a rich paste (HTML on
+ * the clipboard) goes in as Markdown, links kept.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { MAX_DOCUMENT_MARKDOWN_BYTES } from "../shared/limits.js";
@@ -13,13 +14,14 @@ test.afterAll(async () => {
 });
 
 /** Pastes `text` into the editor as the clipboard would (CodeMirror's own paste handling, "input.paste"). */
-async function paste(page: Page, text: string): Promise<void> {
-  await page.evaluate((value) => {
+async function paste(page: Page, text: string, html?: string): Promise<void> {
+  await page.evaluate(([value, rich]) => {
     const data = new DataTransfer();
     data.setData("text/plain", value);
+    if (rich !== undefined) data.setData("text/html", rich);
     const event = new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true });
     document.querySelector(".cm-content")!.dispatchEvent(event);
-  }, text);
+  }, [text, html] as const);
 }
 
 test("keyboard only: Mod+N, a title, Enter, and the body typed next lands in the body", async ({ browser }) => {
@@ -72,3 +74,17 @@ test("the body's size limit: a 1 MB paste and typing past the limit are refused 
   await expect.poll(async () => (await editorText(page)).endsWith("ab")).toBe(true);
   expect(await editorText(page)).not.toContain("c");
 });
+
+test("a rich paste goes in as Markdown: the link keeps its address, bold stays bold", async ({ browser }) => {
+  const core = await startCore(tempDir("writing-rich-paste"));
+  const page = await openApp(browser, core.ready.url);
+  await page.getByRole("button", { name: "New document" }).click();
+  await page.getByRole("textbox", { name: "Document title" }).press("Enter");
+  await expect(editor(page)).toBeFocused();
+  await page.keyboard.type("See ", { delay: 10 });
+  // What a browser puts on the clipboard when a person copies part of a web page.
+  const html = '<meta charset="utf-8"><span style="color: rgb(0, 0, 0)"><a href="https://example.com/spec">the spec</a> and <b>this</b></span>';
+  await paste(page, "the spec and this", html);
+  await expect.poll(() => editorText(page)).toBe("See [the spec](https://example.com/spec) and **this**");
+});
+
