@@ -8,6 +8,7 @@ import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
 import { compileHints } from "./compile-hints.js";
+import { onBuildWarning } from "./build-warnings.js";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
@@ -22,6 +23,7 @@ export default defineConfig({
     // Automerge's wasm glue uses top-level await.
     target: "esnext",
     chunkSizeWarningLimit: 4096,
+    rollupOptions: { onwarn: onBuildWarning },
   },
   server: { host: "127.0.0.1" },
 });

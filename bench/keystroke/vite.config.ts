@@ -5,6 +5,7 @@
  */
 import { defineConfig } from "vite";
 import { fileURLToPath } from "node:url";
+import { onBuildWarning } from "../../renderer/build-warnings.js";
 
 export const KEYSTROKE_PAGE_OUT = fileURLToPath(new URL("../.cache/keystroke-page", import.meta.url));
 
@@ -17,5 +18,6 @@ export default defineConfig({
     emptyOutDir: true,
     target: "esnext",
     chunkSizeWarningLimit: 8192,
+    rollupOptions: { onwarn: onBuildWarning },
   },
 });
