@@ -23,6 +23,7 @@ export function Sidebar() {
   const showArchived = useStore(documents, (s) => s.showArchived);
   const selectedId = useStore(documents, (s) => s.selected?.id ?? null);
   const loading = useStore(documents, (s) => s.loading);
+  const archivedOutOfSight = useStore(documents, (s) => s.archivedOutOfSight);
   const searchFocusRequests = useStore(ui, (s) => s.searchFocusRequests);
   const listFocusRequests = useStore(ui, (s) => s.listFocusRequests);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -94,7 +95,7 @@ export function Sidebar() {
       </div>
       {list.length === 0 && !loading && (
         <p className="sidebar-empty">
-          {query ? "No documents match." : showArchived ? "Nothing archived." : "No documents yet. Create one to start planning."}
+          {emptyListWords(query, showArchived, archivedOutOfSight)}
         </p>
       )}
       {/* Mounted while empty too, so a focused last row that goes away hands the focus on (to the search field). */}
@@ -119,3 +120,18 @@ export function searchResultWords(query: string, count: number, loading: boolean
   if (count === 0) return `No documents match “${trimmed}”`;
   return `${count} ${count === 1 ? "document matches" : "documents match"} “${trimmed}”`;
 }
+
+/**
+ * What an empty list says. With no live documents but archived ones, it says where they are: "No documents yet"
+ * read as if the archived plans were gone (UX audit).
+ */
+export function emptyListWords(query: string, showArchived: boolean, archivedOutOfSight: number): string {
+  if (query) return "No documents match.";
+  if (showArchived) return "Nothing archived.";
+  if (archivedOutOfSight > 0) {
+    const which = archivedOutOfSight === 1 ? "1 archived document is" : `${archivedOutOfSight} archived documents are`;
+    return `No documents in use. ${which} under “Show archived”.`;
+  }
+  return "No documents yet. Create one to start planning.";
+}
+

@@ -51,4 +51,16 @@ describe("an archived plan in the window", () => {
     expect(view.state.readOnly).toBe(true);
     expect(titleBox().readOnly).toBe(true);
   });
+
+  it("leaves a sidebar that says where the plan went, not that there are none", async () => {
+    const { services, bridge } = renderApp();
+    const doc = await bridge.api.createDocument({ title: "Only plan" });
+    await services.documents.getState().refresh();
+    await services.documents.getState().archive(doc.id);
+    await until(() => screen.queryByText(/1 archived document is under “Show archived”/) !== null, "the sidebar's words");
+    expect(screen.queryByText(/No documents yet/)).toBeNull();
+    await services.documents.getState().restore(doc.id);
+    await until(() => screen.queryByText(/archived document/) === null, "the plan back in the list");
+  });
 });
+

@@ -32,6 +32,11 @@ export interface DocumentsState {
   query: string;
   showArchived: boolean;
   loading: boolean;
+  /**
+   * How many archived documents the live list leaves out, known only when that list came back empty with no query
+   * (0 otherwise): an empty sidebar then says where they are instead of "No documents yet".
+   */
+  archivedOutOfSight: number;
   /** The open document, as the core describes it; null when none is open. */
   selected: DocumentDetail | null;
   /**
@@ -87,6 +92,7 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
       query: "",
       showArchived: false,
       loading: false,
+      archivedOutOfSight: 0,
       selected: null,
       selectedIsPreview: false,
       opening: null,
@@ -105,8 +111,13 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
           // A listing refused because the link is down is not news: the status bar says so, and it is re-read on reconnect.
           if ((error as { code?: unknown }).code !== "core-unavailable") set({ notice: describeError(error) });
         }
+        // Asked only for an empty live list with no query: the one case the sidebar would otherwise say "none yet".
+        let archivedOutOfSight = 0;
+        if (documents && documents.length === 0 && !showArchived && !trimmed) {
+          archivedOutOfSight = (await api.listDocuments({ archived: true }).catch(() => [])).length;
+        }
         if (request !== listRequest) return;
-        set({ loading: false, ...(documents ? { documents } : {}) });
+        set({ loading: false, ...(documents ? { documents, archivedOutOfSight } : {}) });
       },
       setQuery(query) {
         set({ query: query.slice(0, MAX_SEARCH_QUERY_CHARS) });
