@@ -2,8 +2,8 @@
  * Presence tells the truth when a teammate leaves: one real relay, two app cores, two Chromium pages. A person who
  * opens another document, closes a tab, or deletes the shared one on their device, leaves the other page's "Also
  * here" list when they leave (a goodbye), not when their last heartbeat expires (PRESENCE_PEER_TTL_MS); so does one
- * the relay cuts off (revoked: the relay says the goodbye); a person's own other tab is named as them, not as a
- * teammate.
+ * the relay cuts off (revoked: the relay says the goodbye), and so does a tab that crashes (its core says it); a
+ * person's own other tab is named as them, not as a teammate.
  */
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { PRESENCE_PEER_TTL_MS } from "../shared/limits.js";
@@ -70,6 +70,19 @@ test("a teammate's second tab shows as one more presence, and leaves the list at
   await tab.close();
   await expect(pageA.getByRole("list", { name: /Also here: Bob, Bob/ })).toHaveCount(0, { timeout: LEAVE_SEEN_WITHIN_MS });
   await expect(bobHere()).toBeVisible();
+});
+
+test("a teammate's tab that crashes (no pagehide, no goodbye of its own) leaves the list at once: its core says it", async ({ browser }: { browser: Browser }) => {
+  await bobJoins();
+  const tab = await openApp(browser, urlB);
+  await openDocument(tab, SHARED);
+  await typeAtEnd(tab, " Crash.");
+  await expect(pageA.getByRole("list", { name: /Also here: Bob, Bob/ })).toBeVisible({ timeout: 30_000 });
+  // The renderer process dies at once: nothing on the page runs, so only its core can say it left.
+  await tab.goto("chrome://crash").catch(() => undefined);
+  await expect(pageA.getByRole("list", { name: /Also here: Bob, Bob/ })).toHaveCount(0, { timeout: LEAVE_SEEN_WITHIN_MS });
+  await expect(bobHere()).toBeVisible();
+  await tab.close().catch(() => undefined);
 });
 
 test("a teammate who deletes the shared document on their device leaves the list at once", async () => {

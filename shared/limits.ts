@@ -195,6 +195,8 @@ export const OPEN_DOCUMENT_RETRY_MS = 500;
 /** Presence: heartbeat interval and how long a silent peer stays shown. */
 export const PRESENCE_HEARTBEAT_MS = 5_000;
 export const PRESENCE_PEER_TTL_MS = 20_000;
+/** Documents per window the core remembers the window's presence on, to say goodbye for it when its link goes. */
+export const MAX_WINDOW_PRESENCE_DOCUMENTS = 100;
 /** After the core failed to confirm a save, the save indicator asks again after this long. */
 export const SAVE_CONFIRM_RETRY_MS = 2_000;
 /** Local typing moves a document's `updatedAt` at most this often (each move is one more Automerge change). */

@@ -194,7 +194,17 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       adapter.isReady = () => true;
       adapter.whenReady = () => Promise.resolve();
       adapter.on("peer-candidate", ({ peerId: peer }) => rendererPeers.add(peer));
-      adapter.on("peer-disconnected", ({ peerId: peer }) => rendererPeers.delete(peer));
+      adapter.on("peer-disconnected", ({ peerId: peer }) => {
+        rendererPeers.delete(peer);
+        // A page torn down fast may not get its own goodbye out: the core says it (window-farewell.ts).
+        void farewell.windowLeft(peer).catch(() => undefined);
+      });
+      adapter.on("message", (message) => {
+        // Only a window's own presence (a window also echoes its teammates' back, under their ids).
+        if (message.type === "ephemeral" && message.documentId && rendererPeers.has(message.senderId)) {
+          farewell.noteWindowPresence(message.senderId, message.documentId);
+        }
+      });
       repo.networkSubsystem.addNetworkAdapter(adapter);
     },
     close: () =>

@@ -4,8 +4,9 @@
  * to the window they speak for.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { cbor, Repo, type EphemeralMessage, type Message, type PeerId } from "@automerge/automerge-repo";
+import { cbor, generateAutomergeUrl, parseAutomergeUrl, Repo, type EphemeralMessage, type Message, type PeerId } from "@automerge/automerge-repo";
 import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
+import { MAX_WINDOW_PRESENCE_DOCUMENTS } from "../../shared/limits.js";
 import { WindowFarewell } from "./window-farewell.js";
 
 const repos: Repo[] = [];
@@ -74,4 +75,29 @@ describe("WindowFarewell", () => {
     // It returned before asking about any peer, so it cannot have sent anything.
     expect(asked).toBe(0);
   });
+
+  it("says goodbye for a window whose link went, on the documents it showed presence on, the last MAX_WINDOW_PRESENCE_DOCUMENTS", async () => {
+    const core = new Repo({ network: [], peerId: "core" as PeerId, shareConfig: open });
+    repos.push(core);
+    const teammate = joined(core, "relay");
+    await until(() => core.peers.length === 1);
+    const farewell = new WindowFarewell(core, () => [], async () => true);
+    const ids: string[] = Array.from({ length: MAX_WINDOW_PRESENCE_DOCUMENTS + 1 }, () => parseAutomergeUrl(generateAutomergeUrl()).documentId);
+    for (const id of ids) farewell.noteWindowPresence("window-1" as PeerId, id);
+    // Seen again: the first document is now the most recent, so the second is the one forgotten.
+    farewell.noteWindowPresence("window-1" as PeerId, ids[0]!);
+    await farewell.windowLeft("window-1" as PeerId);
+    await until(() => teammate.received.length >= MAX_WINDOW_PRESENCE_DOCUMENTS);
+    expect(teammate.received.every((m) => m.senderId === "window-1")).toBe(true);
+    expect(cbor.decode(teammate.received[0].data)).toEqual({ __presence: { type: "goodbye" } });
+    const said = new Set(teammate.received.map((m) => m.documentId as string));
+    expect(said.size).toBe(MAX_WINDOW_PRESENCE_DOCUMENTS);
+    expect(said.has(ids[0]!)).toBe(true);
+    expect(said.has(ids[1]!)).toBe(false);
+    // Said once: the window is forgotten.
+    await farewell.windowLeft("window-1" as PeerId);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(teammate.received).toHaveLength(MAX_WINDOW_PRESENCE_DOCUMENTS);
+  });
 });
+
