@@ -184,4 +184,3 @@ describe("relayed presence sender ids", () => {
 function equalBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
   return a !== undefined && a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
-

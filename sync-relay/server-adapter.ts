@@ -40,7 +40,7 @@ import {
   RELAY_MAX_PRESENCE_SENDERS,
   RELAY_PRESENCE_SENDER_TTL_MS,
 } from "../shared/limits.js";
-import { PRESENCE_GOODBYE } from "../shared/presence-goodbye.js";
+import { presenceGoodbye } from "../shared/presence-goodbye.js";
 import {
   CLOSE_CODES,
   FAST_CHANGES_TYPE,
@@ -485,18 +485,9 @@ export class RelayServerAdapter extends NetworkAdapter {
     if (conn.sessionId === null) return;
     for (const { documentId, sender } of conn.spoke.values()) {
       const senderId = sender === conn.peerId ? conn.sessionId : `${conn.sessionId}${RELAYED_SEPARATOR}${sender}`;
-      const goodbye = {
-        type: "ephemeral",
-        senderId,
-        targetId: this.peerId,
-        documentId,
-        data: PRESENCE_GOODBYE,
-        count: 1,
-        // Receivers drop an ephemeral message whose sender session and count they have seen: one session each.
-        sessionId: `relay-goodbye-${++this.#goodbyes}`,
-      };
+      const goodbye = presenceGoodbye({ senderId, targetId: this.peerId as string, documentId, sessionId: `relay-goodbye-${++this.#goodbyes}` });
       try {
-        this.emit("message", goodbye as unknown as Message);
+        this.emit("message", goodbye);
       } catch {
         // as for any inbound message: nothing here may throw into the cut
       }

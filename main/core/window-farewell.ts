@@ -15,10 +15,9 @@
  * What must stay true: a goodbye goes only to peers allowed the document (a private document's id never reaches the
  * relay), and never back to the window it speaks for.
  */
-import type { EphemeralMessage, PeerId, Repo } from "@automerge/automerge-repo";
-import { PRESENCE_GOODBYE } from "../../shared/presence-goodbye.js";
+import type { PeerId, Repo } from "@automerge/automerge-repo";
+import { presenceGoodbye } from "../../shared/presence-goodbye.js";
 import { MAX_WINDOW_PRESENCE_DOCUMENTS } from "../../shared/limits.js";
-
 
 export class WindowFarewell {
   /** Receivers drop an ephemeral message whose sender session and count they have seen: one session per farewell. */
@@ -63,18 +62,10 @@ export class WindowFarewell {
   }
 
   #send(window: PeerId, documentId: string, targets: readonly PeerId[]): void {
-    const sessionId = `farewell-${++this.#farewells}-${Math.random().toString(36).slice(2)}` as EphemeralMessage["sessionId"];
+    const sessionId = `farewell-${++this.#farewells}-${Math.random().toString(36).slice(2)}`;
     for (const targetId of targets) {
       if (targetId === window) continue;
-      const goodbye: EphemeralMessage = {
-        type: "ephemeral",
-        senderId: window,
-        targetId,
-        documentId: documentId as EphemeralMessage["documentId"],
-        data: PRESENCE_GOODBYE,
-        count: 1,
-        sessionId,
-      };
+      const goodbye = presenceGoodbye({ senderId: window, targetId, documentId, sessionId });
       // Typed for messages of our own; one that carries a count is forwarded unchanged, sender and session kept.
       this.repo.networkSubsystem.send(goodbye as Parameters<Repo["networkSubsystem"]["send"]>[0]);
     }
