@@ -87,4 +87,3 @@ test("a rich paste goes in as Markdown: the link keeps its address, bold stays b
   await paste(page, "the spec and this", html);
   await expect.poll(() => editorText(page)).toBe("See [the spec](https://example.com/spec) and **this**");
 });
-

@@ -134,4 +134,3 @@ export function emptyListWords(query: string, showArchived: boolean, archivedOut
   }
   return "No documents yet. Create one to start planning.";
 }
-

@@ -63,4 +63,3 @@ describe("an archived plan in the window", () => {
     await until(() => screen.queryByText(/archived document/) === null, "the plan back in the list");
   });
 });
-

@@ -21,4 +21,3 @@ describe("the empty list's words", () => {
     expect(emptyListWords("", true, 0)).toBe("Nothing archived.");
   });
 });
-

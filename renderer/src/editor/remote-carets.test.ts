@@ -34,12 +34,15 @@ describe("remote caret labels", () => {
     // A heartbeat with the same position keeps the label's element, so its fade goes on.
     view.dispatch({ effects: setRemoteCarets.of([ada(5)]) });
     expect(label(view)).toBe(first);
-    // Text typed here before the caret carries it along without showing the label again.
+    // Text typed here before the caret carries it along without showing the label again, also when the next report
+    // says where it now is (presence re-reads every caret after each change).
     view.dispatch({ changes: { from: 0, insert: ">> " } });
+    expect(label(view)).toBe(first);
+    view.dispatch({ effects: setRemoteCarets.of([ada(8)]) });
     expect(label(view)).toBe(first);
 
     // Ada moves: a new element, whose fade starts over.
-    view.dispatch({ effects: setRemoteCarets.of([ada(9)]) });
+    view.dispatch({ effects: setRemoteCarets.of([ada(10)]) });
     expect(label(view)).not.toBe(first);
     expect(label(view)!.isConnected).toBe(true);
     expect(first.isConnected).toBe(false);

@@ -21,10 +21,13 @@ export const REMOTE_CARET_LABEL_MS = 3000;
 
 export const setRemoteCarets = StateEffect.define<RemoteCaret[]>();
 
-/** A caret as shown: `moves` counts the reported positions that differed from the one before (each one shows the label again). */
+/**
+ * A caret as shown: `moves` counts the reports that put it somewhere other than where it was shown (each one shows the
+ * label again). Compared with the shown position, which follows edits: text typed here before a caret moves it without
+ * its person moving, and the next report (which says the same place) is no move.
+ */
 interface ShownCaret extends RemoteCaret {
   moves: number;
-  reported: readonly [anchor: number, head: number];
 }
 
 class CaretWidget extends WidgetType {
@@ -81,10 +84,11 @@ export const remoteCaretsField = StateField.define<ShownCaret[]>({
       if (effect.is(setRemoteCarets)) {
         const before = new Map(carets.map((c) => [c.peerId, c]));
         return effect.value.map((c) => {
+          const anchor = clamp(c.anchor, length);
+          const head = clamp(c.head, length);
           const last = before.get(c.peerId);
-          const moved = !last || last.reported[0] !== c.anchor || last.reported[1] !== c.head;
-          const moves = last ? last.moves + (moved ? 1 : 0) : 0;
-          return { ...c, anchor: clamp(c.anchor, length), head: clamp(c.head, length), moves, reported: [c.anchor, c.head] as const };
+          const moves = last ? last.moves + (last.anchor !== anchor || last.head !== head ? 1 : 0) : 0;
+          return { ...c, anchor, head, moves };
         });
       }
     }
