@@ -3,6 +3,7 @@
  * person is typing, incoming title changes do not overwrite the field. A document just made with New takes the focus
  * here, title selected, so the person can name it at once; Enter then moves on into the body, caret where writing
  * goes on, so a keyboard-only person can name a plan and write it without reaching for the mouse.
+ * Escape cancels: the title goes back to what it was and the focus to the body, and that move's blur commits nothing.
  * What must stay true: nothing is cut or reverted silently: reaching MAX_TITLE_CHARS and an emptied title kept as it
  * was are both said in words (a hint the field names as its description, in a live region).
  */
@@ -20,6 +21,8 @@ export function TitleField({ doc }: { doc: DocumentDetail }) {
   /** What the hint says after an emptied title was kept (cleared by the next edit). */
   const [kept, setKept] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
+  /** Set by Escape until the field's next blur, focus or edit: that blur must not rename in the text just cancelled. */
+  const cancelled = useRef(false);
   const hintId = useId();
   const justCreated = useStore(documents, (s) => s.justCreated === doc.id);
   useEffect(() => {
@@ -42,6 +45,10 @@ export function TitleField({ doc }: { doc: DocumentDetail }) {
 
   const commit = async () => {
     setEditing(false);
+    if (cancelled.current) {
+      cancelled.current = false;
+      return;
+    }
     const next = value.trim();
     if (!next) {
       setValue(doc.title);
@@ -66,8 +73,12 @@ export function TitleField({ doc }: { doc: DocumentDetail }) {
         // An archived plan is read-only (the core refuses its rename); the banner below says to restore it.
         readOnly={doc.archivedAt !== null}
         placeholder="Untitled"
-        onFocus={() => setEditing(true)}
+        onFocus={() => {
+          cancelled.current = false;
+          setEditing(true);
+        }}
         onChange={(e) => {
+          cancelled.current = false;
           setKept(null);
           setValue(e.target.value);
         }}
@@ -81,6 +92,7 @@ export function TitleField({ doc }: { doc: DocumentDetail }) {
             if (document.activeElement === e.currentTarget) e.currentTarget.blur();
           } else if (e.key === "Escape") {
             e.stopPropagation();
+            cancelled.current = true;
             setValue(doc.title);
             setEditing(false);
             // Back to the body, as Enter goes: a blur alone would leave the focus nowhere (on the page itself).

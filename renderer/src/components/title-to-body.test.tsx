@@ -68,3 +68,33 @@ describe("Enter in the title", () => {
     expect(services.editor.getState().bodyFocusPending).toBe(false);
   });
 });
+
+describe("Escape in the title", () => {
+  it("puts the title back as it was and moves into the body: the typed text is not renamed in on the way out", async () => {
+    const { bridge, services } = renderApp();
+    const doc = await bridge.api.createDocument({ title: "Roadmap", markdown: "body" });
+    const nav = screen.getByRole("navigation", { name: "Documents" });
+    await until(() => within(nav).queryByText("Roadmap") !== null, "listed");
+    fireEvent.click(within(nav).getByText("Roadmap"));
+    await until(() => services.editor.getState().view?.state.readOnly === false, "the editor bound");
+    // The blur on the way out commits synchronously (rename is called before commit's first await).
+    const rename = services.documents.getState().rename;
+    const renames: string[] = [];
+    services.documents.setState({ rename: (id, title) => (renames.push(title), rename(id, title)) });
+    titleBox().focus();
+    fireEvent.change(titleBox(), { target: { value: "Roadmap SHOULD NOT STICK" } });
+    fireEvent.keyDown(titleBox(), { key: "Escape" });
+    const view = services.editor.getState().view!;
+    expect(focused()).toBe(view.contentDOM);
+    expect(renames).toEqual([]);
+    await until(() => titleBox().value === "Roadmap", "the field shows the old title");
+    expect(bridge.docs.get(doc.id)?.title).toBe("Roadmap");
+
+    // The next edit commits as usual.
+    titleBox().focus();
+    fireEvent.change(titleBox(), { target: { value: "Roadmap 2" } });
+    fireEvent.keyDown(titleBox(), { key: "Enter" });
+    await until(() => bridge.docs.get(doc.id)?.title === "Roadmap 2", "the later title committed");
+    expect(renames).toEqual(["Roadmap 2"]);
+  });
+});
