@@ -27,7 +27,7 @@ async function start() {
     const repo = createReplica(connection.replicaAdapter);
     const services = createAppServices(connection.bridge, repo, connection.coreLink);
     // Edits kept by a window whose core went away (this origin's outbox) go to the core this window reaches.
-    replayWindowOutbox(repo, connection.bridge.api, connection.coreLink, (notice) => services.documents.setState({ notice }));
+    replayWindowOutbox(repo, connection.bridge.api, connection.coreLink, (notice) => services.documents.getState().showNotice(notice));
     root.render(
       <StrictMode>
         <AppServicesContext.Provider value={services}>

@@ -1,7 +1,7 @@
 /**
  * One document in the sidebar, a row of the DocumentList grid: opens on click, renames on double-click (or from its
- * menu), and offers archive, restore, delete (archived only, after a confirmation) and share (private only; disabled,
- * saying why, while no team relay is configured). The Private/Shared marker is text, not only colour, so everyone can
+ * menu; live documents only, as the palette), and offers archive, restore, delete (archived only, after a
+ * confirmation) and share (private only; disabled, saying why, while no team relay is configured). The Private/Shared marker is text, not only colour, so everyone can
  * read it. Only the list's current row is a Tab stop (`tabStop`); the list moves focus between rows.
  */
 import { useEffect, useRef, useState } from "react";
@@ -44,7 +44,7 @@ export function DocumentListItem({ doc, selected, tabStop }: { doc: DocumentSumm
               setRenaming(false);
               if (next === null) return;
               // An emptied title is not taken, and the person is told which one stays.
-              if (!next.trim()) documents.setState({ notice: emptyTitleWords(title) });
+              if (!next.trim()) store().showNotice(emptyTitleWords(title), doc.id);
               else if (next.trim() !== doc.title) await store().rename(doc.id, next.trim());
             }}
           />
@@ -56,7 +56,8 @@ export function DocumentListItem({ doc, selected, tabStop }: { doc: DocumentSumm
             tabIndex={tabStop ? 0 : -1}
             aria-current={selected ? "page" : undefined}
             onClick={() => void store().open(doc.id)}
-            onDoubleClick={() => setRenaming(true)}
+            // An archived document takes no rename (the core refuses it): restore it first, as its menu offers.
+            onDoubleClick={() => doc.archivedAt === null && setRenaming(true)}
             title={title}
           >
             <span className="doc-title">{title}</span>
@@ -75,7 +76,7 @@ export function DocumentListItem({ doc, selected, tabStop }: { doc: DocumentSumm
           menuLabel={`Actions for ${title}`}
           disabledReason={coreReachable ? null : CORE_DOWN_REASON}
           actions={[
-            { label: "Rename", onSelect: () => setRenaming(true) },
+            ...(doc.archivedAt === null ? [{ label: "Rename", onSelect: () => setRenaming(true) }] : []),
             ...(!doc.shared && doc.archivedAt === null ? [
                   {
                     label: "Share with team",

@@ -22,7 +22,13 @@ import { useShareAction } from "./use-share-action.js";
 import { shortcutHint } from "./shortcuts.js";
 
 export function DocumentView({ doc }: { doc: DocumentDetail }) {
-  const { ui, documents } = useServices();
+  const { ui, documents, editor } = useServices();
+  // The button goes with the banner once restored: the focus moves on into the body, where writing goes on.
+  const restoreAndWrite = async (id: DocumentDetail["id"]) => {
+    await documents.getState().restore(id);
+    const now = documents.getState().selected;
+    if (now?.id === id && now.archivedAt === null) editor.getState().focusBody(id);
+  };
   const { handle, snapshot, error } = useOpenDocument(doc.id, doc.url);
   // Until the core has described the document, its repository binding is unknown: no control rather than a wrong one.
   const preview = useStore(documents, (s) => s.selectedIsPreview && s.selected?.id === doc.id);
@@ -97,7 +103,7 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
         // A status, so a person whose plan a teammate archives while it is open hears why typing stopped.
         <div className="archived-banner" role="status">
           This document is archived, so it can’t be edited. Restore it to edit.
-          <button type="button" className="button button-small" onClick={() => void documents.getState().restore(doc.id)}>
+          <button type="button" className="button button-small" onClick={() => void restoreAndWrite(doc.id)}>
             Restore
           </button>
         </div>

@@ -93,7 +93,7 @@ export function EditorHost({
     presenceRef.current = presence;
     // Edits the core has not confirmed are kept in the page's storage until it does (replica/outbox-*.ts).
     const keeper = keepWindowEdits(handle, {
-      onProblem: (notice) => notice && documents.setState({ notice }),
+      onProblem: (notice) => notice && documents.getState().showNotice(notice, documentId),
       waitSaved: (heads) => bridge.api.waitSaved(documentId, heads),
     });
     const tracker = new SaveTracker({
@@ -153,8 +153,11 @@ export function EditorHost({
   }, [handle, documentId, bridge, editor, documents]);
 
   useEffect(() => {
-    if (liveViewRef.current) lock.set(liveViewRef.current, readOnly);
-  }, [readOnly, lock]);
+    if (!liveViewRef.current) return;
+    lock.set(liveViewRef.current, readOnly);
+    // A restore (the banner's button) may have asked for the body while the plan was still locked.
+    if (!readOnly) editor.getState().bodyBecameEditable();
+  }, [readOnly, lock, editor]);
 
   useEffect(() => {
     if (identity) presenceRef.current?.setUser({ name: identity.displayName, color: identity.color, device: identity.peerId });

@@ -53,7 +53,7 @@ export function RepositoryControl({ doc }: { doc: DocumentDetail }) {
       await bridge.api.unbindRepository(doc.id);
       await documents.getState().reloadSelected();
     } catch (error) {
-      documents.setState({ notice: describeError(error) });
+      documents.getState().showNotice(describeError(error), doc.id);
     } finally {
       setBusy(false);
     }

@@ -46,8 +46,13 @@ export interface DocumentsState {
   selectedIsPreview: boolean;
   /** Snapshot and stored-bytes requests of the document being opened, sent before anything makes the core load it. */
   opening: OpeningRequests | null;
-  /** The last failure, in words; cleared by dismissNotice or the next success of the same action. */
+  /**
+   * The last failure, in words; cleared by dismissNotice, or, when it is about one document (`noticeAbout`), once an
+   * action on that document succeeds or the document is deleted: a notice never outlives what it was about.
+   */
   notice: string | null;
+  /** The document the notice is about, when a document action failed; null for any other notice. */
+  noticeAbout: DocumentId | null;
   /** The document create() just made, until its title field has taken the focus (then null). */
   justCreated: DocumentId | null;
   /** The title field calls this once it has taken the focus for `justCreated`. */
@@ -65,6 +70,8 @@ export interface DocumentsState {
   restore(id: DocumentId): Promise<void>;
   remove(id: DocumentId): Promise<void>;
   share(id: DocumentId): Promise<void>;
+  /** Shows a notice; `about` names the document it concerns (see `notice`). */
+  showNotice(notice: string, about?: DocumentId | null): void;
   dismissNotice(): void;
 }
 
@@ -74,12 +81,14 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
   let listRequest = 0;
   let openRequest = 0;
   return createStore<DocumentsState>((set, get) => {
-    const attempt = async <T>(action: () => Promise<T>): Promise<T | undefined> => {
+    /** `about`: the document the action is on, so its failure's notice goes once that document is done with. */
+    const attempt = async <T>(action: () => Promise<T>, about: DocumentId | null = null): Promise<T | undefined> => {
       try {
         const result = await action();
+        if (about !== null && get().noticeAbout === about) set({ notice: null, noticeAbout: null });
         return result;
       } catch (error) {
-        set({ notice: describeError(error) });
+        set({ notice: describeError(error), noticeAbout: about });
         return undefined;
       }
     };
@@ -97,6 +106,7 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
       selectedIsPreview: false,
       opening: null,
       notice: null,
+      noticeAbout: null,
       justCreated: null,
 
       async refresh() {
@@ -109,7 +119,7 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
           documents = await api.listDocuments({ ...(trimmed ? { query: trimmed } : {}), archived: showArchived });
         } catch (error) {
           // A listing refused because the link is down is not news: the status bar says so, and it is re-read on reconnect.
-          if ((error as { code?: unknown }).code !== "core-unavailable") set({ notice: describeError(error) });
+          if ((error as { code?: unknown }).code !== "core-unavailable") set({ notice: describeError(error), noticeAbout: null });
         }
         // Asked only for an empty live list with no query: the one case the sidebar would otherwise say "none yet".
         let archivedOutOfSight = 0;
@@ -154,7 +164,7 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
         // takes: the cheap reads above are answered first.
         await Promise.all([opening.snapshot, opening.saved]);
         if (request !== openRequest) return;
-        const detail = await attempt(() => api.getDocument(id));
+        const detail = await attempt(() => api.getDocument(id), id);
         if (request !== openRequest) return;
         if (detail) set({ selected: detail, selectedIsPreview: false });
         // A preview of a document the core cannot open is not left standing.
@@ -170,7 +180,7 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
         } catch (error) {
           // The open document was deleted elsewhere: close it.
           if (request === openRequest && (error as { code?: string }).code === "not-found") {
-            set({ selected: null, selectedIsPreview: false });
+            set({ selected: null, selectedIsPreview: false, ...(get().noticeAbout === current.id ? { notice: null, noticeAbout: null } : {}) });
           }
         }
       },
@@ -183,21 +193,21 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
         return detail;
       },
       async rename(id, title) {
-        const renamed = await attempt(() => api.renameDocument(id, title));
+        const renamed = await attempt(() => api.renameDocument(id, title), id);
         if (renamed) await afterChange();
         return renamed !== undefined;
       },
       async archive(id) {
-        if (await attempt(() => api.archiveDocument(id))) await afterChange();
+        if (await attempt(() => api.archiveDocument(id), id)) await afterChange();
       },
       async restore(id) {
-        if (await attempt(() => api.restoreDocument(id))) await afterChange();
+        if (await attempt(() => api.restoreDocument(id), id)) await afterChange();
       },
       async remove(id) {
         const done = await attempt(async () => {
           await api.deleteDocument(id);
           return true;
-        });
+        }, id);
         if (!done) return;
         if (get().selected?.id === id) {
           openRequest++;
@@ -206,10 +216,13 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
         await get().refresh();
       },
       async share(id) {
-        if (await attempt(() => api.shareDocument(id))) await afterChange();
+        if (await attempt(() => api.shareDocument(id), id)) await afterChange();
+      },
+      showNotice(notice, about = null) {
+        set({ notice, noticeAbout: about });
       },
       dismissNotice() {
-        set({ notice: null });
+        set({ notice: null, noticeAbout: null });
       },
       focusedCreated() {
         set({ justCreated: null });

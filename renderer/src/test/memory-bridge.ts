@@ -1,7 +1,7 @@
 /**
  * Test double of the core for store and component tests: the ChopinApi contract kept in memory, with the same
- * refusals the contract documents (delete only archived, share only private and only with a relay configured,
- * not-found). It records calls so tests
+ * refusals the contract documents (delete only archived, rename only live, share only private and only with a relay
+ * configured, not-found). It records calls so tests
  * can check what the UI asked for. Real bridging is tested in bridge/socket-bridge.test.ts.
  */
 import type {
@@ -116,6 +116,7 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
     },
     async renameDocument(id, title) {
       if (!title.trim()) throw new ChopinError("invalid-input", "A title cannot be empty.");
+      if (need(id).archivedAt !== null) throw new ChopinError("document-archived", "This document is archived; restore it to edit.");
       return summary(touch(need(id), { title }));
     },
     async archiveDocument(id) {
