@@ -8,6 +8,8 @@ import WebSocket from "ws";
 import { HOST_SECRET_BYTES, MAX_BRIDGE_FRAME_BYTES, MAX_HOST_SYNC_FRAME_BYTES } from "../../shared/limits.js";
 import { createAppCore } from "../core/app-core.js";
 import type { AppCore } from "../core/types.js";
+import { encode } from "cbor-x";
+import { CLOSE_CODES } from "../../shared/sync-wire.js";
 import { tempDir, waitFor } from "../sync/test-helpers.js";
 import { startHostServer, type HostServer } from "./host-server.js";
 
@@ -86,7 +88,7 @@ describe("host server bounds", () => {
   });
 
   it("/sync takes a MAX_HOST_SYNC_FRAME_BYTES frame in and closes with 1009 on one byte more", async () => {
-    // Not CBOR: the replica adapter closes the socket normally (1005/1000) when it cannot read a frame it received.
+    // Not CBOR: the guarded adapter closes the socket (1007) when it cannot read a frame it received.
     const atBound = probe("/sync");
     expect(await atBound.open).toBe(true);
     atBound.ws.send(Buffer.alloc(MAX_HOST_SYNC_FRAME_BYTES, 0xff));
@@ -101,6 +103,29 @@ describe("host server bounds", () => {
     const after = probe("/api");
     expect(await after.open).toBe(true);
     after.ws.send(callFrame(3, 100));
+    await waitFor(() => after.messages.length > 0, "a later call is answered");
+    after.ws.close();
+  });
+
+  it.each([
+    ["CBOR null", Buffer.from("f6", "hex")],
+    ["CBOR undefined", Buffer.from("f7", "hex")],
+    ["a CBOR array", Buffer.from(encode([1, 2]))],
+    ["a map without a type", Buffer.from(encode({ senderId: "w", targetId: "c" }))],
+    ["a sync message without a target", Buffer.from(encode({ type: "sync", senderId: "w", documentId: "x", data: new Uint8Array(1) }))],
+    ["a join whose versions are not strings", Buffer.from(encode({ type: "join", senderId: "w", supportedProtocolVersions: [1] }))],
+  ])("/sync closes the socket on %s with 1007 and a reason, and the core carries on", async (_name, frame) => {
+    const p = probe("/sync");
+    let reason = "";
+    p.ws.on("close", (_code, why) => (reason = why.toString()));
+    expect(await p.open).toBe(true);
+    p.ws.send(frame);
+    await waitFor(() => p.closed !== null, "the malformed frame closes the socket");
+    expect(p.closed!.code).toBe(CLOSE_CODES.malformed);
+    expect(reason).not.toBe("");
+    const after = probe("/api");
+    expect(await after.open).toBe(true);
+    after.ws.send(callFrame(4, 100));
     await waitFor(() => after.messages.length > 0, "a later call is answered");
     after.ws.close();
   });

@@ -9,11 +9,11 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
-import { WebSocketServerAdapter } from "@automerge/automerge-repo-network-websocket";
 import { HOST_SECRET_BYTES, MAX_BRIDGE_FRAME_BYTES, MAX_HOST_SYNC_FRAME_BYTES } from "../../shared/limits.js";
 import { LOOPBACK_HOST } from "../../shared/defaults.js";
 import type { AppCore } from "../core/types.js";
 import { serveApiSocket } from "./api-socket.js";
+import { GuardedSyncServerAdapter } from "./guarded-sync-adapter.js";
 import { isAllowedHost, isAllowedOrigin, secretMatches } from "./loopback-guard.js";
 import { serveStatic } from "./static-files.js";
 
@@ -62,7 +62,7 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
   // listens for none, and an unheard 'error' would throw out of the core.
   syncWss.on("connection", (socket) => socket.on("error", () => undefined));
   // automerge-repo types its server against isomorphic-ws; it is the same `ws` server at run time.
-  options.core.attachRendererAdapter(new WebSocketServerAdapter(syncWss as unknown as ConstructorParameters<typeof WebSocketServerAdapter>[0]));
+  options.core.attachRendererAdapter(new GuardedSyncServerAdapter(syncWss as unknown as ConstructorParameters<typeof GuardedSyncServerAdapter>[0]));
 
   http.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => socket.destroy());
