@@ -62,6 +62,7 @@ async function main(): Promise<void> {
   if (uiPortChangedFrom !== null) {
     console.log(`  Note:  port ${uiPortChangedFrom}, used last time, was taken; text a tab at the old address kept while Chopin was stopped is saved when Chopin next runs on that port.`);
   }
+  for (const note of core.startupNotes) console.log(`  Note:  ${note}`);
   if (core.mcp.portChangedFrom !== null) {
     console.log(`  Note:  port ${core.mcp.portChangedFrom}, used last time, was taken; agents set up with it need the address above.`);
   }

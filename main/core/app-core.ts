@@ -10,6 +10,7 @@ import type { ChopinApi, ChopinEvents, SyncStatus } from "../../shared/api.js";
 import { DEFAULT_MCP_PORT } from "../../shared/defaults.js";
 import { FastLinkAdapter } from "../../shared/fast-link/fast-link-adapter.js";
 import { verifiedChangeHashes } from "../../shared/node/change-hash.js";
+import { recoveryNote } from "../documents/index-recovery.js";
 import { SqliteStorageAdapter } from "../../shared/node/sqlite-storage-adapter.js";
 import { DocumentService } from "../documents/document-service.js";
 import { toHexHeads } from "../documents/heads.js";
@@ -60,7 +61,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   // A window asks for each document it opens (its replica refuses the rest), so the core announces nothing to it:
   // announcing every document to a window that just connected cost both sides a sync round per document at startup.
   const mayAnnounce = async (peer: PeerId, documentId?: string) => !rendererPeers.has(peer) && mayShare(peer, documentId);
-  const storage = new ClosableStorage(new SqliteStorageAdapter(db));
+  const chunks = new SqliteStorageAdapter(db);
+  const storage = new ClosableStorage(chunks);
   const repo = new Repo({
     storage,
     network: [],
@@ -69,7 +71,13 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   });
   const farewell = new WindowFarewell(repo, () => rendererPeers as Set<PeerId>, mayShare);
 
-  documents = await DocumentService.open({ repo, db, events, displayName: () => settings.get().displayName });
+  documents = await DocumentService.open({
+    repo,
+    db,
+    events,
+    displayName: () => settings.get().displayName,
+    storedIds: () => chunks.storedKeyHeads(),
+  });
   const docs = documents;
 
   let lastStatus = "";
@@ -182,6 +190,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     events,
     repo,
     mcp: { url: mcpServer.url, port: mcpServer.port, configPath, portChangedFrom: mcpStart.changedFrom },
+    startupNotes: docs.indexRecovery ? [recoveryNote(docs.indexRecovery)] : [],
     listenOnStablePort: (name, requested, listen) => listenOnStablePort(db, name, requested, listen),
     attachRendererAdapter(inner: NetworkAdapterInterface) {
       // The window fast link (docs/architecture.md, "Window fast link"): a window's keystrokes reach this Repo, and

@@ -33,6 +33,8 @@ export interface AppCore {
   readonly repo: Repo;
   /** Connects a renderer replica. Renderer peers may read every document, private ones included. */
   attachRendererAdapter(adapter: NetworkAdapterInterface): void;
+  /** What a person should hear about this start (a repair done on the way), as sentences; empty as a rule. */
+  readonly startupNotes: readonly string[];
   /** portChangedFrom: the port the previous launch published when this one could not use it (else null). */
   readonly mcp: { url: string; port: number; configPath: string; portChangedFrom: number | null };
   /**

@@ -32,6 +32,7 @@ import { importDocument } from "./document-import.js";
 import { persistDocument, waitSaved } from "./document-saving.js";
 import { indexUpkeep } from "./index-upkeep.js";
 import { Indexes } from "./indexes.js";
+import type { IndexRecovery } from "./index-recovery.js";
 import { PlanAccess } from "./plan-access.js";
 import * as reads from "./plan-reads.js";
 import * as writes from "./plan-writes.js";
@@ -72,6 +73,8 @@ export interface DocumentServiceOptions {
   waitSavedTimeoutMs?: number;
   /** How often a changing document's text snapshot is rewritten (SNAPSHOT_WRITE_INTERVAL_MS by default). */
   snapshotIntervalMs?: number;
+  /** The ids of every document in storage, for rebuilding an unreadable local index (Indexes.open). */
+  storedIds?: () => readonly string[];
 }
 
 export class DocumentService implements DocumentApi {
@@ -88,7 +91,7 @@ export class DocumentService implements DocumentApi {
   }
 
   static async open(options: DocumentServiceOptions): Promise<DocumentService> {
-    const indexes = await Indexes.open(options.repo, options.db);
+    const indexes = await Indexes.open(options.repo, options.db, options.storedIds);
     const now = options.now ?? Date.now;
     const changed = new CoalescedIds((ids) => options.events.emit("documents-changed", { ids }));
     const snapshots = new SnapshotWriter({ db: options.db, intervalMs: options.snapshotIntervalMs, now });
@@ -116,6 +119,11 @@ export class DocumentService implements DocumentApi {
 
   get teamIndexId(): DocumentId | null {
     return this.#access.indexes.team?.documentId ?? null;
+  }
+
+  /** Set when this start found the local index unreadable and rebuilt it from the plans in storage. */
+  get indexRecovery(): IndexRecovery | null {
+    return this.#access.indexes.recovery;
   }
 
   // ---- share policy (team-sharing.ts) ----

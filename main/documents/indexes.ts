@@ -10,6 +10,7 @@ import type { Database } from "better-sqlite3";
 import type { IndexEntry, WorkspaceIndex } from "../../shared/schema/workspace-index.js";
 import { isRecordedShared, listShared, recordShared, forgetSharing } from "../store/document-sharing.js";
 import { getSetting, setSetting } from "../store/settings.js";
+import { LOST_LOCAL_INDEX_SETTING, rebuildLocalIndex, type IndexRecovery } from "./index-recovery.js";
 import { forgetTeamRemoval, recordTeamRemoval, teamRemovalOf } from "../store/team-removals.js";
 import {
   ensureIndexShape,
@@ -36,15 +37,24 @@ export class Indexes {
   /** Deleted on this device this session: their own removal from the team index is not a teammate's. */
   readonly #deletedHere = new Set<string>();
 
-  private constructor(local: IndexHandle, db: Database) {
+  /** Set when the local index named in settings did not load and a rebuilt one replaced it at this start. */
+  readonly recovery: IndexRecovery | null;
+
+  private constructor(local: IndexHandle, db: Database, recovery: IndexRecovery | null) {
     this.local = local;
     this.#db = db;
+    this.recovery = recovery;
   }
 
-  /** Opens the local index named in settings, creating (and recording) it on first run or if storage lost it. */
-  static async open(repo: Repo, db: Database): Promise<Indexes> {
+  /**
+   * Opens the local index named in settings, creating (and recording) it on first run. When the named index does not
+   * load, a new one is rebuilt from the plans in storage (`storedIds`: the ids of every stored document) before it is
+   * recorded, so no private plan drops out of the list; the unreadable one's id is kept (index-recovery.ts).
+   */
+  static async open(repo: Repo, db: Database, storedIds: () => readonly string[] = () => []): Promise<Indexes> {
     const storedId = getSetting(db, LOCAL_INDEX_SETTING);
     let local: IndexHandle | null = null;
+    let recovery: IndexRecovery | null = null;
     if (storedId) {
       try {
         local = await repo.find<WorkspaceIndex>(storedId as DocumentId);
@@ -54,10 +64,16 @@ export class Indexes {
     }
     if (!local) {
       local = repo.create<WorkspaceIndex>(newIndex("local"));
+      ensureIndexShape(local);
+      if (storedId) {
+        const rebuilt = await rebuildLocalIndex(repo, local, storedIds().filter((id) => id !== storedId));
+        recovery = { unreadableIndexId: storedId, ...rebuilt };
+        setSetting(db, LOST_LOCAL_INDEX_SETTING, storedId);
+      }
       setSetting(db, LOCAL_INDEX_SETTING, local.documentId);
     }
     ensureIndexShape(local);
-    return new Indexes(local, db);
+    return new Indexes(local, db, recovery);
   }
 
   get team(): IndexHandle | null {

@@ -77,8 +77,8 @@ export class PlanAccess {
     let handle: PlanHandle;
     try {
       handle = await this.repo.find<PlanDocument>(documentId);
-    } catch {
-      throw new ChopinError("not-found", "No document with that id is available on this device.");
+    } catch (error) {
+      throw findFailure(error);
     }
     this.track(handle);
     this.snapshots.ensure(handle);
@@ -123,4 +123,19 @@ export class PlanAccess {
   summaryOf(handle: PlanHandle): DocumentSummary {
     return toSummary(handle.documentId, readPlan(handle), this.isShared(handle.documentId));
   }
+}
+
+/**
+ * Why a listed document did not open. automerge-repo rejects a document no storage or peer holds as "unavailable";
+ * anything else is this device's stored copy failing to load (a damaged chunk, a read error), which is not the same
+ * news: the copy is still in storage, untouched, and "not found" would say it is gone.
+ */
+function findFailure(error: unknown): ChopinError {
+  const cause = error instanceof Error ? error.message : String(error);
+  if (/\bunavailable\b/.test(cause)) return new ChopinError("not-found", "No document with that id is available on this device.");
+  return new ChopinError(
+    "storage-failure",
+    "This device's stored copy of that document could not be read; it may be damaged. It stays in storage as it is.",
+    { cause },
+  );
 }

@@ -62,6 +62,7 @@ async function start(): Promise<void> {
     // safeStorage only works after ready; the core asks it lazily, when a sign-in is saved or restored.
     osCipher: createSafeStorageCipher(safeStorage),
   });
+  for (const note of core.startupNotes) console.warn(`chopin: ${note}`);
   let win: BrowserWindow | null = null;
   const broker = new ReplicaPortBroker(
     () => new MessageChannelMain(),

@@ -46,6 +46,18 @@ describe("SqliteStorageAdapter", () => {
     second.close();
   });
 
+  it("lists the first part of every stored key once (the stored documents' ids), single-part keys included", async () => {
+    const adapter = new SqliteStorageAdapter(new Database(":memory:"));
+    expect(adapter.storedKeyHeads()).toEqual([]);
+    await adapter.save(["docA", "snapshot", "h1"], new Uint8Array([1]));
+    await adapter.save(["docA", "incremental", "h2"], new Uint8Array([2]));
+    await adapter.save(["docB", "sync-state", "peer"], new Uint8Array([3]));
+    await adapter.save(["storage-adapter-id"], new Uint8Array([4]));
+    expect(adapter.storedKeyHeads().sort()).toEqual(["docA", "docB", "storage-adapter-id"]);
+    await adapter.removeRange(["docA"]);
+    expect(adapter.storedKeyHeads().sort()).toEqual(["docB", "storage-adapter-id"]);
+  });
+
   it("runs in WAL mode with synchronous=FULL", () => {
     const adapter = new SqliteStorageAdapter(join(tempDir(), "chunks.sqlite"));
     expect(adapter.db.pragma("journal_mode", { simple: true })).toBe("wal");

@@ -38,6 +38,7 @@ export class SqliteStorageAdapter implements StorageAdapterInterface {
     removeRange: Database.Statement<[string, string, string]>;
     loadAll: Database.Statement<[], { key: string; data: Buffer }>;
     removeAll: Database.Statement<[]>;
+    firstParts: Database.Statement<[], { part: string }>;
   };
 
   /** Opens (and owns) the file at `pathOrDb`, or uses an open Database its caller keeps owning. */
@@ -65,6 +66,9 @@ export class SqliteStorageAdapter implements StorageAdapterInterface {
       removeRange: this.db.prepare(`DELETE FROM ${table} WHERE ${rangeWhere}`),
       loadAll: this.db.prepare(`SELECT key, data FROM ${table} ORDER BY seq`),
       removeAll: this.db.prepare(`DELETE FROM ${table}`),
+      firstParts: this.db.prepare(
+        `SELECT DISTINCT CASE WHEN instr(key, char(31)) > 0 THEN substr(key, 1, instr(key, char(31)) - 1) ELSE key END AS part FROM ${table}`,
+      ),
     };
   }
 
@@ -90,6 +94,15 @@ export class SqliteStorageAdapter implements StorageAdapterInterface {
   async removeRange(keyPrefix: StorageKey): Promise<void> {
     if (keyPrefix.length === 0) this.#stmts.removeAll.run();
     else this.#stmts.removeRange.run(...rangeArgs(keyPrefix));
+  }
+
+  /**
+   * The first part of every stored key, once each: automerge-repo keys chunks by document id first, so these are the
+   * ids of every document with anything stored (plus its own single-part keys, such as "storage-adapter-id"). For
+   * rebuilding what lists documents when that list itself cannot be read (main/documents/index-recovery.ts).
+   */
+  storedKeyHeads(): string[] {
+    return this.#stmts.firstParts.all().map((row) => row.part);
   }
 
   /** Closes the file if this adapter opened it; a shared Database stays open for its owner. */
