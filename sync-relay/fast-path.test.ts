@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { next as A } from "@automerge/automerge";
-import type { DocumentId } from "@automerge/automerge-repo";
+import { generateAutomergeUrl, parseAutomergeUrl, type DocumentId } from "@automerge/automerge-repo";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FAST_PATH_MAX_BYTES, FAST_PATH_SYNC_INTERVAL_MS } from "../shared/limits.js";
 import { syncPacing } from "../shared/sync-pacing.js";
@@ -92,8 +92,8 @@ describe("relay change fast path", () => {
     const denied = await joined("bob", "desktop", true);
     const plain = await joined("dave", "desktop", false);
     const bystander = await joined("erin", "desktop", true);
-    for (const r of [reader, denied, plain]) r.client.send(requestFrame(r.peerId, documentId));
-    await waitFor(() => [reader, denied, plain].every((r) => r.client.frames.some((f) => (f as { documentId?: string }).documentId === documentId)), "requests answered");
+    for (const r of [writer, reader, denied, plain]) r.client.send(requestFrame(r.peerId, documentId));
+    await waitFor(() => [writer, reader, denied, plain].every((r) => r.client.frames.some((f) => (f as { documentId?: string }).documentId === documentId)), "requests answered");
 
     writer.client.send(changesFrame(writer.peerId, documentId, change));
     await waitFor(() => changesFor(reader.client, documentId).length === 1, "carol gets the batch");
@@ -169,6 +169,32 @@ describe("relay change fast path", () => {
     await drained(reader.client, reader.peerId);
     expect(relay.repo.handles[documentId].doc().items).toEqual([]);
     expect(changesFor(reader.client, documentId)).toEqual([]);
+  });
+
+  it("drops a batch for a document the sender never asked about on this connection: nothing forwarded, no handle made", async () => {
+    const { documentId, change } = docWithChange();
+    const writer = await joined("alice", "laptop", true);
+    const reader = await joined("carol", "desktop", true);
+    reader.client.send(requestFrame(reader.peerId, documentId));
+    await waitFor(() => reader.client.frames.some((f) => (f as { documentId?: string }).documentId === documentId), "request answered");
+    const handlesBefore = Object.keys(relay.repo.handles).length;
+    const dropsBefore = relay.fastPath.stats.dropped;
+    // Random ids (the audit's flood: each one made the relay look a document up and keep its handle) and a known one.
+    const strangers = Array.from({ length: 50 }, () => parseAutomergeUrl(generateAutomergeUrl()).documentId);
+    for (const id of [...strangers, documentId]) writer.client.send(changesFrame(writer.peerId, id, change));
+    await waitFor(() => relay.fastPath.stats.dropped - dropsBefore === strangers.length + 1, "every batch dropped");
+    await drained(reader.client, reader.peerId);
+    expect(changesFor(reader.client, documentId)).toEqual([]);
+    expect(Object.keys(relay.repo.handles).length).toBe(handlesBefore + 1); // drained()'s own probe document
+    expect(writer.client.closed).toBeNull();
+  });
+
+  it("closes 1007 on a changes frame whose documentId is not a document id", async () => {
+    const { change } = docWithChange();
+    const writer = await joined("alice", "laptop", true);
+    writer.client.send(changesFrame(writer.peerId, "notadoc", change));
+    await waitFor(() => writer.client.closed !== null, "closed");
+    expect(writer.client.closed).toMatchObject({ code: CLOSE_CODES.malformed, reason: expect.stringMatching(/documentId/) });
   });
 
   it("closes 1007 on bytes that are not Automerge data (at FAST_PATH_MAX_BYTES) and 1008 above it, and stays up", async () => {

@@ -9,7 +9,8 @@
  * asks for a sync round at once.
  *
  * What must stay true (the same guarantees as the sync path):
- * - The sender's user passes access() for the document, or the batch is dropped; every recipient's user passes
+ * - The sender's session has sent sync/request messages for the document on its connection (PeerInterest) and its
+ *   user passes access() for it, or the batch is dropped; every recipient's user passes
  *   access(), has sent sync/request messages for the document on its current session (PeerInterest, the same rule
  *   that decides what the relay announces) and agreed to the feature. A batch never goes back to the session it came
  *   from.
@@ -41,7 +42,7 @@
  */
 import { next as A } from "@automerge/automerge";
 import { changesSince } from "../shared/automerge-changes.js";
-import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
+import { isValidDocumentId, type DocHandle, type DocumentId, type Repo } from "@automerge/automerge-repo";
 import { FAST_PATH_MAX_BYTES, RELAY_APPLY_BUSY_SHARE, RELAY_APPLY_INTERVAL_MS, RELAY_APPLY_MAX_WAIT_MS } from "../shared/limits.js";
 import { spacingAfter, timed } from "../shared/apply-spacing.js";
 import { verifiedChangeHashes } from "../shared/node/change-hash.js";
@@ -143,10 +144,14 @@ export class RelayFastPath {
   /** Handles one batch from `sessionId`; bytes that are not Automerge changes get a refusal, which closes that socket. */
   receive(sessionId: string, frame: FastChangesFrame): GuardVerdict {
     const { documentId, changes } = frame;
+    if (!isValidDocumentId(documentId)) return { ok: false, code: CLOSE_CODES.malformed, reason: "changes frame has no valid documentId" };
     const user = this.#deps.userOf(sessionId);
     if (user === undefined) return this.#drop();
     const hashes = verifiedChangeHashes(changes);
     if (hashes === null) return { ok: false, code: CLOSE_CODES.malformed, reason: MALFORMED };
+    // Only a document this session syncs here (its sync/request came first on this connection, as the client's own
+    // rule has it): a batch for any other id made the relay look it up and keep a handle, around the request limit.
+    if (!this.#deps.interest.has(sessionId, documentId)) return this.#drop();
     const part: Part = { sessionId, changes, hashes, reached: new Set() };
     const allowed = this.#allowed(user, documentId);
     if (allowed === false) return this.#drop();
