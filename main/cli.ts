@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { ChopinError } from "../shared/errors.js";
 import { createAppCore } from "./core/app-core.js";
 import { defaultDataDir } from "./core/app-data-dir.js";
+import { describeCoreFailure } from "./core/startup-failure.js";
 import { parseHostArgs } from "./host/cli-args.js";
 import { startHostServer } from "./host/host-server.js";
 
@@ -24,12 +25,16 @@ function openInBrowser(url: string): void {
   }
 }
 
+/** The data folder this start uses, once known (a failure's sentence names it). */
+let dataDirInUse: string | undefined;
+
 async function main(): Promise<void> {
   const args = parseHostArgs(process.argv.slice(2));
   if (!existsSync(join(STATIC_DIR, "index.html"))) {
     throw new ChopinError("not-found", `The UI is not built yet (${STATIC_DIR}). Run “npm run build:renderer” or use “npm start”.`);
   }
   const dataDir = args.dataDir ?? defaultDataDir();
+  dataDirInUse = dataDir;
   const core = await createAppCore({
     dataDir,
     relayUrl: args.relayUrl ?? undefined,
@@ -71,7 +76,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  const message = error instanceof ChopinError ? error.message : `Chopin could not start: ${(error as Error)?.message ?? error}`;
+  const message = error instanceof ChopinError ? error.message : `Chopin could not start. ${describeCoreFailure(error, dataDirInUse)}`;
   console.error(message);
   process.exit(2);
 });

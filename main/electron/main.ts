@@ -8,6 +8,7 @@ import { app, dialog, ipcMain, MessageChannelMain, safeStorage, session, type Br
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAppCore } from "../core/app-core.js";
+import { describeCoreFailure } from "../core/startup-failure.js";
 import { defaultDataDir } from "../core/app-data-dir.js";
 import type { AppCore } from "../core/types.js";
 import { parseGitHubConfig } from "../github/github-config.js";
@@ -38,7 +39,7 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   void start().catch((error: unknown) => {
-    dialog.showErrorBox("Chopin could not start", error instanceof Error ? error.message : String(error));
+    dialog.showErrorBox("Chopin could not start", describeCoreFailure(error, app.getPath("userData")));
     app.exit(1);
   });
 }

@@ -3,7 +3,7 @@
  * token, so it is written owner-only (0600) via a temp file and rename: a reader never sees a half-written file
  * and the token is never world-readable, even for an instant.
  */
-import { chmodSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const MCP_CONFIG_FILE = "mcp-config.json";
@@ -21,8 +21,14 @@ export function mcpConfigOf(url: string, token: string) {
 export function writeMcpConfig(dataDir: string, url: string, token: string): string {
   const path = join(dataDir, MCP_CONFIG_FILE);
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(mcpConfigOf(url, token), null, 2)}\n`, { mode: 0o600 });
-  chmodSync(temp, 0o600);
-  renameSync(temp, path);
+  try {
+    writeFileSync(temp, `${JSON.stringify(mcpConfigOf(url, token), null, 2)}\n`, { mode: 0o600 });
+    chmodSync(temp, 0o600);
+    renameSync(temp, path);
+  } catch (error) {
+    // The temporary file holds the token: it must not stay behind when the rename fails (e.g. a folder in the way).
+    rmSync(temp, { force: true });
+    throw error;
+  }
   return path;
 }
