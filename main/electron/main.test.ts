@@ -79,6 +79,7 @@ vi.mock("../core/app-core.js", () => ({
       api: {},
       events: { on: () => () => {} },
       attachRendererAdapter: () => {},
+      startupNotes: [],
       close: async () => {
         h.closes++;
         h.log.push("core.close");
