@@ -16,6 +16,7 @@ import { StatusBar } from "./StatusBar.js";
 import { matchShortcut, modKeyName } from "./shortcuts.js";
 import { RefusedScreen } from "./FatalScreen.js";
 import { CORE_DOWN_REASON, useCoreReachable } from "./use-core-reachable.js";
+import { useWindowTitle } from "./window-title.js";
 
 export function App() {
   const services = useServices();
@@ -25,6 +26,7 @@ export function App() {
   const dialog = useStore(ui, (s) => s.dialog);
   const refused = useStore(services.connection, (s) => s.core === "refused");
   const coreReachable = useCoreReachable();
+  useWindowTitle(selected ? selected.title : null);
 
   useEffect(() => services.start(), [services]);
 

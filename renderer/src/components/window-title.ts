@@ -1,0 +1,20 @@
+/**
+ * The window's title names the open plan ("Launch plan — Chopin"), so the taskbar, Alt-Tab and a browser tab tell
+ * windows apart; with nothing open it is the app's name. The title is the plan's, as the header shows it (an empty one
+ * reads "Untitled").
+ */
+import { useEffect } from "react";
+
+export const APP_TITLE = "Chopin";
+
+export function windowTitle(planTitle: string | null): string {
+  if (planTitle === null) return APP_TITLE;
+  return `${planTitle.trim() || "Untitled"} — ${APP_TITLE}`;
+}
+
+/** Keeps document.title in step with the open plan's title (null: none open). */
+export function useWindowTitle(planTitle: string | null): void {
+  useEffect(() => {
+    document.title = windowTitle(planTitle);
+  }, [planTitle]);
+}
