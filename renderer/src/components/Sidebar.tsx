@@ -122,10 +122,14 @@ export function searchResultWords(query: string, count: number, loading: boolean
 }
 
 /**
- * What an empty list says. With no live documents but archived ones, it says where they are: "No documents yet"
- * read as if the archived plans were gone (UX audit).
+ * What an empty list says. With no live documents (or none matching) but archived ones, it says where they are: "No
+ * documents yet" and "No documents match" read as if the archived plans were gone (UX audit).
  */
 export function emptyListWords(query: string, showArchived: boolean, archivedOutOfSight: number): string {
+  if (query && !showArchived && archivedOutOfSight > 0) {
+    const which = archivedOutOfSight === 1 ? "1 archived document does" : `${archivedOutOfSight} archived documents do`;
+    return `No documents in use match. ${which}, under “Show archived”.`;
+  }
   if (query) return "No documents match.";
   if (showArchived) return "Nothing archived.";
   if (archivedOutOfSight > 0) {

@@ -78,6 +78,17 @@ describe("an archived plan in the window", () => {
     await services.documents.getState().restore(doc.id);
     await until(() => screen.queryByText(/archived document/) === null, "the plan back in the list");
   });
+
+  it("says a search's only matches are archived, and where, instead of that nothing matches", async () => {
+    const { services, bridge } = renderApp();
+    await bridge.api.createDocument({ title: "Live plan" });
+    const doc = await bridge.api.createDocument({ title: "Offsite agenda" });
+    await bridge.api.archiveDocument(doc.id);
+    services.documents.getState().setQuery("offsite");
+    await until(() => screen.queryByText("No documents in use match. 1 archived document does, under “Show archived”.") !== null, "the words");
+    services.documents.getState().setQuery("nowhere");
+    await until(() => screen.queryByText("No documents match.") !== null, "no match anywhere");
+  });
 });
 
 describe("an archived plan's row and notices", () => {

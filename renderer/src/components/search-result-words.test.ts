@@ -17,7 +17,10 @@ describe("the empty list's words", () => {
     expect(emptyListWords("", false, 0)).toBe("No documents yet. Create one to start planning.");
     expect(emptyListWords("", false, 1)).toBe("No documents in use. 1 archived document is under “Show archived”.");
     expect(emptyListWords("", false, 3)).toBe("No documents in use. 3 archived documents are under “Show archived”.");
-    expect(emptyListWords("plan", false, 3)).toBe("No documents match.");
+    expect(emptyListWords("plan", false, 0)).toBe("No documents match.");
+    expect(emptyListWords("plan", false, 1)).toBe("No documents in use match. 1 archived document does, under “Show archived”.");
+    expect(emptyListWords("plan", false, 3)).toBe("No documents in use match. 3 archived documents do, under “Show archived”.");
+    expect(emptyListWords("plan", true, 0)).toBe("No documents match.");
     expect(emptyListWords("", true, 0)).toBe("Nothing archived.");
   });
 });

@@ -33,8 +33,8 @@ export interface DocumentsState {
   showArchived: boolean;
   loading: boolean;
   /**
-   * How many archived documents the live list leaves out, known only when that list came back empty with no query
-   * (0 otherwise): an empty sidebar then says where they are instead of "No documents yet".
+   * How many archived documents (matching the query, if any) the live list leaves out, known only when that list came
+   * back empty (0 otherwise): an empty sidebar then says where they are instead of "No documents yet" or "No match".
    */
   archivedOutOfSight: number;
   /** The open document, as the core describes it; null when none is open. */
@@ -121,10 +121,11 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
           // A listing refused because the link is down is not news: the status bar says so, and it is re-read on reconnect.
           if ((error as { code?: unknown }).code !== "core-unavailable") set({ notice: describeError(error), noticeAbout: null });
         }
-        // Asked only for an empty live list with no query: the one case the sidebar would otherwise say "none yet".
+        // Asked only for an empty live list: the sidebar would otherwise say "none yet" or "no match" while archived
+        // documents (matching the query, if any) exist.
         let archivedOutOfSight = 0;
-        if (documents && documents.length === 0 && !showArchived && !trimmed) {
-          archivedOutOfSight = (await api.listDocuments({ archived: true }).catch(() => [])).length;
+        if (documents && documents.length === 0 && !showArchived) {
+          archivedOutOfSight = (await api.listDocuments({ ...(trimmed ? { query: trimmed } : {}), archived: true }).catch(() => [])).length;
         }
         if (request !== listRequest) return;
         set({ loading: false, ...(documents ? { documents, archivedOutOfSight } : {}) });
