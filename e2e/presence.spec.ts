@@ -110,6 +110,6 @@ test("a teammate the relay revokes leaves the list at once (the relay says goodb
   await expect(bobHere()).toBeVisible({ timeout: 30_000 });
   await revokeRelayUser(relayDir, "bob");
   // The cut is seen on Bob's side; from then on his windows' last heartbeats would keep him "here" 15-20 s.
-  await expect(pageB.getByRole("status", { name: "Sync status" })).toContainText("Relay refused the token", { timeout: 30_000 });
+  await expect(pageB.getByRole("status", { name: "Sync status" })).toContainText("Your access to this relay was revoked.", { timeout: 30_000 });
   await expect(bobHere()).toHaveCount(0, { timeout: LEAVE_SEEN_WITHIN_MS });
 });

@@ -106,6 +106,8 @@ describe("App", () => {
         lastError: { code: "unauthorized", message: "The relay did not accept this token." },
       }),
     );
-    expect(status()).toContain("Relay refused the token");
+    // The reason is said once, in the detail: the label only says what it means for the person.
+    expect(status()).toContain("Cannot join the team");
+    expect(status()).toContain("The relay did not accept this token.");
   });
 });

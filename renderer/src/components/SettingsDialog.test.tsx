@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { Repo } from "@automerge/automerge-repo";
 import { ChopinError } from "../../../shared/errors.js";
 import { createMemoryBridge } from "../test/memory-bridge.js";
@@ -22,7 +22,7 @@ async function renderDialog(portChangedFrom?: number) {
       <SettingsDialog />
     </AppServicesContext.Provider>,
   );
-  return { bridge, dialog: screen.getByRole("dialog", { name: "Settings" }) };
+  return { bridge, services, dialog: screen.getByRole("dialog", { name: "Settings" }) };
 }
 
 describe("SettingsDialog", () => {
@@ -35,12 +35,30 @@ describe("SettingsDialog", () => {
     fireEvent.change(within(dialog).getByLabelText("Display name"), { target: { value: "Ada L." } });
     fireEvent.click(within(dialog).getByRole("button", { name: "Save settings" }));
     // The copy buttons' live regions are statuses too (empty until a copy).
-    await waitFor(() => expect(within(dialog).getByText("Settings saved.").getAttribute("role")).toBe("status"));
+    await waitFor(() => expect(within(dialog).getByText("Settings saved. Joining the team…").getAttribute("role")).toBe("status"));
     const update = bridge.calls.find((c) => c.method === "updateSettings");
     expect(update?.args).toEqual([{ displayName: "Ada L.", relayUrl: "ws://127.0.0.1:47620", relayToken: "s3cret" }]);
     expect(token.value).toBe("");
     expect(token.placeholder).toMatch(/A token is stored/);
     expect(dialog.innerHTML).not.toContain("s3cret");
+  });
+
+  it("follows joining the saved relay: a refused token is said as a refusal (an alert), not as 'Settings saved.'", async () => {
+    const { services, dialog } = await renderDialog();
+    fireEvent.change(within(dialog).getByLabelText("Relay URL"), { target: { value: "ws://127.0.0.1:47620" } });
+    fireEvent.change(within(dialog).getByLabelText("Relay token"), { target: { value: "wrongtoken" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save settings" }));
+    await waitFor(() => expect(within(dialog).getByText("Settings saved. Joining the team…")).toBeTruthy());
+    const refused = "The relay refused the token: it is wrong or was revoked.";
+    act(() =>
+      services.connection.setState({
+        sync: { state: "unauthorized", relayUrl: "ws://127.0.0.1:47620", pendingChanges: 0, lastError: { code: "unauthorized", message: refused } },
+      }),
+    );
+    expect(within(dialog).getByRole("alert").textContent).toBe(`Saved, but the relay did not let this device in: ${refused}`);
+    expect(within(dialog).queryByText(/^Settings saved/)).toBeNull();
+    act(() => services.connection.setState({ sync: { state: "connected", relayUrl: "ws://127.0.0.1:47620", pendingChanges: 0, lastError: null } }));
+    expect(within(dialog).getByText("Settings saved. Connected to the team relay.")).toBeTruthy();
   });
 
   it("says a refusal in its own words, and drops it once a field is edited (the browser's URL check does not pre-empt it)", async () => {

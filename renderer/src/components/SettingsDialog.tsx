@@ -10,20 +10,23 @@ import { describeError } from "../state/describe-error.js";
 import { Dialog } from "./Dialog.js";
 import { GitHubAccountSection } from "./GitHubAccountSection.js";
 import { CopyButton } from "./CopyButton.js";
+import { relayCheck } from "./relay-check.js";
 
 /** Saved with a relay address but no token: nothing connects until the token is added. */
 export const RELAY_WITHOUT_TOKEN =
   "Saved, but there is no relay token: Chopin cannot join the team and stays local until you add the token your team gave you.";
 
 export function SettingsDialog() {
-  const { ui, session, bridge } = useServices();
+  const { ui, session, bridge, connection } = useServices();
   const settings = useStore(session, (s) => s.settings);
+  const sync = useStore(connection, (s) => s.sync);
   const joining = useStore(ui, (s) => s.settingsFocus === "relay");
   const [displayName, setDisplayName] = useState(settings?.displayName ?? "");
   const [relayUrl, setRelayUrl] = useState(settings?.relayUrl ?? "");
   const [token, setToken] = useState("");
   const [removeToken, setRemoveToken] = useState(false);
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  /** "relay": the last save changed the relay, and what is said is joining's outcome, followed live (relay-check.ts). */
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | "relay" | null>(null);
   const [busy, setBusy] = useState(false);
   const [mcp, setMcp] = useState<McpConnectionInfo | null>(null);
   const [mcpError, setMcpError] = useState<string | null>(null);
@@ -38,6 +41,7 @@ export function SettingsDialog() {
   }, [settings]);
 
   const close = () => ui.getState().closeDialog();
+  const shown = message === "relay" ? relayCheck(sync, settings?.relayUrl ?? null) : message;
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
@@ -62,6 +66,7 @@ export function SettingsDialog() {
       const saved = session.getState().settings;
       // A relay address alone connects nothing: say so, or "saved" reads as "joined" while the status says local only.
       if (saved?.relayUrl && !saved.relayTokenSet) setMessage({ kind: "error", text: RELAY_WITHOUT_TOKEN });
+      else if (saved?.relayUrl && ("relayUrl" in patch || "relayToken" in patch)) setMessage("relay");
       else setMessage({ kind: "ok", text: "Settings saved." });
     }
   };
@@ -120,9 +125,9 @@ export function SettingsDialog() {
           )}
         </section>
         <div className="dialog-actions">
-          {message && (
-            <span className={`form-message is-${message.kind}`} role={message.kind === "error" ? "alert" : "status"}>
-              {message.text}
+          {shown && (
+            <span className={`form-message is-${shown.kind}`} role={shown.kind === "error" ? "alert" : "status"}>
+              {shown.text}
             </span>
           )}
           <button type="button" className="button" onClick={close}>

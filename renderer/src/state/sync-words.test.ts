@@ -14,7 +14,7 @@ describe("describeSync", () => {
     expect(describeSync(status("offline", 0))).toBe("Offline");
     expect(describeSync(status("reconnecting"))).toBe("Reconnecting…");
     expect(describeSync(status("connecting"))).toBe("Connecting…");
-    expect(describeSync(status("unauthorized"))).toBe("Relay refused the token");
+    expect(describeSync(status("unauthorized"))).toBe("Cannot join the team");
     expect(describeSync(null)).toBe("Checking…");
   });
 });

@@ -35,7 +35,7 @@ export function describeSync(status: SyncStatus | null, now: number | null = Dat
     case "reconnecting":
       return "Reconnecting…";
     case "unauthorized":
-      return "Relay refused the token";
+      return "Cannot join the team";
   }
 }
 
