@@ -44,7 +44,7 @@ export function EditorHost({
   /** Locks the bound editor against edits (an archived plan). */
   readOnly?: boolean;
 }) {
-  const { bridge, documents, editor, session } = useServices();
+  const { bridge, connection, documents, editor, session } = useServices();
   const identity = useStore(session, (s) => s.identity);
   const parentRef = useRef<HTMLDivElement>(null);
   const presenceRef = useRef<PresenceBinding | null>(null);
@@ -162,6 +162,12 @@ export function EditorHost({
   useEffect(() => {
     if (identity) presenceRef.current?.setUser({ name: identity.displayName, color: identity.color, device: identity.peerId });
   }, [identity]);
+
+  // Teammates reach this window through the core's relay link: with it down (offline, refused), none can be here.
+  const teamReachable = useStore(connection, (s) => s.sync === null || s.sync.state === "connected");
+  useEffect(() => {
+    presenceRef.current?.setTeamReachable(teamReachable);
+  }, [teamReachable, handle]);
 
   return (
     <>

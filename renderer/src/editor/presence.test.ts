@@ -5,6 +5,7 @@ import { decode } from "cbor-x";
 import { EditorSelection, EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import { Repo, type DocHandle } from "@automerge/automerge-repo";
+import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
 import { PRESENCE_HEARTBEAT_MS, PRESENCE_PEER_TTL_MS } from "../../../shared/limits.js";
 import "../test/jsdom-layout.js";
 import { textSync } from "./text-sync.js";
@@ -140,5 +141,37 @@ describe("presence", () => {
     vi.advanceTimersByTime(PRESENCE_PEER_TTL_MS);
     await flush();
     expect(peers.list.map((p) => p.name)).toEqual(["onTime"]);
+  });
+});
+
+describe("presence while the relay link is down", () => {
+  it("shows no teammate while the team is unreachable, keeps this device's windows, and shows the teammate again at once", async () => {
+    // A core with two windows (Bo's two) and a teammate (Ada) on the core's side of the link.
+    const one = new MessageChannel();
+    const two = new MessageChannel();
+    const share = { sharePolicy: async () => true };
+    const core = new Repo({ network: [new MessageChannelNetworkAdapter(one.port1), new MessageChannelNetworkAdapter(two.port1)], ...share });
+    const windowB = new Repo({ network: [new MessageChannelNetworkAdapter(one.port2)], ...share });
+    const windowC = new Repo({ network: [new MessageChannelNetworkAdapter(two.port2)], ...share });
+    cleanups.push(() => {
+      for (const repo of [core, windowB, windowC]) void repo.shutdown();
+      for (const port of [one.port1, one.port2, two.port1, two.port2]) port.close();
+    });
+    const handleA = core.create<Doc>({ text: "hello" });
+    const handleB = await windowB.find<Doc>(handleA.url);
+    const handleC = await windowC.find<Doc>(handleA.url);
+    const peersB = { list: [] as Peer[] };
+    editorFor(handleA, "Ada", "#d9480f", { list: [] }, "device-ada");
+    const b = editorFor(handleB, "Bo", "#1c7ed6", peersB, "device-bo");
+    editorFor(handleC, "Bo", "#1c7ed6", { list: [] }, "device-bo");
+    await waitFor(() => peersB.list.length === 2, 10_000, "Ada and Bo's other window at B");
+
+    b.binding.setTeamReachable(false);
+    await waitFor(() => peersB.list.length === 1, 10_000, "the teammate hidden");
+    expect(peersB.list[0].name).toBe(OWN_OTHER_WINDOW_NAME);
+    expect(b.view.state.field(remoteCaretsField).every((c) => c.name !== "Ada")).toBe(true);
+
+    b.binding.setTeamReachable(true);
+    await waitFor(() => peersB.list.some((p) => p.name === "Ada"), 10_000, "Ada shown again");
   });
 });

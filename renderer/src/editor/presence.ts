@@ -66,6 +66,8 @@ export interface PresenceBinding {
   /** CodeMirror extension: remote carets plus broadcasting this editor's selection. */
   extension: Extension;
   setUser(user: PresenceUser): void;
+  /** Whether this device's core is connected to the team relay; while not, only this device's windows are shown. */
+  setTeamReachable(reachable: boolean): void;
   stop(): void;
 }
 
@@ -84,6 +86,8 @@ export function bindPresence(options: {
   let view: EditorView | null = null;
   let refreshQueued = false;
   let stopped = false;
+  /** False while this device's core is not connected to the relay: teammates' last states are stale then. */
+  let teamReachable = true;
 
   const selectionOf = (v: EditorView): PresenceState["selection"] => {
     const doc = handle.doc() as A.Doc<unknown>;
@@ -101,6 +105,10 @@ export function bindPresence(options: {
     for (const [peerId, state] of Object.entries(states)) {
       const user = state.value?.user;
       if (!user || typeof user.name !== "string") continue;
+      // With the relay link down, no teammate's heartbeat can arrive: they are not shown as here until it is back
+      // (their states stay, so a reconnect shows whoever is still heartbeating at once). This device's windows stay.
+      const ownWindow = ownDevice() !== undefined && user.device === ownDevice();
+      if (!teamReachable && !ownWindow) continue;
       const color = typeof user.color === "string" ? user.color : "#888888";
       const name = shownName(user, ownDevice());
       peers.push({ peerId, name, color });
@@ -170,6 +178,11 @@ export function bindPresence(options: {
     setUser(user) {
       device = user.device ?? device;
       if (!stopped) presence.broadcast("user", user);
+      scheduleRefresh();
+    },
+    setTeamReachable(reachable) {
+      if (reachable === teamReachable) return;
+      teamReachable = reachable;
       scheduleRefresh();
     },
     stop,
