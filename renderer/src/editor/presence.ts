@@ -10,6 +10,7 @@ import type { Extension } from "@codemirror/state";
 import { EditorView, ViewPlugin } from "@codemirror/view";
 import { PRESENCE_HEARTBEAT_MS, PRESENCE_PEER_TTL_MS } from "../../../shared/limits.js";
 import { remoteCaretsField, setRemoteCarets, type RemoteCaret } from "./remote-carets.js";
+import { caretLabelFit } from "./caret-label-fit.js";
 
 const TEXT_PATH = ["text"];
 
@@ -174,7 +175,7 @@ export function bindPresence(options: {
   });
 
   return {
-    extension: [remoteCaretsField, broadcaster],
+    extension: [remoteCaretsField, broadcaster, caretLabelFit],
     setUser(user) {
       device = user.device ?? device;
       if (!stopped) presence.broadcast("user", user);
