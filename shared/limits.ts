@@ -56,6 +56,13 @@ export const MAX_MCP_REQUEST_BYTES = 3 * 256 * 1024;
 export const MAX_MCP_DRAINED_BYTES = 32 * 1024 * 1024;
 /** MCP client name recorded in provenance. */
 export const MAX_MCP_CLIENT_NAME_CHARS = 128;
+/**
+ * A refused request's params are named by their path (params.capabilities.experimental.<key>): keys are the agent's
+ * own text, so the error sentence shows at most this much of a path.
+ */
+export const MAX_MCP_PARAMS_PATH_CHARS = 120;
+/** Such a refusal lists at most this many of the schema's complaints in `data.details.issues` (the sentence names one). */
+export const MAX_MCP_PARAMS_ISSUES_LISTED = 10;
 
 // ---- Relay ----
 /** Largest single WebSocket message the relay accepts; larger frames close the socket with 1009. */
@@ -359,3 +366,17 @@ export const OUTBOX_MAX_TOTAL_CHARS = 3 * 1024 * 1024;
 export const OUTBOX_WRITE_DELAY_MS = 500;
 /** A kept entry the core still cannot confirm this long after it was written is dropped (and the window says so). */
 export const OUTBOX_ENTRY_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
+// ---- Relay peer id bindings (sync-relay/peer-bindings.ts) ----
+/**
+ * Plain peer ids (not "<handle>:<device>") bound to one relay user at most. Each binding reserves its id for that
+ * user, and every fresh id a client joins with makes one; past the bound, the least recently used binding with no live
+ * connection is forgotten to make room, and a join is refused (1013, try again later) only while all of them are live.
+ * Far above any person's devices and reinstalls.
+ */
+export const RELAY_MAX_PEER_BINDINGS_PER_USER = 256;
+/**
+ * A plain peer id binding nobody joined or left with for this long is forgotten (unless a connection holds it right
+ * now), so the id is free again and the table does not keep every id ever seen. Far beyond a laptop left in a drawer.
+ */
+export const RELAY_PEER_BINDING_TTL_MS = 180 * 24 * 60 * 60 * 1000;

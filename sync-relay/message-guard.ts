@@ -1,10 +1,14 @@
 /**
- * What the relay lets through to its Repo. automerge-repo assumes well-formed messages; a garbage sync payload or
- * document id would surface as errors deep inside it, so the relay checks each inbound repo message first and closes
- * the offending socket instead (1007 malformed, 1008 policy).
+ * What the relay lets through to its Repo. automerge-repo assumes well-formed messages; a garbage sync payload,
+ * ephemeral payload or document id would surface as errors deep inside it (each one logged with its whole stack, the
+ * socket left open to send the next), so the relay checks each inbound repo message first and closes the offending
+ * socket instead (1007 malformed, 1008 policy).
+ *
+ * What must stay true: every check here runs on every message, presence heartbeats and caret moves included, so each
+ * payload is decoded at most once, where it lies (no copy).
  */
 import { next as A } from "@automerge/automerge";
-import { isValidDocumentId } from "@automerge/automerge-repo";
+import { cbor, isValidDocumentId } from "@automerge/automerge-repo";
 import type { RepoFrame } from "../shared/sync-wire.js";
 import { CLOSE_CODES } from "../shared/sync-wire.js";
 
@@ -26,6 +30,13 @@ export function checkRepoMessage(frame: RepoFrame): GuardVerdict {
   if (frame.type === "ephemeral") {
     if (typeof frame.count !== "number" || typeof frame.sessionId !== "string") {
       return { ok: false, code: CLOSE_CODES.malformed, reason: "ephemeral message lacks count or sessionId" };
+    }
+    // The relay's Repo decodes every ephemeral payload with this same decoder (automerge-repo's cbor helper) to hand it
+    // to the document's listeners before forwarding it; what it cannot decode would only be logged there, per message.
+    try {
+      cbor.decode(frame.data);
+    } catch {
+      return { ok: false, code: CLOSE_CODES.malformed, reason: "ephemeral message data is not CBOR" };
     }
     return { ok: true };
   }

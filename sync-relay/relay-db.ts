@@ -37,25 +37,12 @@ export function openExistingRelayDb(dataDir: string): Database.Database {
   return openRelayDb(dataDir);
 }
 
-const SCHEMA_VERSION = 1;
-
-/** Makes this connection's commits reach the disk before they return (the CLI's user commands). */
-export function durableUserWrites(db: Database.Database): Database.Database {
-  db.pragma("synchronous = FULL");
-  return db;
-}
-
-/** Opens the relay database of `dataDir`, creating the folder and the database when missing. */
-export function openRelayDb(dataDir: string): Database.Database {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, RELAY_DB_FILE));
-  db.pragma("journal_mode = WAL");
-  // The relay's copy is one replica of many: a killed relay loses nothing (WAL), a power cut may lose the last
-  // commits, which clients send again on their next sync (no client keeps a sync state with the relay on disk).
-  db.pragma("synchronous = NORMAL");
-  db.pragma("busy_timeout = 5000");
-  const version = db.pragma("user_version", { simple: true }) as number;
-  if (version < SCHEMA_VERSION) {
+/**
+ * Schema steps, in order: step i takes a database at user_version i to i + 1. Steps are only ever appended (a
+ * relay database of any earlier version must still open); SCHEMA_VERSION is how many there are.
+ */
+const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
+  (db) =>
     db.exec(`
       CREATE TABLE IF NOT EXISTS users (
         handle TEXT PRIMARY KEY NOT NULL UNIQUE,
@@ -72,10 +59,48 @@ export function openRelayDb(dataDir: string): Database.Database {
         key TEXT PRIMARY KEY NOT NULL,
         value TEXT NOT NULL
       );
-    `);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    `),
+  // Peer bindings are bounded per user and expire (peer-bindings.ts), both by when each was last used. Existing
+  // bindings count as last used when they were bound. The default keeps an older relay's inserts working.
+  (db) =>
+    db.exec(`
+      ALTER TABLE peer_bindings ADD COLUMN used_at INTEGER NOT NULL DEFAULT 0;
+      UPDATE peer_bindings SET used_at = bound_at;
+      CREATE INDEX IF NOT EXISTS peer_bindings_by_user ON peer_bindings (handle, used_at);
+      CREATE INDEX IF NOT EXISTS peer_bindings_by_use ON peer_bindings (used_at);
+    `),
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Makes this connection's commits reach the disk before they return (the CLI's user commands). */
+export function durableUserWrites(db: Database.Database): Database.Database {
+  db.pragma("synchronous = FULL");
+  return db;
+}
+
+/** Opens the relay database of `dataDir`, creating the folder and the database when missing. */
+export function openRelayDb(dataDir: string): Database.Database {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, RELAY_DB_FILE));
+  db.pragma("journal_mode = WAL");
+  // The relay's copy is one replica of many: a killed relay loses nothing (WAL), a power cut may lose the last
+  // commits, which clients send again on their next sync (no client keeps a sync state with the relay on disk).
+  db.pragma("synchronous = NORMAL");
+  db.pragma("busy_timeout = 5000");
+  if (schemaVersion(db) < SCHEMA_VERSION) {
+    // In one write transaction, the version read again inside it: the CLI may open the same file at the same moment,
+    // and only one of them may run each step.
+    db.transaction(() => {
+      for (let step = schemaVersion(db); step < SCHEMA_VERSION; step++) MIGRATIONS[step]!(db);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    }).immediate();
   }
   return db;
+}
+
+function schemaVersion(db: Database.Database): number {
+  return db.pragma("user_version", { simple: true }) as number;
 }
 
 export function readMeta(db: Database.Database, key: string): string | undefined {

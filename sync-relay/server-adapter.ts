@@ -21,8 +21,9 @@
  * - A member cut off (cutWhere: revoked, or no longer admitted) is said goodbye for first, in the name of each
  *   presence sender its socket relayed on each document (the last RELAY_MAX_GOODBYES_PER_CONNECTION pairs), so
  *   teammates stop showing them at once instead of after the heartbeat TTL.
- * - A join with a peer id the user may not present is refused (4403); a second join by the SAME user and peer id
- *   replaces the first (4409 to the old socket; the Repo sees peer-disconnected then peer-candidate).
+ * - A join with a peer id the user may not present is refused (4403), or with the code and reason authorizePeer gave;
+ *   a second join by the SAME user and peer id replaces the first (4409 to the old socket; the Repo sees
+ *   peer-disconnected then peer-candidate).
  * - Nothing an inbound socket sends can throw out of this adapter.
  * - Change fast path ("changes" frames, see shared/sync-wire.ts and fast-path.ts): agreed per connection only when
  *   the client's join listed the feature and onFastChanges is set; such frames never reach the Repo, a frame on a
@@ -59,6 +60,12 @@ import {
 } from "../shared/sync-wire.js";
 import type { GuardVerdict } from "./message-guard.js";
 
+/** A join refused for a reason other than the peer id being someone else's. */
+export interface PeerRefusal {
+  code: number;
+  reason: string;
+}
+
 /** The identity server.ts established for a socket before handing it over. */
 export interface SocketIdentity {
   user: string;
@@ -75,8 +82,11 @@ export interface ConnectionFacts {
 }
 
 export interface RelayServerAdapterOptions {
-  /** Whether `user` may present `peerId`. Default: anyone may present anything (the acceptance suite's setting). */
-  authorizePeer?: (user: string, peerId: string) => boolean;
+  /**
+   * Whether `user` may present `peerId` (false: refused 4403, it is someone else's), or the close code and reason of
+   * another refusal. Default: anyone may present anything (the acceptance suite's setting).
+   */
+  authorizePeer?: (user: string, peerId: string) => boolean | PeerRefusal;
   /** Checks a repo message before the Repo sees it. Default: everything passes. */
   checkMessage?: (frame: RepoFrame) => GuardVerdict;
   /** Sees every admitted repo message (senderId already the session peer id), before the Repo does. */
@@ -315,6 +325,11 @@ export class RelayServerAdapter extends NetworkAdapter {
     return true;
   }
 
+  /** Whether a connection is joined with `peerId` (the id the client presented) right now. */
+  hasPeer(peerId: string): boolean {
+    return this.#byPeer.has(peerId);
+  }
+
   /** The user a session peer (as the Repo knows it) authenticated as. */
   userOf(sessionId: string): string | undefined {
     // Presence relayed for a client's local peer counts as that client's own.
@@ -419,14 +434,15 @@ export class RelayServerAdapter extends NetworkAdapter {
       this.#refuse(conn, peerId, CLOSE_CODES.policy, "unsupported protocol version");
       return;
     }
-    let allowed = false;
+    let allowed: boolean | PeerRefusal = false;
     try {
       allowed = peerId !== this.peerId && this.#options.authorizePeer(user, peerId);
     } catch {
       allowed = false;
     }
-    if (!allowed) {
-      this.#refuse(conn, peerId, CLOSE_CODES.peerRefused, `peer id "${peerId}" does not belong to user "${user}"`);
+    if (allowed !== true) {
+      const refusal = allowed || { code: CLOSE_CODES.peerRefused, reason: `peer id "${peerId}" does not belong to user "${user}"` };
+      this.#refuse(conn, peerId, refusal.code, refusal.reason);
       return;
     }
     const previous = this.#byPeer.get(peerId);

@@ -17,6 +17,9 @@
  *   setup is done, HTTP requests and upgrades get a 503 "starting" (never a hang).
  * - The log names every joined and closed connection (user, peer id, remote address, close code and reason) and the
  *   handles a revocation cut; never a token.
+ * - A plain peer id stays bound to its user while a connection holds it; past RELAY_MAX_PEER_BINDINGS_PER_USER the
+ *   user's least recently used idle binding is forgotten, and with all of them live the join is refused 1013
+ *   (peer-bindings.ts). Each join and leave counts as a use.
  * - A document the relay does not have costs it a handle only until it has answered "doc-unavailable", and a session
  *   asks for at most RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION of them (unavailable-requests.ts).
  */
@@ -51,12 +54,15 @@ import { bearerToken, handleHttp } from "./http-routes.js";
 import { checkRepoMessage } from "./message-guard.js";
 import { PeerInterest } from "./peer-interest.js";
 import { RELAY_DB_FILE, openRelayDb } from "./relay-db.js";
-import { RelayServerAdapter, type ConnectionFacts } from "./server-adapter.js";
+import { RelayServerAdapter, clientPeerIdOf, type ConnectionFacts } from "./server-adapter.js";
 import { ensureTeamIndex } from "./team.js";
 import { UnavailableRequests } from "./unavailable-requests.js";
 import { UserStore } from "./users.js";
 
 export const RELAY_PEER_ID = "chopin-relay";
+
+/** WebSocket close code 1013 "Try Again Later": a refusal that may lift by itself (the client keeps retrying). */
+const TRY_AGAIN_LATER = 1013;
 
 export interface RelayOptions {
   dataDir: string;
@@ -81,6 +87,8 @@ export interface RelayOptions {
   maxUnavailableDocs?: number;
   /** Presence pairs remembered per connection for goodbyes when a member is cut. Default RELAY_MAX_GOODBYES_PER_CONNECTION. */
   maxGoodbyesPerConnection?: number;
+  /** Plain peer ids bound to one user at most (peer-bindings.ts). Default RELAY_MAX_PEER_BINDINGS_PER_USER. */
+  maxPeerBindingsPerUser?: number;
 }
 
 export interface RunningRelay {
@@ -179,7 +187,7 @@ async function serve(
   { server, db, host, log, relayPeerId, timings }: Bound,
 ): Promise<{ running: RunningRelay; serveHttp: (req: IncomingMessage, res: ServerResponse) => void; serveUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void }> {
   const access = options.access ?? teamAccess;
-  const users = new UserStore(db);
+  const users = new UserStore(db, { maxPerUser: options.maxPeerBindingsPerUser });
   const storage = new SqliteStorageAdapter(db, { durability: "process-crash" });
   // automerge-repo's throttled saves fire after shutdown; closing this first keeps them off the closed database.
   const closableStorage = new ClosableStorage(storage);
@@ -190,7 +198,12 @@ async function serve(
   let unavailable: UnavailableRequests | null = null;
 
   const adapter = new RelayServerAdapter({
-    authorizePeer: (user, peerId) => users.claimPeer(user, peerId),
+    authorizePeer: (user, peerId) => {
+      const claim = users.claimPeer(user, peerId, (id) => adapter.hasPeer(id));
+      if (claim.ok) return true;
+      // All of the user's bindings are live: joining may work once one of those connections closes.
+      return claim.why === "all-in-use" ? { code: TRY_AGAIN_LATER, reason: claim.reason } : false;
+    },
     checkMessage: checkRepoMessage,
     onInbound: (peerId, frame) => {
       if (!frame.documentId) return;
@@ -211,6 +224,11 @@ async function serve(
     // The change fast path (fast-path.ts): fresh changes cross the relay without automerge-repo's sync throttle.
     onFastChanges: options.fastPath === false ? undefined : (sessionId, frame) => fastPath?.receive(sessionId, frame) ?? { ok: true },
     onLeave: (sessionId) => {
+      try {
+        users.leftPeer(clientPeerIdOf(sessionId));
+      } catch (error) {
+        log(`could not note when peer ${printable(clientPeerIdOf(sessionId))} left: ${String(error)}`);
+      }
       interest.forget(sessionId);
       unavailable?.forget(sessionId);
       syncPacing().clear(relayPeerId, sessionId);

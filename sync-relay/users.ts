@@ -6,14 +6,18 @@
  * - A handle is unique (primary key); re-adding a revoked handle issues a new token and the old one stays dead.
  * - A peer id "<handle>:<device>" belongs to <handle>, split at the LAST ':' (a GitHub identity "gh:<login>" has one
  *   itself, a device part never does), so no user can present another's such id; any other peer id belongs to the
- *   first user who joins with it. The app presents "<handle>:<device>" (main/sync/wire-peer-id.ts), so a device may
- *   sign in as another user under a new id instead of meeting the first user's binding.
+ *   first user who joins with it (peer-bindings.ts: bounded per user, forgotten when long unused, never while live).
+ *   The app presents "<handle>:<device>" (main/sync/wire-peer-id.ts), so a device may sign in as another user under a
+ *   new id instead of meeting the first user's binding.
  * - Every read goes to SQLite, so a revocation made by another process (the CLI) is seen by the next poll.
  */
 import { createHash, randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
 import { ChopinError } from "../shared/errors.js";
 import { MAX_HANDLE_CHARS, RELAY_TOKEN_BYTES } from "../shared/limits.js";
+import { PeerBindings, type PeerBindingLimits, type PeerClaim } from "./peer-bindings.js";
+
+export type { PeerClaim } from "./peer-bindings.js";
 
 /** GitHub-style: letters, digits and inner hyphens. */
 const HANDLE_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
@@ -53,9 +57,12 @@ export function checkHandle(handle: string): void {
 
 export class UserStore {
   readonly #db: Database.Database;
+  /** Plain peer ids' owners. */
+  readonly peerBindings: PeerBindings;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, peerBindingLimits: PeerBindingLimits = {}) {
     this.#db = db;
+    this.peerBindings = new PeerBindings(db, peerBindingLimits);
   }
 
   /** Admits `handle` (or re-admits a revoked one) and returns its new token. */
@@ -118,20 +125,22 @@ export class UserStore {
   ownerOfPeer(peerId: string): string | undefined {
     const named = handleNamedByPeer(peerId);
     if (named !== null) return named;
-    const row = this.#db.prepare("SELECT handle FROM peer_bindings WHERE peer_id = ?").get(peerId) as { handle: string } | undefined;
-    return row?.handle;
+    return this.peerBindings.ownerOf(peerId);
   }
 
-  /** Whether `handle` may present `peerId`; binds an unclaimed plain peer id to `handle`. */
-  claimPeer(handle: string, peerId: string, now = Date.now()): boolean {
+  /**
+   * Whether `handle` may present `peerId`; binds an unclaimed plain peer id to `handle`. `isLive` says whether a
+   * connection is joined with a peer id right now: such a binding is never forgotten to make room.
+   */
+  claimPeer(handle: string, peerId: string, isLive: (peerId: string) => boolean, now = Date.now()): PeerClaim {
     const named = handleNamedByPeer(peerId);
-    if (named !== null) return named === handle && !peerId.endsWith(":");
-    this.#db.prepare("INSERT OR IGNORE INTO peer_bindings (peer_id, handle, bound_at) VALUES (?, ?, ?)").run(
-      peerId,
-      handle,
-      now,
-    );
-    const row = this.#db.prepare("SELECT handle FROM peer_bindings WHERE peer_id = ?").get(peerId) as { handle: string };
-    return row.handle === handle;
+    if (named === null) return this.peerBindings.claim(handle, peerId, isLive, now);
+    if (named === handle && !peerId.endsWith(":")) return { ok: true };
+    return { ok: false, why: "not-theirs", reason: `peer id "${peerId}" does not belong to user "${handle}"` };
+  }
+
+  /** A connection joined with `peerId` left: its binding, if any, counts as used now. */
+  leftPeer(peerId: string, now = Date.now()): void {
+    if (handleNamedByPeer(peerId) === null) this.peerBindings.touch(peerId, now);
   }
 }

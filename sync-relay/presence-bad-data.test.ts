@@ -1,0 +1,73 @@
+/**
+ * Presence whose payload is not CBOR, through a real relay on 127.0.0.1 and raw sockets (the audit's flood): the
+ * socket is closed 1007 at the first such frame, the relay's Repo never sees it, and the relay logs one line for it
+ * (before, every frame logged a multi-line decode stack from inside automerge-repo and the socket stayed open).
+ */
+import { join } from "node:path";
+import { next as A } from "@automerge/automerge";
+import type { DocumentId } from "@automerge/automerge-repo";
+import { encode } from "cbor-x";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { CLOSE_CODES, type WireFrame } from "../shared/sync-wire.js";
+import { RELAY_PEER_ID, startRelay, type RunningRelay } from "./server.js";
+import { rawClient, tempDir, waitFor, type RawClient } from "./test-wire.js";
+
+let dir: ReturnType<typeof tempDir>;
+let relay: RunningRelay;
+let tokens: Record<string, string>;
+let log: string[];
+const sockets: RawClient[] = [];
+
+beforeEach(async () => {
+  dir = tempDir("chopin-relay-presence-bad-");
+  log = [];
+  relay = await startRelay({ dataDir: join(dir.path, "relay"), log: (line) => log.push(line) });
+  tokens = Object.fromEntries(["alice", "bob", "carol"].map((h) => [h, relay.users.add(h).token]));
+});
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const s of sockets.splice(0)) s.ws.terminate();
+  await relay.close();
+  dir.remove();
+});
+
+async function joined(handle: string, peerId: string): Promise<RawClient> {
+  const c = rawClient(relay.url, tokens[handle]!);
+  sockets.push(c);
+  await c.join(peerId);
+  return c;
+}
+
+function presence(senderId: string, documentId: DocumentId, data: Uint8Array, count: number): WireFrame {
+  return { type: "ephemeral", senderId, targetId: RELAY_PEER_ID, documentId, data, count, sessionId: "s" } as WireFrame;
+}
+
+describe("presence with a payload that is not CBOR", () => {
+  it("closes the socket 1007 at the first frame, keeps it from the Repo, and logs one line for it", async () => {
+    const consoleLog = vi.spyOn(console, "log");
+    const carol = await joined("carol", "carol:desk");
+    const { documentId } = relay.repo.create({ items: [] });
+    const [, request] = A.generateSyncMessage(A.init(), A.initSyncState());
+    carol.send({ type: "request", senderId: "carol:desk", targetId: RELAY_PEER_ID, documentId, data: request! } as WireFrame);
+    await waitFor(() => carol.frames.some((f) => f.type === "sync"), "carol syncs the document");
+    const repoSaw: string[] = [];
+    relay.adapter.on("message", (message) => void (message.type === "ephemeral" && repoSaw.push(message.senderId)));
+
+    const alice = await joined("alice", "alice:laptop");
+    const linesBefore = log.length;
+    for (let i = 0; i < 1000; i++) alice.send(presence("alice:laptop", documentId, new Uint8Array([0xff, 0xff]), i + 1));
+    await waitFor(() => alice.closed !== null, "alice's socket closed");
+    expect(alice.closed).toEqual({ code: CLOSE_CODES.malformed, reason: "ephemeral message data is not CBOR" });
+    expect(repoSaw).toEqual([]);
+
+    // Presence that decodes still crosses the relay; by then anything of alice's that reached the Repo would have too.
+    const bob = await joined("bob", "bob:desk");
+    bob.send(presence("bob:desk", documentId, encode({ caret: 3 }), 1));
+    await waitFor(() => carol.frames.some((f) => f.type === "ephemeral" && f.senderId === "bob:desk"), "carol sees bob's presence");
+    expect(repoSaw).toEqual([expect.stringMatching(/^bob:desk#s\d+$/)]);
+    const aliceLines = log.slice(linesBefore).filter((line) => line.includes("alice"));
+    expect(aliceLines).toEqual([expect.stringMatching(/^left: alice as peer alice:laptop .*\(1007 ephemeral message data is not CBOR\)$/)]);
+    expect(consoleLog.mock.calls.filter(([first]) => String(first).includes("error receiving message"))).toEqual([]);
+  });
+});
