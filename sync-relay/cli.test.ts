@@ -303,7 +303,7 @@ describe("relay CLI data folder and startup failures", () => {
     const listen = Object.assign(new Error("listen EACCES"), { code: "EACCES", syscall: "listen", port: 80, address: "0.0.0.0" });
     expect(describeRelayFailure(listen)).toMatch(/^Not allowed to listen on port 80 on 0\.0\.0\.0 .*Choose another --port\.$/);
     const folder = Object.assign(new Error("EACCES: permission denied, mkdir '/root/x'"), { code: "EACCES", syscall: "mkdir", path: "/root/x" });
-    expect(describeRelayFailure(folder)).toBe("No permission to use /root/x: choose a --data folder this user may write to.");
+    expect(describeRelayFailure(folder)).toBe("No permission to use /root/x: choose a --data (or CHOPIN_RELAY_DATA) folder this user may write to.");
     expect(describeRelayFailure(new Error("boom"))).toBe("Unexpected failure: boom");
     expect(describeRelayFailure("odd")).toBe("Unexpected failure: odd");
     expect(describeRelayFailure(new ChopinError("not-found", "No relay database in /x."))).toBe("No relay database in /x.");
