@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterEach, describe, expect, it } from "vitest";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { tempDir, waitFor } from "../sync/test-helpers.js";
+import { dispatchApiCall } from "./api-dispatch.js";
 import { createAppCore } from "./app-core.js";
 import type { AppCore } from "./types.js";
 
@@ -75,6 +76,26 @@ describe("createAppCore", () => {
     expect((await c.api.shareDocument(mine.id)).shared).toBe(true);
     expect((await c.api.createDocument({ title: "Team plan", shared: true })).shared).toBe(true);
     expect(await mcpCreate("k1")).toMatchObject({ isError: false, body: { status: "created", document: { shared: true } } });
+  });
+
+  it("refuses, as a bridge call, options that are not an object; a call with none makes the default document", async () => {
+    const dir = tempDir("chopin-core-options-");
+    cleanups.push(() => dir.remove());
+    const c = await core(dir.path);
+    // What host mode's /api and Electron's IPC do with a window's call (api-dispatch.ts).
+    const call = (method: string, args: unknown[]) => dispatchApiCall(c.api, method, args);
+    for (const input of ["just a string", 5, null, [], "x".repeat(200 * 1024)]) {
+      expect(await call("createDocument", [input])).toMatchObject({
+        ok: false,
+        error: { code: "invalid-input", message: expect.stringMatching(/^A new document's details must be sent as an object/) },
+      });
+      expect(await call("listDocuments", [input])).toMatchObject({ ok: false, error: { code: "invalid-input" } });
+      expect(await call("updateSettings", [input])).toMatchObject({ ok: false, error: { code: "invalid-input" } });
+      expect(await call("startSignIn", [input])).toMatchObject({ ok: false, error: { code: "invalid-input" } });
+    }
+    expect(await c.api.listDocuments()).toEqual([]);
+    expect(await call("createDocument", [])).toMatchObject({ ok: true, result: { title: "Untitled plan" } });
+    expect(await call("listDocuments", [])).toMatchObject({ ok: true, result: [{ title: "Untitled plan" }] });
   });
 
   it("syncs a window only the documents it asks for", async () => {

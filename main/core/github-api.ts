@@ -26,7 +26,7 @@ export type GitHubApi = Pick<
 export function createGitHubApi(session: GitHubSession, documents: Pick<DocumentService, "setRepository" | "getDocument">): GitHubApi {
   return {
     getAuthState: async () => session.state(),
-    startSignIn: (options) => session.startSignIn(options ?? {}),
+    startSignIn: (options) => session.startSignIn(options),
     cancelSignIn: () => session.cancelSignIn(),
     signOut: () => session.signOut(),
     listInstallations: () => session.listInstallations(),

@@ -10,6 +10,7 @@
 import type { AuthState, GitHubInstallation, GitHubRepositorySummary, RepositoryChoice, StartSignInOptions } from "../../shared/api.js";
 import { ChopinError, toErrorShape, type ErrorShape } from "../../shared/errors.js";
 import { MAX_GITHUB_NODE_ID_CHARS } from "../../shared/limits.js";
+import { optionalOptionsObject } from "../../shared/options-object.js";
 import type { Clock } from "../github/clock.js";
 import { CredentialStore, type DeviceFlow } from "../github/credentials.js";
 import type { GitHubConfig } from "../github/github-config.js";
@@ -171,16 +172,17 @@ export class GitHubSession {
     return this.#restoring;
   }
 
-  async startSignIn(options: StartSignInOptions = {}): Promise<AuthState> {
+  async startSignIn(input?: StartSignInOptions): Promise<AuthState> {
+    const options = optionalOptionsObject<StartSignInOptions>(input, "Sign-in options") ?? {};
     const store = this.#requireStore();
     await this.#restoring;
-    const stay = options?.staySignedIn === true;
+    const stay = options.staySignedIn === true;
     const current = store.current();
     if (current) {
       throw new ChopinError("invalid-input", `Already signed in to GitHub as ${current.identity.login}. Sign out first to switch accounts.`);
     }
     this.#cancelFlow();
-    this.#vault.choose(stay, options?.plaintextConsent === true);
+    this.#vault.choose(stay, options.plaintextConsent === true);
     await store.setStaySignedIn(stay);
     this.#staySignedIn = stay;
     const attempt = ++this.#attempt;

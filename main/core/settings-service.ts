@@ -8,6 +8,7 @@ import type { Database } from "better-sqlite3";
 import type { Settings, SettingsPatch } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
 import { MAX_DISPLAY_NAME_CHARS, MAX_RELAY_TOKEN_CHARS, MAX_RELAY_URL_CHARS } from "../../shared/limits.js";
+import { requireOptionsObject } from "../../shared/options-object.js";
 import { deleteSetting, getSetting, setSetting } from "../store/settings.js";
 
 const KEYS = {
@@ -115,8 +116,8 @@ export class SettingsService {
   }
 
   /** Validates the whole patch before writing any of it, so a refused patch changes nothing. */
-  update(patch: SettingsPatch): Settings {
-    if (!patch || typeof patch !== "object") throw new ChopinError("invalid-input", "Settings must be sent as an object.");
+  update(input: SettingsPatch): Settings {
+    const patch = requireOptionsObject<SettingsPatch>(input, "Settings");
     const writes: Array<[string, string | null]> = [];
     if (patch.displayName !== undefined) writes.push([KEYS.displayName, normalizeDisplayName(patch.displayName)]);
     if (patch.relayUrl !== undefined) writes.push([KEYS.relayUrl, normalizeRelayUrl(patch.relayUrl)]);

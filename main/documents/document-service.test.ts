@@ -94,6 +94,32 @@ describe("create / get / list", () => {
     await expect(fx.service.createDocument({ shared: "yes" as never })).rejects.toMatchObject({ code: "invalid-input" });
   });
 
+  it("refuses a create or list whose input is not an object, and makes nothing; no input at all is the defaults", async () => {
+    fx = await makeFixture();
+    const notObjects: Array<[unknown, string]> = [
+      ["just a string", "text"],
+      ["x".repeat(200 * 1024), "text"],
+      [5, "a number"],
+      [null, "null"],
+      [[], "a list"],
+      [true, "true or false"],
+    ];
+    for (const [input, kind] of notObjects) {
+      await expect(fx.service.createDocument(input as never), String(input).slice(0, 20)).rejects.toMatchObject({
+        code: "invalid-input",
+        message: `A new document's details must be sent as an object (or left out), not ${kind}.`,
+      });
+      await expect(fx.service.listDocuments(input as never)).rejects.toMatchObject({
+        code: "invalid-input",
+        message: `A document list query must be sent as an object (or left out), not ${kind}.`,
+      });
+    }
+    expect(await fx.service.listDocuments()).toEqual([]);
+    // The UI's New sends no input: a default document, as before.
+    expect(await fx.service.createDocument()).toMatchObject({ title: DEFAULT_DOCUMENT_TITLE });
+    expect(await fx.service.listDocuments(undefined)).toHaveLength(1);
+  });
+
   it("emits documents-changed for local and remote changes", async () => {
     fx = await makeFixture();
     const { id } = await fx.service.createDocument({ title: "T" });

@@ -24,6 +24,7 @@ import type {
   VersionEntry,
 } from "../../shared/api.js";
 import { WAIT_SAVED_TIMEOUT_MS } from "../../shared/limits.js";
+import { optionalOptionsObject } from "../../shared/options-object.js";
 import type { RepositoryBinding } from "../../shared/schema/plan-document.js";
 import type { TypedEmitter } from "../core/typed-emitter.js";
 import type { AgentAuthor } from "./change-messages.js";
@@ -150,7 +151,7 @@ export class DocumentService implements DocumentApi {
 
   // ---- reads (plan-reads.ts) ----
 
-  async listDocuments(query: ListDocumentsQuery = {}): Promise<DocumentSummary[]> {
+  async listDocuments(query?: ListDocumentsQuery): Promise<DocumentSummary[]> {
     return reads.listDocuments(this.#access, this.#db, query);
   }
 
@@ -175,8 +176,9 @@ export class DocumentService implements DocumentApi {
 
   // ---- edits (plan-writes.ts) ----
 
-  async createDocument(input: CreateDocumentInput = {}): Promise<DocumentDetail> {
-    const { title, markdown, shared } = (input ?? {}) as CreateDocumentInput;
+  /** No input at all (the UI's New) makes a default document; anything but an object is refused (options-object.ts). */
+  async createDocument(input?: CreateDocumentInput): Promise<DocumentDetail> {
+    const { title, markdown, shared } = optionalOptionsObject<CreateDocumentInput>(input, "A new document's details") ?? {};
     return this.createDocumentWith({ title, markdown, shared });
   }
 

@@ -8,6 +8,7 @@ import type { Database } from "better-sqlite3";
 import type { DocumentDetail, DocumentSnapshot, DocumentSummary, ListDocumentsQuery } from "../../shared/api.js";
 import { MAX_LIST_DOCUMENTS, MAX_SAVED_DOCUMENT_BYTES } from "../../shared/limits.js";
 import { checkQuery } from "./bounds.js";
+import { optionalOptionsObject } from "../../shared/options-object.js";
 import { foldForSearch, holdsAllWords, searchWords } from "../../shared/search-fold.js";
 import { toUrlHeads } from "./heads.js";
 import type { PlanAccess } from "./plan-access.js";
@@ -30,9 +31,10 @@ export async function getContent(access: PlanAccess, id: string): Promise<Docume
   return { detail: access.detailOf(handle, plan), markdown: plan.text };
 }
 
-export function listDocuments(access: PlanAccess, db: Database, query: ListDocumentsQuery = {}): DocumentSummary[] {
-  const words = searchWords(checkQuery(query?.query));
-  const archived = query?.archived === true;
+export function listDocuments(access: PlanAccess, db: Database, input?: ListDocumentsQuery): DocumentSummary[] {
+  const query = optionalOptionsObject<ListDocumentsQuery>(input, "A document list query") ?? {};
+  const words = searchWords(checkQuery(query.query));
+  const archived = query.archived === true;
   const out: DocumentSummary[] = [];
   const bodyOnly: DocumentSummary[] = [];
   for (const [id, { entry, shared }] of access.indexes.list()) {

@@ -230,9 +230,11 @@ export class CredentialStore {
     this.#held = null;
     if (this.#timer) this.#clock.clearTimer(this.#timer);
     this.#timer = null;
+    // Told before the vault is cleared: from the moment the credential is gone, current() says signed out, and a
+    // listener's account of why (the session's lastError) must not lag behind that by a disk write.
+    if (held) this.#events.emit("signed-out", { reason, login: held.identity.login });
     const vault = this.#options.vault;
     if (vault) await this.#vaultOp(() => vault.clear()).catch(() => {});
-    if (held) this.#events.emit("signed-out", { reason, login: held.identity.login });
   }
 
   /** Stops timers; the store forgets nothing on disk. */

@@ -141,6 +141,26 @@ describe("MCP tools over the SDK client", () => {
     expect(created.body.document.title).toBe("Migrate the billing job");
   });
 
+  it("never refuses a body for the title it derives: control characters are cleaned out, a long heading is cut", async () => {
+    mf = await startMcpFixture();
+    const client = await mf.connect();
+    const create = (key: string, args: Record<string, unknown>) => mf.call(client, "create_document", { idempotencyKey: key, ...args });
+
+    const nul = await create("nul", { markdown: "# Head\u0000ing\nbody" });
+    expect(nul.isError).toBe(false);
+    expect(nul.body.document.title).toBe("Heading");
+    const onlyControls = await create("controls", { markdown: "# \u0000\u0007\u001b\nbody" });
+    expect(onlyControls.body.document.title).toBe("Untitled plan");
+    // Emoji are two UTF-16 units each, as a title is counted: the cut falls inside one and keeps whole ones only.
+    const emoji = await create("emoji", { markdown: `# a${"😀".repeat(MAX_TITLE_CHARS)}\nbody` });
+    expect(emoji.isError).toBe(false);
+    expect(emoji.body.document.title).toBe(`a${"😀".repeat(MAX_TITLE_CHARS / 2 - 1)}`);
+
+    // A title the agent sent itself is still refused, so it learns its own mistake.
+    const explicit = await create("explicit", { title: "Head\u0000ing", markdown: "body" });
+    expect(explicit.body.error).toMatchObject({ code: "invalid-input", message: "A title cannot contain control characters." });
+  });
+
   it("keeps a Windows-style plan's text with \n line endings, so edits in the editor land where they are typed", async () => {
     mf = await startMcpFixture();
     const client = await mf.connect();

@@ -3,19 +3,21 @@
  * Stateless with JSON responses: every POST gets a fresh protocol Server and transport that are closed when the
  * response ends, so nothing accumulates per request (SDK 1.32's stateful + JSON mode leaks one stream entry per
  * request; see reference/toolchain.md). GET (standalone SSE stream) is answered 405, which the protocol allows.
- * Every request passes http-guard first: Host, Origin, bearer token, body cap.
+ * Every request passes http-guard first: Host, Origin, bearer token, body cap. A request whose params fail the
+ * protocol's schema is answered -32602 with a sentence before the SDK's server sees it (request-params.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Database } from "better-sqlite3";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { MCP_PATH } from "../../shared/limits.js";
 import type { DocumentService } from "../documents/document-service.js";
 import { wrapNonObjectArguments } from "./call-arguments.js";
 import { authorized, BODY_TOO_LARGE_MESSAGE, BodyTooLarge, hostAllowed, originAllowed, readBody, refuse } from "./http-guard.js";
 import { ReplayLog } from "./replay.js";
+import { refuseInvalidParams } from "./request-params.js";
 import { ClientSessions } from "./sessions.js";
 import { TOOL_DESCRIPTIONS, TOOL_INPUTS, toolJsonSchema, type ToolName } from "./tool-schemas.js";
 import { callTool } from "./tools.js";
@@ -45,10 +47,6 @@ export interface RunningMcpServer {
   url: string;
   port: number;
   close(): Promise<void>;
-}
-
-function isInitialize(message: unknown): message is { method: "initialize"; params?: { clientInfo?: { name?: unknown } } } {
-  return !!message && typeof message === "object" && (message as { method?: unknown }).method === "initialize";
 }
 
 export async function startMcpServer(options: McpServerOptions): Promise<RunningMcpServer> {
@@ -102,10 +100,11 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
     }
 
     wrapNonObjectArguments(body);
-    const initialize = (Array.isArray(body) ? body : [body]).find(isInitialize);
+    // Only an initialize the protocol accepts opens a session: one with bad params is refused (request-params.ts).
+    const initialize = (Array.isArray(body) ? body : [body]).find(isInitializeRequest);
     let clientName = sessions.nameOf(sessionId);
     if (initialize) {
-      const opened = sessions.open(initialize.params?.clientInfo?.name);
+      const opened = sessions.open(initialize.params.clientInfo.name);
       clientName = sessions.nameOf(opened);
       res.setHeader("mcp-session-id", opened);
     }
@@ -117,6 +116,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
       void server.close();
     });
     await server.connect(transport);
+    refuseInvalidParams(transport);
     await transport.handleRequest(req, res, body);
   };
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_TITLE_CHARS } from "../../shared/limits.js";
+import { DEFAULT_DOCUMENT_TITLE, MAX_TITLE_CHARS } from "../../shared/limits.js";
+import { normalizeNewTitle } from "../documents/bounds.js";
 import { titleFromMarkdown } from "./title-from-markdown.js";
 
 describe("titleFromMarkdown", () => {
@@ -14,9 +15,46 @@ describe("titleFromMarkdown", () => {
     expect(titleFromMarkdown("")).toBeUndefined();
   });
 
-  it(`cuts a long heading to MAX_TITLE_CHARS (${MAX_TITLE_CHARS}) characters, never inside a surrogate pair`, () => {
-    expect(titleFromMarkdown(`# ${"a".repeat(MAX_TITLE_CHARS)}`)).toHaveLength(MAX_TITLE_CHARS);
-    const long = titleFromMarkdown(`# ${"😀".repeat(MAX_TITLE_CHARS + 5)}`)!;
-    expect([...long]).toHaveLength(MAX_TITLE_CHARS);
+  it(`cuts a long heading to MAX_TITLE_CHARS (${MAX_TITLE_CHARS}) UTF-16 units, as a title is counted, never inside a character`, () => {
+    expect(titleFromMarkdown(`# ${"a".repeat(MAX_TITLE_CHARS + 1)}`)).toBe("a".repeat(MAX_TITLE_CHARS));
+    // Each emoji is two units: the cut keeps whole ones only, even when the limit falls inside one.
+    expect(titleFromMarkdown(`# ${"😀".repeat(MAX_TITLE_CHARS)}`)).toBe("😀".repeat(MAX_TITLE_CHARS / 2));
+    expect(titleFromMarkdown(`# a${"😀".repeat(MAX_TITLE_CHARS)}`)).toBe(`a${"😀".repeat(MAX_TITLE_CHARS / 2 - 1)}`);
+    // A family emoji (seven units joined) is one character: kept whole or left out, never half a family.
+    const family = "👨‍👩‍👧";
+    const cut = titleFromMarkdown(`# ${"a".repeat(MAX_TITLE_CHARS - 3)}${family} more`)!;
+    expect(cut).toBe("a".repeat(MAX_TITLE_CHARS - 3));
+    // A space at the cut is not kept at the end.
+    expect(titleFromMarkdown(`# ${"a".repeat(MAX_TITLE_CHARS - 1)} b`)).toBe("a".repeat(MAX_TITLE_CHARS - 1));
+    // One "character" longer than the whole limit (a letter under many combining marks) is cut by code point.
+    expect(titleFromMarkdown(`# e${"\u0301".repeat(MAX_TITLE_CHARS * 2)}`)).toHaveLength(MAX_TITLE_CHARS);
+  });
+
+  it("drops control characters from the heading; tabs and line-like ones become spaces", () => {
+    expect(titleFromMarkdown("# Head\u0000ing\nbody")).toBe("Heading");
+    expect(titleFromMarkdown("# Head\ting\u000bthree\u2028four")).toBe("Head ing three four");
+    expect(titleFromMarkdown("# A\u007f\u0085\u009bB")).toBe("A B");
+    // Half of a surrogate pair is no character either.
+    expect(titleFromMarkdown("# Half \ud83d here")).toBe("Half  here");
+  });
+
+  it("skips a heading with nothing showable (the next one names the plan, else the default title applies)", () => {
+    expect(titleFromMarkdown("# \u0000\u0001\u001f\n# Second")).toBe("Second");
+    expect(titleFromMarkdown("# \u0000\t\u0007 \u007f\nbody")).toBeUndefined();
+    expect(normalizeNewTitle(titleFromMarkdown("# \u0000\u0001\nbody"))).toBe(DEFAULT_DOCUMENT_TITLE);
+  });
+
+  it("always passes the title's own check", () => {
+    const headings = [
+      "Head\u0000ing",
+      `${"😀".repeat(MAX_TITLE_CHARS)}`,
+      `${"x".repeat(MAX_TITLE_CHARS - 1)}😀`,
+      `\u0000 ${"é".repeat(MAX_TITLE_CHARS * 2)} \u0000`,
+      "tab\there\u0001\u0002",
+    ];
+    for (const heading of headings) {
+      const title = titleFromMarkdown(`# ${heading}\nbody`)!;
+      expect(normalizeNewTitle(title)).toBe(title);
+    }
   });
 });

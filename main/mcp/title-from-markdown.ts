@@ -1,12 +1,47 @@
 /**
  * The title an agent's new plan gets when the agent names none: the text of the Markdown's first heading (agents
- * usually open with "# Plan name"), cut to MAX_TITLE_CHARS; undefined when the body has no heading, so the usual
- * default applies.
+ * usually open with "# Plan name"); undefined when the body has no heading with text, so the usual default applies.
+ * What must stay true: the result always passes the title's own check (bounds.ts normalizeTitle), since the agent
+ * never sent it and cannot fix it: a body must not be refused for "a title" that is only the body's first line. So it
+ * holds no control character (a tab or line-like one becomes a space, any other is dropped), no half of a surrogate
+ * pair, no outer spaces, and at most MAX_TITLE_CHARS UTF-16 code units (what bounds.ts counts), cut between whole
+ * characters as a person sees them (an emoji or an accented letter is never split).
  */
 import { MAX_TITLE_CHARS } from "../../shared/limits.js";
 
 /** ATX headings of any level; the closing #s and emphasis markers are not part of the name. */
-const HEADING = /^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/;
+const HEADING = /^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/su;
+
+/** Control characters that separate words (normalizeTitle turns these into spaces too), and Unicode's line breaks. */
+const SPACING_CONTROLS = /[\t\n\v\f\r\u0085\u2028\u2029]+/gu;
+/** Any other control character (C0, DEL, C1) and any lone surrogate: nothing a title can show. */
+const UNSHOWABLE = /[\p{Cc}\p{Surrogate}]/gu;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** The longest run of whole characters from the start of `text` within MAX_TITLE_CHARS code units. */
+function cutToLimit(text: string): string {
+  if (text.length <= MAX_TITLE_CHARS) return text;
+  let end = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    if (end + segment.length > MAX_TITLE_CHARS) break;
+    end += segment.length;
+  }
+  // A first "character" longer than the whole limit (a letter under hundreds of combining marks): cut by code point.
+  if (end === 0) {
+    for (const codePoint of text) {
+      if (end + codePoint.length > MAX_TITLE_CHARS) break;
+      end += codePoint.length;
+    }
+  }
+  return text.slice(0, end);
+}
+
+/** A heading's text as a title, or "" when nothing showable is left. */
+function cleanTitle(raw: string): string {
+  const text = raw.replace(/[*_`]/g, "").replace(SPACING_CONTROLS, " ").replace(UNSHOWABLE, "").trim();
+  return cutToLimit(text).trimEnd();
+}
 
 export function titleFromMarkdown(markdown: string): string | undefined {
   let inFence = false;
@@ -15,8 +50,8 @@ export function titleFromMarkdown(markdown: string): string | undefined {
     if (inFence) continue;
     const match = HEADING.exec(line);
     if (!match) continue;
-    const text = match[1].replace(/[*_`]/g, "").trim();
-    if (text) return [...text].slice(0, MAX_TITLE_CHARS).join("");
+    const title = cleanTitle(match[1]);
+    if (title) return title;
   }
   return undefined;
 }
