@@ -380,3 +380,10 @@ export const RELAY_MAX_PEER_BINDINGS_PER_USER = 256;
  * now), so the id is free again and the table does not keep every id ever seen. Far beyond a laptop left in a drawer.
  */
 export const RELAY_PEER_BINDING_TTL_MS = 180 * 24 * 60 * 60 * 1000;
+
+// ---- Editor ----
+/**
+ * The find panel counts a query's matches up to this many ("1000+" past it): counting walks the document on every
+ * edit while the panel is open, and a count past a thousand tells a person nothing more.
+ */
+export const MAX_FIND_MATCHES_COUNTED = 1000;

@@ -31,7 +31,7 @@ describe("search shortcut", () => {
     body.focus();
     // Mod+F belongs to the editor: it opens the editor's own find, never the document search.
     fireEvent.keyDown(body, { key: "f", ctrlKey: true });
-    await until(() => document.querySelector(".cm-search") !== null, "the editor's find panel");
+    await until(() => screen.queryByRole("search", { name: "Find and replace" }) !== null, "the editor's find panel");
     expect(document.activeElement).not.toBe(field);
     body.focus();
 

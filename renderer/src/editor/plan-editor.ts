@@ -6,10 +6,12 @@
 import type { DocHandle } from "@automerge/automerge-repo";
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
-import { EditorState, type Extension } from "@codemirror/state";
+import { EditorState, Prec, type Extension } from "@codemirror/state";
 import { EditorView, keymap, placeholder } from "@codemirror/view";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
+import { matchShortcut } from "../components/shortcuts.js";
 import { bodySizeLimit } from "./body-size-limit.js";
+import { createFindPanel } from "./find-panel.js";
 import { READ_ONLY } from "./edit-lock.js";
 import { keyboardFocusRing } from "./keyboard-focus-ring.js";
 import { keydownTyping } from "./keydown-typing.js";
@@ -52,7 +54,8 @@ export function planPresentation(): Extension[] {
 export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extension[] = []): Extension[] {
   return [
     history(),
-    search({ top: true }),
+    search({ top: true, createPanel: createFindPanel }),
+    leaveAppShortcutsToTheApp,
     highlightSelectionMatches(),
     keymap.of([{ key: "Mod-Enter", run: (view) => openLinkAtCaret()(view) || toggleTasksInSelection(view) }, ...searchKeymap, ...defaultKeymap, ...historyKeymap, tabIndentKeys]),
     keydownTyping(),
@@ -64,6 +67,15 @@ export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extensi
     ...extensions,
   ];
 }
+
+/**
+ * The window's own shortcuts are not the editor's: with Caps Lock on, Mod+Shift+F arrives as a shifted "f", which
+ * CodeMirror reads as its own Mod+F and opened find as well as the sidebar search. Claimed here, ahead of the keymap,
+ * the key goes on to the window's handler (App) alone.
+ */
+const leaveAppShortcutsToTheApp = Prec.highest(
+  EditorView.domEventHandlers({ keydown: (event) => matchShortcut(event) === "search" || matchShortcut(event) === "history" }),
+);
 
 /** A read-only view of Markdown (an older version), styled like the editor. */
 export function createMarkdownViewer(parent: HTMLElement, markdown: string, label: string, extensions: Extension[] = []): EditorView {
