@@ -40,7 +40,7 @@ function osUserName(): string {
 export function normalizeDisplayName(raw: unknown): string {
   if (typeof raw !== "string") throw new ChopinError("invalid-input", "A display name must be text.");
   const name = raw.trim().replace(/\s+/g, " ");
-  if (name.length === 0) throw new ChopinError("invalid-input", "A display name needs at least one character.");
+  if (name.length === 0) throw new ChopinError("invalid-input", "A display name cannot be empty or only spaces.");
   if (/[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/u.test(name)) {
     throw new ChopinError("invalid-input", "A display name cannot hold invisible or control characters (such as zero-width spaces or direction marks).");
   }

@@ -84,6 +84,10 @@ export function buildLivePreview(state: EditorState, visible: readonly { from: n
           decorations.push((onActiveLine ? markupActive : markupDim).range(node.from, node.to));
         } else if (name === "ListMark" && node.to > node.from) {
           decorations.push(listMark.range(node.from, node.to));
+        } else if (name === "Strikethrough" && node.to > node.from) {
+          // Struck between its ~~ marks only: a line through the markers too read as if they were struck text.
+          const inner = innerRange(node.node.getChildren("StrikethroughMark"), node.from, node.to);
+          if (inner.to > inner.from) decorations.push(inlineMarks[name].range(inner.from, inner.to));
         } else if (inlineMarks[name] && node.to > node.from) {
           decorations.push(inlineMarks[name].range(node.from, node.to));
         }
@@ -91,6 +95,12 @@ export function buildLivePreview(state: EditorState, visible: readonly { from: n
     });
   }
   return Decoration.set(decorations, true);
+}
+
+/** The span between a node's opening and closing marks (the whole node when it lacks them). */
+function innerRange(marks: readonly { from: number; to: number }[], from: number, to: number): { from: number; to: number } {
+  if (marks.length < 2) return { from, to };
+  return { from: marks[0].to, to: marks[marks.length - 1].from };
 }
 
 export const livePreview: Extension = ViewPlugin.fromClass(

@@ -24,6 +24,12 @@ function viewOf(doc: string, cursor = 0) {
 }
 
 describe("live preview", () => {
+  it("strikes through the text between ~~ marks, not the marks themselves", () => {
+    const view = viewOf("Keep ~~drop this~~ keep\n", 0);
+    const struck = [...view.contentDOM.querySelectorAll(".cm-md-strike")].map((el) => el.textContent);
+    expect(struck).toEqual(["drop this"]);
+  });
+
   it("sizes headings and dims markup except on the cursor's line", () => {
     const view = viewOf("# Title\n\nSome **bold** and `code`\n", 0);
     expect(view.contentDOM.getAttribute("aria-label")).toBe("Document body");
