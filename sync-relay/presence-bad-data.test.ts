@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { next as A } from "@automerge/automerge";
-import type { DocumentId } from "@automerge/automerge-repo";
+import { generateAutomergeUrl, parseAutomergeUrl, type DocumentId } from "@automerge/automerge-repo";
 import { encode } from "cbor-x";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CLOSE_CODES, type WireFrame } from "../shared/sync-wire.js";
@@ -71,3 +71,24 @@ describe("presence with a payload that is not CBOR", () => {
     expect(consoleLog.mock.calls.filter(([first]) => String(first).includes("error receiving message"))).toEqual([]);
   });
 });
+
+describe("presence for documents the relay does not hold", () => {
+  it("is dropped before the Repo makes a handle for it; presence for a held document still crosses", async () => {
+    const alice = await joined("alice", "alice:laptop");
+    const handlesBefore = Object.keys(relay.repo.handles).length;
+    const strangers = Array.from({ length: 200 }, () => parseAutomergeUrl(generateAutomergeUrl()).documentId);
+    strangers.forEach((id, i) => alice.send(presence("alice:laptop", id, encode({ caret: i }), i + 1)));
+    await waitFor(() => relay.adapter.droppedEphemeral === strangers.length, "every stranger's presence dropped");
+    expect(Object.keys(relay.repo.handles).length).toBe(handlesBefore);
+    expect(alice.closed).toBeNull();
+
+    const carol = await joined("carol", "carol:desk");
+    const { documentId } = relay.repo.create({ items: [] });
+    const [, request] = A.generateSyncMessage(A.init(), A.initSyncState());
+    carol.send({ type: "request", senderId: "carol:desk", targetId: RELAY_PEER_ID, documentId, data: request! } as WireFrame);
+    await waitFor(() => carol.frames.some((f) => f.type === "sync"), "carol syncs the document");
+    alice.send(presence("alice:laptop", documentId, encode({ caret: 1 }), strangers.length + 1));
+    await waitFor(() => carol.frames.some((f) => f.type === "ephemeral" && f.senderId === "alice:laptop"), "carol sees alice's presence");
+  });
+});
+

@@ -87,6 +87,11 @@ export interface RelayServerAdapterOptions {
    * another refusal. Default: anyone may present anything (the acceptance suite's setting).
    */
   authorizePeer?: (user: string, peerId: string) => boolean | PeerRefusal;
+  /**
+   * Whether presence from a session for a document may reach the Repo; other presence is dropped first. Default: all
+   * presence passes (the acceptance suite's setting).
+   */
+  acceptsPresence?: (sessionId: string, documentId: string | undefined) => boolean;
   /** Checks a repo message before the Repo sees it. Default: everything passes. */
   checkMessage?: (frame: RepoFrame) => GuardVerdict;
   /** Sees every admitted repo message (senderId already the session peer id), before the Repo does. */
@@ -173,7 +178,7 @@ function closeReason(reason: string): string {
   return bytes.byteLength <= 123 ? reason : bytes.subarray(0, 120).toString("utf8") + "...";
 }
 
-type OptionalHooks = "onInbound" | "onJoin" | "onLeave" | "onFastChanges" | "onRelayRefused" | "onJoined" | "onClosed";
+type OptionalHooks = "onInbound" | "onJoin" | "onLeave" | "onFastChanges" | "onRelayRefused" | "onJoined" | "onClosed" | "acceptsPresence";
 
 export class RelayServerAdapter extends NetworkAdapter {
   readonly #options: Required<Omit<RelayServerAdapterOptions, OptionalHooks>> & Pick<RelayServerAdapterOptions, OptionalHooks>;
@@ -182,6 +187,8 @@ export class RelayServerAdapter extends NetworkAdapter {
   readonly #byPeer = new Map<string, Connection>();
   /** By the session peer id the Repo uses. */
   readonly #bySession = new Map<string, Connection>();
+  /** Presence messages dropped because acceptsPresence refused them. */
+  droppedEphemeral = 0;
   /** Sender ids of local peers (renderers) behind a client, bound to the core that relays their presence. */
   readonly #relayedBy = new Map<string, RelayedSender>();
   #sessionCounter = 0;
@@ -206,6 +213,7 @@ export class RelayServerAdapter extends NetworkAdapter {
       onRelayRefused: options.onRelayRefused,
       onJoined: options.onJoined,
       onClosed: options.onClosed,
+      acceptsPresence: options.acceptsPresence,
       joinTimeoutMs: options.joinTimeoutMs ?? RELAY_JOIN_TIMEOUT_MS,
       keepAliveMs: options.keepAliveMs ?? RELAY_KEEPALIVE_MS,
       now: options.now ?? Date.now,
@@ -389,6 +397,10 @@ export class RelayServerAdapter extends NetworkAdapter {
     const verdict = this.#options.checkMessage(repoFrame);
     if (!verdict.ok) {
       this.#drop(conn, verdict.code, verdict.reason);
+      return;
+    }
+    if (frame.type === "ephemeral" && this.#options.acceptsPresence && !this.#options.acceptsPresence(conn.sessionId as string, repoFrame.documentId)) {
+      this.droppedEphemeral++;
       return;
     }
     const senderId = relayedSender === null ? (conn.sessionId as string) : `${conn.sessionId}${RELAYED_SEPARATOR}${relayedSender}`;

@@ -205,6 +205,11 @@ async function serve(
       return claim.why === "all-in-use" ? { code: TRY_AGAIN_LATER, reason: claim.reason } : false;
     },
     checkMessage: checkRepoMessage,
+    // Presence only for a document this connection syncs here or the relay holds open: the Repo makes a handle for any
+    // id a message names, and presence is never answered "doc-unavailable", so the request limit would not see a flood
+    // of presence for random ids (each handle kept until eviction).
+    acceptsPresence: (sessionId, documentId): boolean =>
+      interest.has(sessionId, documentId) || (documentId !== undefined && repo.handles[documentId as DocumentId] !== undefined),
     onInbound: (peerId, frame) => {
       if (!frame.documentId) return;
       evictor?.touch(frame.documentId);
