@@ -162,6 +162,11 @@ export function createFindPanel(view: EditorView): Panel {
   return {
     dom,
     top: true,
+    // Opened by Mod+F: the person types the query at once (CodeMirror focuses the main field only when already open).
+    mount() {
+      find.focus();
+      find.select();
+    },
     update(update: ViewUpdate) {
       for (const tr of update.transactions) {
         for (const effect of tr.effects) {

@@ -49,6 +49,7 @@ describe("plan editor", () => {
     expect(named).toEqual(["Close find and replace", "Previous match", "Next match", "Select all matches", "Replace this match", "Replace all matches"]);
     expect([...panel.querySelectorAll("label")].map((l) => l.textContent)).toEqual(["Match case", "Regular expression", "Whole word"]);
     const find = panel.querySelector<HTMLInputElement>("input[aria-label=Find]")!;
+    expect(document.activeElement).toBe(find);
     const count = panel.querySelector("[role=status]")!;
     find.value = "alpha";
     find.dispatchEvent(new Event("input"));
