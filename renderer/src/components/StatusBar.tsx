@@ -97,7 +97,8 @@ export function StatusBar() {
         <span className={`status-dot tone-${syncKnown ? syncTone(sync) : "neutral"}`} aria-hidden="true" />
         <span>{syncText}</span>
         {retryText && <span aria-hidden="true"> · {retryText}</span>}
-        {syncKnown && sync?.lastError && sync.state !== "connected" && <span className="status-detail">{sync.lastError.message}</span>}
+        {/* The separator is for the words a screen reader reads ("…team. Your access…"); the flex gap spaces it on screen. */}
+        {syncKnown && sync?.lastError && sync.state !== "connected" && <span className="status-detail"><span className="visually-hidden">. </span>{sync.lastError.message}</span>}
       </div>
       {/* The way into a team from where "Local only" is said: Settings holds the relay address and token. */}
       {syncKnown && sync?.state === "local-only" && (
