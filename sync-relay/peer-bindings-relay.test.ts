@@ -3,41 +3,18 @@
  * not pile up, an id with a live connection stays its user's (4403 to anyone else), and a join that would need a
  * live binding's room is refused (1013) instead. The bound's own edges are in peer-bindings.test.ts.
  */
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CLOSE_CODES, RELAY_PROTOCOL_VERSION, type WireFrame } from "../shared/sync-wire.js";
-import { startRelay, type RunningRelay } from "./server.js";
-import { rawClient, tempDir, waitFor, type RawClient } from "./test-wire.js";
+import { waitFor, type RawClient } from "./test-wire.js";
+import { useTestRelay } from "./test-relay.js";
 
 const BOUND = 2;
-let dir: ReturnType<typeof tempDir>;
-let relay: RunningRelay;
-let tokens: Record<string, string>;
-const sockets: RawClient[] = [];
-
-beforeEach(async () => {
-  dir = tempDir("chopin-relay-bindings-");
-  relay = await startRelay({ dataDir: join(dir.path, "relay"), maxPeerBindingsPerUser: BOUND });
-  tokens = { alice: relay.users.add("alice").token, bob: relay.users.add("bob").token };
-});
-
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.ws.terminate();
-  await relay.close();
-  dir.remove();
-});
-
-async function joined(handle: string, peerId: string): Promise<RawClient> {
-  const c = rawClient(relay.url, tokens[handle]!);
-  sockets.push(c);
-  await c.join(peerId);
-  return c;
-}
+const t = useTestRelay("chopin-relay-bindings-", ["alice", "bob"], { maxPeerBindingsPerUser: BOUND });
+const { joined } = t;
 
 /** Joins and returns how the relay closed the socket. */
 async function refused(handle: string, peerId: string): Promise<{ code: number; reason: string }> {
-  const c = rawClient(relay.url, tokens[handle]!);
-  sockets.push(c);
+  const c = t.client(handle);
   await waitFor(() => c.opened, "socket open");
   c.send({ type: "join", senderId: peerId, peerMetadata: {}, supportedProtocolVersions: [RELAY_PROTOCOL_VERSION] } as WireFrame);
   await waitFor(() => c.closed !== null, "join refused");
@@ -46,9 +23,9 @@ async function refused(handle: string, peerId: string): Promise<{ code: number; 
 }
 
 async function leave(c: RawClient): Promise<void> {
-  const open = relay.connections();
+  const open = t.relay.connections();
   c.ws.close();
-  await waitFor(() => relay.connections() === open - 1, "socket gone");
+  await waitFor(() => t.relay.connections() === open - 1, "socket gone");
 }
 
 /** Returns once the clock moved past now, so the next use is strictly later than the last. */
@@ -60,7 +37,7 @@ async function nextMs(): Promise<void> {
 describe("relay peer id bindings", () => {
   it("keeps at most the bound per user however many fresh ids join one after another", async () => {
     for (let i = 0; i < 3 * BOUND; i++) await leave(await joined("alice", `fresh-${i}`));
-    expect(relay.users.peerBindings.countOf("alice")).toBe(BOUND);
+    expect(t.relay.users.peerBindings.countOf("alice")).toBe(BOUND);
     // The forgotten ids are free again.
     await joined("bob", "fresh-0");
   });
@@ -73,7 +50,7 @@ describe("relay peer id bindings", () => {
       code: 1013,
       reason: `user "alice" already has ${BOUND} peer ids connected, the most per user; close one first`,
     });
-    expect(relay.users.ownerOfPeer("device-c")).toBeUndefined();
+    expect(t.relay.users.ownerOfPeer("device-c")).toBeUndefined();
     expect((await refused("bob", "device-a")).code).toBe(CLOSE_CODES.peerRefused);
 
     // device-a joined first but left last: device-b is the least recently used when room is needed.
@@ -82,8 +59,8 @@ describe("relay peer id bindings", () => {
     await nextMs();
     await leave(first);
     await joined("alice", "device-c");
-    expect(relay.users.ownerOfPeer("device-a")).toBe("alice");
-    expect(relay.users.ownerOfPeer("device-b")).toBeUndefined();
+    expect(t.relay.users.ownerOfPeer("device-a")).toBe("alice");
+    expect(t.relay.users.ownerOfPeer("device-b")).toBeUndefined();
     expect((await refused("bob", "device-a")).code).toBe(CLOSE_CODES.peerRefused);
   });
 });

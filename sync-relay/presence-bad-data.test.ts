@@ -3,41 +3,21 @@
  * socket is closed 1007 at the first such frame, the relay's Repo never sees it, and the relay logs one line for it
  * (before, every frame logged a multi-line decode stack from inside automerge-repo and the socket stayed open).
  */
-import { join } from "node:path";
 import { next as A } from "@automerge/automerge";
 import { generateAutomergeUrl, parseAutomergeUrl, type DocumentId } from "@automerge/automerge-repo";
 import { encode } from "cbor-x";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { CLOSE_CODES, type WireFrame } from "../shared/sync-wire.js";
-import { RELAY_PEER_ID, startRelay, type RunningRelay } from "./server.js";
-import { rawClient, tempDir, waitFor, type RawClient } from "./test-wire.js";
+import { RELAY_PEER_ID } from "./server.js";
+import { waitFor } from "./test-wire.js";
+import { useTestRelay } from "./test-relay.js";
 
-let dir: ReturnType<typeof tempDir>;
-let relay: RunningRelay;
-let tokens: Record<string, string>;
-let log: string[];
-const sockets: RawClient[] = [];
+const t = useTestRelay("chopin-relay-presence-bad-", ["alice", "bob", "carol"]);
+const { joined, log } = t;
 
-beforeEach(async () => {
-  dir = tempDir("chopin-relay-presence-bad-");
-  log = [];
-  relay = await startRelay({ dataDir: join(dir.path, "relay"), log: (line) => log.push(line) });
-  tokens = Object.fromEntries(["alice", "bob", "carol"].map((h) => [h, relay.users.add(h).token]));
-});
-
-afterEach(async () => {
+afterEach(() => {
   vi.restoreAllMocks();
-  for (const s of sockets.splice(0)) s.ws.terminate();
-  await relay.close();
-  dir.remove();
 });
-
-async function joined(handle: string, peerId: string): Promise<RawClient> {
-  const c = rawClient(relay.url, tokens[handle]!);
-  sockets.push(c);
-  await c.join(peerId);
-  return c;
-}
 
 function presence(senderId: string, documentId: DocumentId, data: Uint8Array, count: number): WireFrame {
   return { type: "ephemeral", senderId, targetId: RELAY_PEER_ID, documentId, data, count, sessionId: "s" } as WireFrame;
@@ -47,12 +27,12 @@ describe("presence with a payload that is not CBOR", () => {
   it("closes the socket 1007 at the first frame, keeps it from the Repo, and logs one line for it", async () => {
     const consoleLog = vi.spyOn(console, "log");
     const carol = await joined("carol", "carol:desk");
-    const { documentId } = relay.repo.create({ items: [] });
+    const { documentId } = t.relay.repo.create({ items: [] });
     const [, request] = A.generateSyncMessage(A.init(), A.initSyncState());
     carol.send({ type: "request", senderId: "carol:desk", targetId: RELAY_PEER_ID, documentId, data: request! } as WireFrame);
     await waitFor(() => carol.frames.some((f) => f.type === "sync"), "carol syncs the document");
     const repoSaw: string[] = [];
-    relay.adapter.on("message", (message) => void (message.type === "ephemeral" && repoSaw.push(message.senderId)));
+    t.relay.adapter.on("message", (message) => void (message.type === "ephemeral" && repoSaw.push(message.senderId)));
 
     const alice = await joined("alice", "alice:laptop");
     const linesBefore = log.length;
@@ -75,15 +55,15 @@ describe("presence with a payload that is not CBOR", () => {
 describe("presence for documents the relay does not hold", () => {
   it("is dropped before the Repo makes a handle for it; presence for a held document still crosses", async () => {
     const alice = await joined("alice", "alice:laptop");
-    const handlesBefore = Object.keys(relay.repo.handles).length;
+    const handlesBefore = Object.keys(t.relay.repo.handles).length;
     const strangers = Array.from({ length: 200 }, () => parseAutomergeUrl(generateAutomergeUrl()).documentId);
     strangers.forEach((id, i) => alice.send(presence("alice:laptop", id, encode({ caret: i }), i + 1)));
-    await waitFor(() => relay.adapter.droppedEphemeral === strangers.length, "every stranger's presence dropped");
-    expect(Object.keys(relay.repo.handles).length).toBe(handlesBefore);
+    await waitFor(() => t.relay.adapter.droppedEphemeral === strangers.length, "every stranger's presence dropped");
+    expect(Object.keys(t.relay.repo.handles).length).toBe(handlesBefore);
     expect(alice.closed).toBeNull();
 
     const carol = await joined("carol", "carol:desk");
-    const { documentId } = relay.repo.create({ items: [] });
+    const { documentId } = t.relay.repo.create({ items: [] });
     const [, request] = A.generateSyncMessage(A.init(), A.initSyncState());
     carol.send({ type: "request", senderId: "carol:desk", targetId: RELAY_PEER_ID, documentId, data: request! } as WireFrame);
     await waitFor(() => carol.frames.some((f) => f.type === "sync"), "carol syncs the document");

@@ -4,42 +4,19 @@
  * but never under an id that belongs to someone else (a window id stays its core's after that core's socket closes,
  * see presence-ownership.test.ts); echoes of other members' presence are dropped quietly.
  */
-import { join } from "node:path";
 import { next as A } from "@automerge/automerge";
 import type { DocumentId } from "@automerge/automerge-repo";
 import { encode } from "cbor-x";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { WireFrame } from "../shared/sync-wire.js";
 import { RELAY_MAX_GOODBYES_PER_CONNECTION } from "../shared/limits.js";
 import { PRESENCE_GOODBYE } from "../shared/presence-goodbye.js";
-import { RELAY_PEER_ID, startRelay, type RunningRelay } from "./server.js";
-import { rawClient, tempDir, waitFor, type RawClient } from "./test-wire.js";
+import { RELAY_PEER_ID } from "./server.js";
+import { waitFor, type RawClient } from "./test-wire.js";
+import { useTestRelay } from "./test-relay.js";
 
-let dir: ReturnType<typeof tempDir>;
-let relay: RunningRelay;
-let tokens: Record<string, string>;
-let log: string[];
-const sockets: RawClient[] = [];
-
-beforeEach(async () => {
-  dir = tempDir("chopin-relay-presence-");
-  log = [];
-  relay = await startRelay({ dataDir: join(dir.path, "relay"), log: (line) => log.push(line) });
-  tokens = Object.fromEntries(["alice", "bob", "carol"].map((h) => [h, relay.users.add(h).token]));
-});
-
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.ws.terminate();
-  await relay.close();
-  dir.remove();
-});
-
-async function joined(handle: string, peerId: string): Promise<RawClient> {
-  const c = rawClient(relay.url, tokens[handle]);
-  sockets.push(c);
-  await c.join(peerId);
-  return c;
-}
+const t = useTestRelay("chopin-relay-presence-", ["alice", "bob", "carol"]);
+const { joined, log } = t;
 
 let count = 0;
 function presence(from: string, senderId: string, documentId: DocumentId, value: unknown): WireFrame {
@@ -56,7 +33,7 @@ function presence(from: string, senderId: string, documentId: DocumentId, value:
 
 /** A document on the relay with `reader` among its peers, so the relay forwards its presence to `reader`. */
 async function watchedDocument(reader: RawClient, readerPeerId: string): Promise<DocumentId> {
-  const { documentId } = relay.repo.create({ items: [] });
+  const { documentId } = t.relay.repo.create({ items: [] });
   const [, message] = A.generateSyncMessage(A.init(), A.initSyncState());
   reader.send({ type: "request", senderId: readerPeerId, targetId: RELAY_PEER_ID, documentId, data: message! } as WireFrame);
   await waitFor(() => reader.frames.some((f) => f.type === "sync" && (f as { documentId?: string }).documentId === documentId), "the reader syncs it");
@@ -70,7 +47,7 @@ describe("relayed presence sender ids", () => {
     // Bob's plain device id becomes his (bound at join), then he goes offline with it.
     const bobPlain = await joined("bob", "device-bob");
     bobPlain.ws.close();
-    await waitFor(() => relay.connections() === 0, "bob's plain device left");
+    await waitFor(() => t.relay.connections() === 0, "bob's plain device left");
     const bob = await joined("bob", "bob:desk");
     const carol = await joined("carol", "carol:desk");
     const alice = await joined("alice", "alice:laptop");
@@ -103,9 +80,9 @@ describe("relayed presence sender ids", () => {
     expect(bob.closed).toBeNull();
 
     // And after alice's socket is gone: the id stays her core's, so bob's core still cannot speak for it.
-    const open = relay.connections();
+    const open = t.relay.connections();
     alice.ws.close();
-    await waitFor(() => relay.connections() === open - 1, "alice's core left");
+    await waitFor(() => t.relay.connections() === open - 1, "alice's core left");
     bob.send(presence("bob", "peer-1x2y3z4", documentId, { user: { name: "Mallory" } }));
     bob.send(presence("bob", "bob:desk/window-2", documentId, { user: { name: "Bob" } }));
     await waitFor(() => ephemeralSenders(carol).includes("bob:desk/window-2"), "carol sees bob's second window");
@@ -113,7 +90,7 @@ describe("relayed presence sender ids", () => {
   });
 
   it("judges '<handle>:<device>' senders by the handle before the last ':', not by prefix", async () => {
-    tokens.gh = relay.users.add("gh").token;
+    t.tokens.gh = t.relay.users.add("gh").token;
     const carol = await joined("carol", "carol:desk");
     const gh = await joined("gh", "gh:box");
     const documentId = await watchedDocument(carol, "carol:desk");
@@ -149,8 +126,8 @@ describe("relayed presence sender ids", () => {
     alice.send(presence("alice", "peer-window-2", notes, { user: { name: "Alice" } }));
     await waitFor(() => ephemeralSenders(carol).length >= 2, "carol sees alice's windows");
 
-    expect(relay.users.revoke("alice")).toBe(true);
-    expect(relay.pollUsers()).toBe(1);
+    expect(t.relay.users.revoke("alice")).toBe(true);
+    expect(t.relay.pollUsers()).toBe(1);
     const goodbyes = () =>
       carol.frames
         .filter((f) => f.type === "ephemeral" && equalBytes((f as { data: Uint8Array }).data, PRESENCE_GOODBYE))
@@ -162,16 +139,14 @@ describe("relayed presence sender ids", () => {
   });
 
   it("remembers at most RELAY_MAX_GOODBYES_PER_CONNECTION pairs per connection, the most recently used", async () => {
-    await relay.close();
-    relay = await startRelay({ dataDir: join(dir.path, "relay-small"), log: (line) => log.push(line), maxGoodbyesPerConnection: 2 });
-    tokens = Object.fromEntries(["alice", "carol"].map((h) => [h, relay.users.add(h).token]));
+    await t.restart({ maxGoodbyesPerConnection: 2 });
     const carol = await joined("carol", "carol:desk");
     const alice = await joined("alice", "alice:laptop");
     const plan = await watchedDocument(carol, "carol:desk");
     for (const window of ["peer-a", "peer-b", "peer-c", "peer-a"]) alice.send(presence("alice", window, plan, {}));
     await waitFor(() => ephemeralSenders(carol).length >= 4, "carol sees every frame");
-    relay.users.revoke("alice");
-    relay.pollUsers();
+    t.relay.users.revoke("alice");
+    t.relay.pollUsers();
     await waitFor(() => alice.closed !== null, "alice cut");
     const goodbyeSenders = () => carol.frames.filter((f) => f.type === "ephemeral" && equalBytes((f as { data: Uint8Array }).data, PRESENCE_GOODBYE)).map((f) => f.senderId);
     await waitFor(() => goodbyeSenders().length >= 2, "two goodbyes");
