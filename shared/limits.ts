@@ -387,3 +387,10 @@ export const RELAY_PEER_BINDING_TTL_MS = 180 * 24 * 60 * 60 * 1000;
  * edit while the panel is open, and a count past a thousand tells a person nothing more.
  */
 export const MAX_FIND_MATCHES_COUNTED = 1000;
+
+// ---- Team prefetch (main/documents/team-prefetch.ts) ----
+/**
+ * Teammates' plans this device fetches at once in the background so they open offline: enough to fill a list of a
+ * few hundred within seconds, few enough that a device joining a team does not ask the relay for everything together.
+ */
+export const TEAM_PREFETCH_CONCURRENCY = 2;

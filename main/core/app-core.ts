@@ -77,6 +77,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     events,
     displayName: () => settings.get().displayName,
     storedIds: () => chunks.storedKeyHeads(),
+    holds: (id) => chunks.holds([id]),
   });
   const docs = documents;
 
@@ -108,7 +109,15 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
       }
     }, SYNC_STATUS_DEBOUNCE_MS);
   };
-  relay = new RelayLink(repo, db, docs, peerId, publishStatus, (user) => {
+  // Each (re)connection to the relay retries fetching the team's plans this device lacks (team-prefetch.ts).
+  let relayConnected = false;
+  const onRelayChange = () => {
+    publishStatus();
+    const connected = relay?.status().state === "connected";
+    if (connected && !relayConnected) docs.prefetchTeam();
+    relayConnected = connected;
+  };
+  relay = new RelayLink(repo, db, docs, peerId, onRelayChange, (user) => {
     // The relay's name for this person becomes the default display name: windows must hear the new identity.
     if (settings.noteTeamHandle(user)) events.emit("settings-changed", settings.get());
   });

@@ -33,6 +33,7 @@ import { importDocument } from "./document-import.js";
 import { persistDocument, waitSaved } from "./document-saving.js";
 import { indexUpkeep } from "./index-upkeep.js";
 import { Indexes } from "./indexes.js";
+import { TeamPrefetch } from "./team-prefetch.js";
 import type { IndexRecovery } from "./index-recovery.js";
 import { PlanAccess } from "./plan-access.js";
 import * as reads from "./plan-reads.js";
@@ -76,6 +77,8 @@ export interface DocumentServiceOptions {
   snapshotIntervalMs?: number;
   /** The ids of every document in storage, for rebuilding an unreadable local index (Indexes.open). */
   storedIds?: () => readonly string[];
+  /** Whether storage holds anything of a document (team-prefetch.ts skips those). Default: nothing is stored. */
+  holds?: (documentId: string) => boolean;
 }
 
 export class DocumentService implements DocumentApi {
@@ -84,8 +87,18 @@ export class DocumentService implements DocumentApi {
   readonly #db: Database;
   readonly #waitSavedTimeoutMs: number;
 
+  /** Fetches the team's plans this device lacks, so they open offline (team-prefetch.ts). */
+  readonly #prefetch: TeamPrefetch;
+
   private constructor(options: DocumentServiceOptions, access: PlanAccess) {
     this.#access = access;
+    const { repo, indexes } = access;
+    const holds = options.holds ?? (() => false);
+    this.#prefetch = new TeamPrefetch({
+      teamIds: () => indexes.teamIds(),
+      held: (id) => repo.handles[id as DocumentId]?.isReady() === true || holds(id),
+      fetch: (id) => access.find(id),
+    });
     this.#sharing = new TeamSharing(access);
     this.#db = options.db;
     this.#waitSavedTimeoutMs = options.waitSavedTimeoutMs ?? WAIT_SAVED_TIMEOUT_MS;
@@ -101,7 +114,7 @@ export class DocumentService implements DocumentApi {
     const service = new DocumentService(options, access);
     access.watch = watchRepoChanges(
       repo,
-      indexUpkeep(indexes, changed, snapshots, (ids) => keepTeamRemoved(access, ids)),
+      indexUpkeep(indexes, changed, snapshots, (ids) => keepTeamRemoved(access, ids), () => service.prefetchTeam()),
       (id) => changed.add([id]),
     );
     access.track(indexes.local);
@@ -110,6 +123,7 @@ export class DocumentService implements DocumentApi {
 
   /** Stops watching and writes every pending snapshot; call before the database closes. */
   close(): void {
+    this.#prefetch.stop();
     this.#access.watch?.stop();
     this.#access.snapshots.close();
   }
@@ -141,7 +155,16 @@ export class DocumentService implements DocumentApi {
 
   /** Attaches (or detaches, with null) the team index and enters every recorded share into it. */
   async setTeamIndex(documentId: string | null): Promise<void> {
-    return this.#sharing.setTeamIndex(documentId);
+    await this.#sharing.setTeamIndex(documentId);
+    this.prefetchTeam();
+  }
+
+  /**
+   * Starts fetching the team's plans this device does not hold yet (team-prefetch.ts). Runs on every change of the
+   * team's list; the core also calls it whenever the relay link connects, so fetches that failed offline are retried.
+   */
+  prefetchTeam(): void {
+    this.#prefetch.run();
   }
 
   /** Private -> shared, never the reverse. */

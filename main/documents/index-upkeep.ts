@@ -40,13 +40,15 @@ export function idsRemovedByIndexPatches(patches: readonly A.Patch[]): string[] 
 
 /**
  * The change watcher's listener: an index change reports the entries it touched; a plan change refreshes its entry.
- * Entries a teammate removed from the team index go to `teamRemoved` (which keeps the ones this device holds).
+ * Entries a teammate removed from the team index go to `teamRemoved` (which keeps the ones this device holds); any
+ * change of the team index calls `teamListChanged` (team-prefetch.ts fetches what it newly names).
  */
 export function indexUpkeep(
   indexes: Indexes,
   changed: CoalescedIds,
   snapshots: SnapshotWriter,
   teamRemoved: (ids: string[]) => void = () => {},
+  teamListChanged: () => void = () => {},
 ): (handle: WatchedHandle, patches: A.Patch[] | null) => void {
   return (handle, patches) => {
     const id = handle.documentId;
@@ -55,6 +57,7 @@ export function indexUpkeep(
         const removed = idsRemovedByIndexPatches(patches).filter((removedId) => !indexes.knows(removedId));
         if (removed.length > 0) teamRemoved(removed);
       }
+      if (id === indexes.team?.documentId) teamListChanged();
       changed.add(patches ? idsFromIndexPatches(patches, handle as IndexHandle) : indexes.list().keys());
       return;
     }

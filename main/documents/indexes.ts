@@ -128,6 +128,12 @@ export class Indexes {
     return entered;
   }
 
+  /** The ids the team index names (none while it is not loaded); entries are not validated here. */
+  teamIds(): string[] {
+    const documents = (this.#team?.doc() as Partial<WorkspaceIndex> | undefined)?.documents;
+    return documents && typeof documents === "object" ? Object.keys(documents) : [];
+  }
+
   /** Union of both indexes; a document in both reports the fresher entry. */
   list(): Map<string, ListedEntry> {
     const out = new Map<string, ListedEntry>();

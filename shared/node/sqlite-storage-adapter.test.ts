@@ -54,8 +54,10 @@ describe("SqliteStorageAdapter", () => {
     await adapter.save(["docB", "sync-state", "peer"], new Uint8Array([3]));
     await adapter.save(["storage-adapter-id"], new Uint8Array([4]));
     expect(adapter.storedKeyHeads().sort()).toEqual(["docA", "docB", "storage-adapter-id"]);
+    expect([adapter.holds(["docA"]), adapter.holds(["docB"]), adapter.holds(["doc"]), adapter.holds(["docC"])]).toEqual([true, true, false, false]);
     await adapter.removeRange(["docA"]);
     expect(adapter.storedKeyHeads().sort()).toEqual(["docB", "storage-adapter-id"]);
+    expect(adapter.holds(["docA"])).toBe(false);
   });
 
   it("runs in WAL mode with synchronous=FULL", () => {

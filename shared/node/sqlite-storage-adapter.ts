@@ -39,6 +39,7 @@ export class SqliteStorageAdapter implements StorageAdapterInterface {
     loadAll: Database.Statement<[], { key: string; data: Buffer }>;
     removeAll: Database.Statement<[]>;
     firstParts: Database.Statement<[], { part: string }>;
+    anyInRange: Database.Statement<[string, string, string], { one: number }>;
   };
 
   /** Opens (and owns) the file at `pathOrDb`, or uses an open Database its caller keeps owning. */
@@ -66,6 +67,7 @@ export class SqliteStorageAdapter implements StorageAdapterInterface {
       removeRange: this.db.prepare(`DELETE FROM ${table} WHERE ${rangeWhere}`),
       loadAll: this.db.prepare(`SELECT key, data FROM ${table} ORDER BY seq`),
       removeAll: this.db.prepare(`DELETE FROM ${table}`),
+      anyInRange: this.db.prepare(`SELECT 1 AS one FROM ${table} WHERE ${rangeWhere} LIMIT 1`),
       firstParts: this.db.prepare(
         `SELECT DISTINCT CASE WHEN instr(key, char(31)) > 0 THEN substr(key, 1, instr(key, char(31)) - 1) ELSE key END AS part FROM ${table}`,
       ),
@@ -103,6 +105,11 @@ export class SqliteStorageAdapter implements StorageAdapterInterface {
    */
   storedKeyHeads(): string[] {
     return this.#stmts.firstParts.all().map((row) => row.part);
+  }
+
+  /** Whether anything is stored under `keyPrefix` (e.g. [documentId]: whether that document has chunks here). */
+  holds(keyPrefix: StorageKey): boolean {
+    return this.#stmts.anyInRange.get(...rangeArgs(keyPrefix)) !== undefined;
   }
 
   /** Closes the file if this adapter opened it; a shared Database stays open for its owner. */

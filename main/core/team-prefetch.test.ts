@@ -1,0 +1,60 @@
+/**
+ * A teammate's shared plan is fetched onto this device in the background as soon as the team's list names it, so it
+ * opens with the relay gone (data-integrity audit: it was listed but "not found" offline until someone had opened it).
+ */
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
+import { LOCAL_DB_FILE } from "../store/local-db.js";
+import { tempDir, waitFor } from "../sync/test-helpers.js";
+import { createAppCore } from "./app-core.js";
+import type { AppCore } from "./types.js";
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function core(dataDir: string, relay: { url: string; token: string }): Promise<AppCore> {
+  const c = await createAppCore({ dataDir, mcpPort: 0, relayUrl: relay.url, relayToken: relay.token });
+  cleanups.push(() => c.close());
+  return c;
+}
+
+/** Whether the core's storage in `dataDir` holds chunks of the document (read beside the running core, WAL). */
+function stored(dataDir: string, id: string): boolean {
+  const db = new Database(join(dataDir, LOCAL_DB_FILE), { readonly: true });
+  try {
+    return (db.prepare("SELECT count(*) AS n FROM automerge_chunks WHERE key LIKE ?").get(`${id}\u001f%`) as { n: number }).n > 0;
+  } finally {
+    db.close();
+  }
+}
+
+describe("team prefetch", () => {
+  it("stores a teammate's plans nobody here opened, and they open with the relay gone", { timeout: 120_000 }, async () => {
+    const relayDir = tempDir("chopin-prefetch-relay-");
+    cleanups.push(() => relayDir.remove());
+    const relay: RunningRelay = await startRelay({ dataDir: relayDir.path, port: 0 });
+    let relayOpen = true;
+    cleanups.push(() => (relayOpen ? relay.close() : undefined));
+    const [dirA, dirB] = [tempDir("chopin-prefetch-a-"), tempDir("chopin-prefetch-b-")];
+    cleanups.push(() => dirA.remove(), () => dirB.remove());
+    const a = await core(dirA.path, { url: relay.url, token: relay.users.add("alice").token });
+    const b = await core(dirB.path, { url: relay.url, token: relay.users.add("bob").token });
+    await waitFor(async () => (await a.api.getSyncStatus()).state === "connected", "A connected");
+
+    const plans = [];
+    for (const title of ["First", "Second", "Third"]) plans.push(await a.api.createDocument({ title, markdown: `# ${title}\n\n${title} words` }));
+    await waitFor(() => plans.every((p) => stored(dirB.path, p.id)), "B holds every plan without opening one", 60_000);
+
+    await relay.close();
+    relayOpen = false;
+    await waitFor(async () => (await b.api.getSyncStatus()).state !== "connected", "B offline");
+    for (const plan of plans) {
+      const read = await b.api.getDocument(plan.id);
+      expect(read.title).toBe(plan.title);
+    }
+  });
+});

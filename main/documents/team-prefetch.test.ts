@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { TEAM_PREFETCH_CONCURRENCY } from "../../shared/limits.js";
+import { TeamPrefetch } from "./team-prefetch.js";
+
+/** A fetch per id that the test settles by hand. */
+function harness(ids: string[], heldAtStart: string[] = []) {
+  const pending = new Map<string, { resolve: () => void; reject: () => void }>();
+  const asked: string[] = [];
+  const prefetch = new TeamPrefetch({
+    teamIds: () => ids,
+    held: (id) => heldAtStart.includes(id),
+    fetch: (id) =>
+      new Promise<void>((resolve, reject) => {
+        asked.push(id);
+        pending.set(id, { resolve, reject: () => reject(new Error("offline")) });
+      }),
+  });
+  const settle = async (id: string, ok: boolean) => {
+    const p = pending.get(id)!;
+    pending.delete(id);
+    if (ok) p.resolve();
+    else p.reject();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { prefetch, asked, pending, settle };
+}
+
+describe("TeamPrefetch", () => {
+  it("fetches what is missing, TEAM_PREFETCH_CONCURRENCY at a time, and skips what is held", async () => {
+    const ids = Array.from({ length: TEAM_PREFETCH_CONCURRENCY + 2 }, (_, i) => `d${i}`);
+    const h = harness([...ids, "held"], ["held"]);
+    h.prefetch.run();
+    expect(h.asked).toEqual(ids.slice(0, TEAM_PREFETCH_CONCURRENCY));
+    h.prefetch.run();
+    expect(h.asked).toHaveLength(TEAM_PREFETCH_CONCURRENCY);
+    await h.settle("d0", true);
+    expect(h.asked).toEqual(ids.slice(0, TEAM_PREFETCH_CONCURRENCY + 1));
+    for (const id of ids.slice(1)) if (h.pending.has(id)) await h.settle(id, true);
+    if (h.pending.size > 0) for (const id of [...h.pending.keys()]) await h.settle(id, true);
+    expect(h.prefetch.fetched).toBe(ids.length);
+    expect(h.asked).not.toContain("held");
+    expect(h.prefetch.busy).toBe(false);
+  });
+
+  it("leaves a failed fetch for the next run, and never fetches again what it got", async () => {
+    const h = harness(["a"]);
+    h.prefetch.run();
+    await h.settle("a", false);
+    expect(h.prefetch.busy).toBe(false);
+    h.prefetch.run();
+    expect(h.asked).toEqual(["a", "a"]);
+    await h.settle("a", true);
+    h.prefetch.run();
+    expect(h.asked).toEqual(["a", "a"]);
+  });
+
+  it("does nothing after stop()", () => {
+    const h = harness(["a"]);
+    h.prefetch.stop();
+    h.prefetch.run();
+    expect(h.asked).toEqual([]);
+  });
+});

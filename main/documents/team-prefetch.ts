@@ -1,0 +1,77 @@
+/**
+ * Brings every plan the team's list names onto this device, in the background, so a teammate's plan opens offline
+ * like one's own. Without it a shared plan was only listed here (the team index syncs) until someone opened it: with
+ * the relay gone it was "not found", though the list showed it (data-integrity audit).
+ *
+ * What must stay true: at most TEAM_PREFETCH_CONCURRENCY fetches run at once, so a device joining a large team does
+ * not ask the relay for everything together; a fetch that fails (offline, not on the relay yet) is only left for the
+ * next run, which every change of the team index and every (re)connection to the relay starts; nothing here writes a
+ * document (fetching goes through the same find() opening a plan does, which also indexes and snapshots it).
+ */
+import { TEAM_PREFETCH_CONCURRENCY } from "../../shared/limits.js";
+
+export interface TeamPrefetchOptions {
+  /** The ids the team's list names now. */
+  teamIds(): Iterable<string>;
+  /** Whether this device holds the document already (loaded, or in storage). */
+  held(id: string): boolean;
+  /** Fetches one document (resolves once it is here; rejects when it cannot be had now). */
+  fetch(id: string): Promise<unknown>;
+  concurrency?: number;
+}
+
+export class TeamPrefetch {
+  readonly #options: TeamPrefetchOptions;
+  readonly #concurrency: number;
+  /** Known to be on this device: never looked up again. */
+  readonly #held = new Set<string>();
+  readonly #queued = new Set<string>();
+  readonly #inFlight = new Set<string>();
+  #stopped = false;
+  /** Fetches completed since start, for tests. */
+  fetched = 0;
+
+  constructor(options: TeamPrefetchOptions) {
+    this.#options = options;
+    this.#concurrency = options.concurrency ?? TEAM_PREFETCH_CONCURRENCY;
+  }
+
+  /** Queues every listed document this device lacks and starts fetching. Cheap when nothing is missing. */
+  run(): void {
+    if (this.#stopped) return;
+    for (const id of this.#options.teamIds()) {
+      if (this.#held.has(id) || this.#queued.has(id) || this.#inFlight.has(id)) continue;
+      if (this.#options.held(id)) this.#held.add(id);
+      else this.#queued.add(id);
+    }
+    this.#pump();
+  }
+
+  /** Whether a fetch is queued or running (tests wait for quiet). */
+  get busy(): boolean {
+    return this.#queued.size > 0 || this.#inFlight.size > 0;
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#queued.clear();
+  }
+
+  #pump(): void {
+    while (!this.#stopped && this.#inFlight.size < this.#concurrency && this.#queued.size > 0) {
+      const id = this.#queued.values().next().value as string;
+      this.#queued.delete(id);
+      this.#inFlight.add(id);
+      this.#options.fetch(id).then(
+        () => {
+          this.#held.add(id);
+          this.fetched++;
+        },
+        () => undefined,
+      ).finally(() => {
+        this.#inFlight.delete(id);
+        this.#pump();
+      });
+    }
+  }
+}
