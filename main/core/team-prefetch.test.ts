@@ -45,7 +45,7 @@ describe("team prefetch", () => {
     const b = await core(dirB.path, { url: relay.url, token: relay.users.add("bob").token });
     await waitFor(async () => (await a.api.getSyncStatus()).state === "connected", "A connected");
 
-    const plans = [];
+    const plans: Awaited<ReturnType<AppCore["api"]["createDocument"]>>[] = [];
     for (const title of ["First", "Second", "Third"]) plans.push(await a.api.createDocument({ title, markdown: `# ${title}\n\n${title} words` }));
     await waitFor(() => plans.every((p) => stored(dirB.path, p.id)), "B holds every plan without opening one", 60_000);
 

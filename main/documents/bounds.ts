@@ -68,12 +68,17 @@ export function normalizeLineEndings(text: string): string {
 }
 
 /** Markdown with "\n" line endings within MAX_DOCUMENT_MARKDOWN_BYTES; refuses with 'too-large' above. */
-export function checkMarkdown(input: unknown): string {
+/**
+ * Validates a whole body. `allowedBytes`: a document already above the limit (edits merged from two devices can
+ * each fit and together pass it) takes any body no larger than it is now, so it can still be edited back down, as the
+ * editor's own limit allows (renderer/src/editor/body-size-limit.ts).
+ */
+export function checkMarkdown(input: unknown, allowedBytes = MAX_DOCUMENT_MARKDOWN_BYTES): string {
   if (typeof input !== "string") throw new ChopinError("invalid-input", "Markdown must be text.");
   requireWellFormed(input, "The Markdown");
   const markdown = normalizeLineEndings(input);
   const bytes = utf8Bytes(markdown);
-  if (bytes > MAX_DOCUMENT_MARKDOWN_BYTES) {
+  if (bytes > Math.max(MAX_DOCUMENT_MARKDOWN_BYTES, allowedBytes)) {
     throw new ChopinError(
       "too-large",
       `A document can hold at most ${MAX_DOCUMENT_MARKDOWN_BYTES} bytes of Markdown; this one has ${bytes}.`,

@@ -94,6 +94,24 @@ describe("create / get / list", () => {
     await expect(fx.service.createDocument({ shared: "yes" as never })).rejects.toMatchObject({ code: "invalid-input" });
   });
 
+  it("lets a plan that merged past MAX_DOCUMENT_MARKDOWN_BYTES be updated to a body no larger than it is, never larger", async () => {
+    fx = await makeFixture();
+    const created = await fx.service.createDocument({ markdown: "a".repeat(MAX_DOCUMENT_MARKDOWN_BYTES - 50) });
+    // What two devices' concurrent appends, each within the limit, leave after they merge.
+    const handle = await fx.repo.find<{ text: string }>(created.id as never);
+    handle.change((d) => A.splice(d, ["text"], 0, 0, "b".repeat(46) + "c".repeat(46)));
+    const over = MAX_DOCUMENT_MARKDOWN_BYTES + 42;
+    let revision = (await fx.service.getDocument(created.id)).revision;
+    const sameSize = "x" + "a".repeat(over - 1);
+    revision = (await fx.service.updateMarkdown(created.id, revision, sameSize)).revision;
+    await expect(fx.service.updateMarkdown(created.id, revision, sameSize + "y")).rejects.toMatchObject({ code: "too-large", details: { bytes: over + 1 } });
+    const shorter = "a".repeat(over - 10);
+    revision = (await fx.service.updateMarkdown(created.id, revision, shorter)).revision;
+    // Once smaller, it may not grow back past its new size while above the limit.
+    await expect(fx.service.updateMarkdown(created.id, revision, shorter + "z")).rejects.toMatchObject({ code: "too-large" });
+    await expect(fx.service.updateMarkdown(created.id, revision, "a".repeat(MAX_DOCUMENT_MARKDOWN_BYTES))).resolves.toBeTruthy();
+  });
+
   it("refuses a create or list whose input is not an object, and makes nothing; no input at all is the defaults", async () => {
     fx = await makeFixture();
     const notObjects: Array<[unknown, string]> = [

@@ -16,6 +16,7 @@ import type { AgentAuthor } from "./change-messages.js";
 import type { PlanAccess } from "./plan-access.js";
 import { readPlan, revisionOfHandle } from "./plan-reader.js";
 import { entryOf } from "./workspace-index.js";
+import { utf8Bytes } from "../../shared/utf8.js";
 import { writeTitle } from "./title-write.js";
 
 /** Everything a new document can carry; the app passes title/markdown/shared, MCP the rest too. */
@@ -113,18 +114,21 @@ export async function updateMarkdown(
   markdown: string,
   by?: AgentAuthor,
 ): Promise<DocumentDetail> {
-  const body = checkMarkdown(markdown);
+  // Checked (size aside) before anything is loaded: bad input is refused without touching the document.
+  checkMarkdown(markdown, Number.MAX_SAFE_INTEGER);
   // Garbage is not a stale revision: say so instead of sending the caller to read and retry.
   if (!isRevision(expectedRevision)) {
     throw new ChopinError("invalid-input", "That is not a revision: pass the revision read_document (or the last update) returned.");
   }
-  const { handle } = await access.loadWritable(id);
+  const { handle, plan } = await access.loadWritable(id);
   const current = revisionOfHandle(handle);
   if (current !== expectedRevision) {
     throw new ChopinError("revision-conflict", "The document changed since that revision; read it again.", {
       revision: current,
     });
   }
+  // A body no larger than the document is now always fits, even above the limit (concurrent edits can pass it).
+  const body = checkMarkdown(markdown, utf8Bytes(plan.text));
   access.change(handle, (doc) => {
     A.updateText(doc, ["text"], body);
     doc.updatedAt = access.now();
