@@ -152,7 +152,7 @@ describe("version history", () => {
     expect(await text(id)).toBe("zero\none\n");
   });
 
-  it("lists at most MAX_VERSIONS_LISTED, newest first", async () => {
+  it("lists at most MAX_VERSIONS_LISTED, newest first, and always the first (Created)", async () => {
     fx = await makeFixture();
     const created = await fx.service.createDocument({ title: "T", markdown: "" });
     const handle = await fx.repo.find<PlanDocument>(created.id as never);
@@ -177,8 +177,37 @@ describe("version history", () => {
     const listed = await fx.service.listVersions(created.id);
     expect(listed).toHaveLength(MAX_VERSIONS_LISTED);
     expect(listed[0].at).toBeGreaterThanOrEqual(listed.at(-1)!.at);
-    expect(listed.at(-1)!.summary).not.toMatch(/^Created/);
+    const all = groupVersions(handle.doc());
+    // The oldest listed is the plan as made; the one after it is what the bound leaves out.
+    expect(listed.at(-1)!.summary).toMatch(/^Created/);
+    expect(listed.at(-1)!.id).toBe(all[0].id);
+    expect(listed.some((v) => v.id === all[1].id)).toBe(false);
+    expect(listed.at(-2)!.id).toBe(all[2].id);
   }, 60_000);
+
+  it("gives every replica the same versions after concurrent edits, whatever order each applied them in", () => {
+    const base = A.change(A.from<PlanDocument>({ text: "", title: "T", authors: {} } as unknown as PlanDocument), (d) => {
+      d.authors[A.getActorId(d)] = "Base";
+    });
+    let ada = A.clone(base, { actor: "aa".repeat(16) });
+    let bo = A.clone(base, { actor: "bb".repeat(16) });
+    for (let i = 0; i < 3; i += 1) {
+      ada = A.change(ada, { time: 1_000 + i * 10 }, (d) => {
+        A.splice(d, ["text"], 0, 0, "a");
+        d.authors[A.getActorId(d)] = "Ada";
+      });
+      bo = A.change(bo, { time: 1_005 + i * 10 }, (d) => {
+        A.splice(d, ["text"], 0, 0, "b");
+        d.authors[A.getActorId(d)] = "Bo";
+      });
+    }
+    // Each device applies its own changes first, then the other's.
+    const atAda = A.merge(A.clone(ada), bo);
+    const atBo = A.merge(A.clone(bo), ada);
+    const describe = (doc: A.Doc<PlanDocument>) => groupVersions(doc).map((v) => `${v.id} ${v.authors.join()} ${v.changeCount}`);
+    expect(describe(atAda)).toEqual(describe(atBo));
+    expect(describe(atAda).length).toBeGreaterThan(1);
+  });
 
   it("a display-name change relabels no earlier version; restore and agent credits are unchanged", async () => {
     fx = await makeFixture();

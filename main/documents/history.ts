@@ -9,6 +9,7 @@
  */
 import { next as A } from "@automerge/automerge";
 import { changeMetasSince } from "../../shared/node/change-meta.js";
+import { deterministicCausalOrder } from "./causal-order.js";
 import { ChopinError } from "../../shared/errors.js";
 import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS, VERSION_MAX_SPAN_MS } from "../../shared/limits.js";
 import type { VersionEntry } from "../../shared/api.js";
@@ -35,7 +36,8 @@ export interface VersionSpan {
 /** Groups the document's changes into versions, oldest first. */
 export function groupVersions(doc: A.Doc<PlanDocument>): VersionSpan[] {
   const current = (doc.authors ?? {}) as Record<string, string>;
-  const metas = changeMetasSince(doc, []);
+  // The same order on every replica, so teammates see the same versions under the same ids (causal-order.ts).
+  const metas = deterministicCausalOrder(changeMetasSince(doc, []));
   const asMade = namesAsMade(doc, metas);
   const spans: VersionSpan[] = [];
   const heads = new Set<string>();
@@ -118,9 +120,15 @@ export function summarize(doc: A.Doc<PlanDocument>, span: VersionSpan): string {
   return parts.join(", ");
 }
 
-/** Newest first, at most MAX_VERSIONS_LISTED. */
+/**
+ * Newest first, at most MAX_VERSIONS_LISTED: the newest ones and always the first ("Created"), so the plan as it was
+ * made can still be viewed and restored however long its history grows (two writers taking turns make a version per
+ * write).
+ */
 export function listVersionEntries(doc: A.Doc<PlanDocument>): VersionEntry[] {
-  const spans = groupVersions(doc).slice(-MAX_VERSIONS_LISTED).reverse();
+  const all = groupVersions(doc);
+  const kept = all.length <= MAX_VERSIONS_LISTED ? all : [all[0], ...all.slice(-(MAX_VERSIONS_LISTED - 1))];
+  const spans = kept.reverse();
   return spans.map((span) => ({
     id: span.id,
     heads: toUrlHeads(span.heads),
