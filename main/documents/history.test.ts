@@ -294,6 +294,19 @@ describe("version history", () => {
     expect(versions.map((v) => v.authors)).toEqual([["Grace"], ["Grace"], ["Unknown author"], ["Ada"]]);
   });
 
+  it("a version id whose version grew since it was listed still names the point it named: viewed and restored as listed", async () => {
+    fx = await makeFixture();
+    const { id } = await fx.service.createDocument({ title: "T", markdown: "first" });
+    const [listed] = await fx.service.listVersions(id);
+    // The same author keeps writing within the grouping gap: the version's end, and so its id, moves on.
+    fx.clock.now += 1000;
+    await fx.service.updateMarkdown(id, (await fx.service.getDocument(id)).revision, "first second");
+    expect((await fx.service.listVersions(id)).map((v) => v.id)).not.toContain(listed.id);
+    expect((await fx.service.readVersion(id, listed.id)).markdown).toBe("first");
+    expect((await fx.service.restoreVersion(id, listed.id)).revision).toBeTruthy();
+    expect((await fx.service.getContent(id)).markdown).toBe("first");
+  });
+
   it("refuses an unknown version id", async () => {
     fx = await makeFixture();
     const { id } = await fx.service.createDocument({});

@@ -141,9 +141,27 @@ export function listVersionEntries(doc: A.Doc<PlanDocument>): VersionEntry[] {
 
 export function findVersion(doc: A.Doc<PlanDocument>, versionId: unknown): VersionSpan {
   if (typeof versionId !== "string") throw new ChopinError("invalid-input", "A version id must be text.");
-  const span = groupVersions(doc).find((candidate) => candidate.id === versionId);
+  const span = groupVersions(doc).find((candidate) => candidate.id === versionId) ?? pointNamed(doc, versionId);
   if (!span) throw new ChopinError("not-found", "That version does not exist in this document's history.");
   return span;
+}
+
+/**
+ * The point in history a version id names when no version ends there any more: an id names where a version ended
+ * when it was listed, and when its author kept writing within the same version, that end moved on. The document as
+ * it was at that point is still what the person viewed (and may restore). Walks every change, so only on this path.
+ */
+function pointNamed(doc: A.Doc<PlanDocument>, versionId: string): VersionSpan | null {
+  const heads = new Set<string>();
+  for (const meta of deterministicCausalOrder(changeMetasSince(doc, []))) {
+    for (const dep of meta.deps) heads.delete(dep);
+    heads.add(meta.hash);
+    const sorted = [...heads].sort();
+    if (versionIdOf(sorted) === versionId) {
+      return { id: versionId, heads: sorted, before: [], authors: [], at: meta.time * 1000, changeCount: 0, restored: false };
+    }
+  }
+  return null;
 }
 
 /** The title and Markdown the document had at the end of a version. */
