@@ -3,7 +3,7 @@
  * Escape closes. Documents are the live list from the core, searched by title; the last entry searches the text of
  * every plan in the sidebar.
  */
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState, type MouseEvent } from "react";
 import { useStore } from "zustand";
 import type { DocumentSummary } from "../../../shared/api.js";
 import type { AppServices } from "../state/app-services.js";
@@ -142,6 +142,16 @@ export function CommandPalette() {
     item.run();
   };
   const listId = "palette-list";
+  // The pointer makes a row active only when it really moves over it: the list appearing under a resting pointer
+  // (and the mouse events a browser sends for that) must not move the starting row away from the first (UX audit:
+  // Ctrl+K, Enter ran the second command). The first position heard is where the pointer rests; a row follows it
+  // only from a different one.
+  const pointerAt = useRef<{ x: number; y: number } | null>(null);
+  const pointerMoved = (e: MouseEvent<HTMLLIElement>): boolean => {
+    const last = pointerAt.current;
+    pointerAt.current = { x: e.clientX, y: e.clientY };
+    return last !== null && (last.x !== e.clientX || last.y !== e.clientY);
+  };
 
   return (
     <Dialog
@@ -186,7 +196,9 @@ export function CommandPalette() {
             role="option"
             aria-selected={i === active}
             className={`palette-item${i === active ? " is-active" : ""}`}
-            onMouseEnter={() => setActive(i)}
+            onMouseMove={(e) => {
+              if (pointerMoved(e) && i !== active) setActive(i);
+            }}
             onMouseDown={(e) => {
               e.preventDefault();
               run(item);

@@ -1,4 +1,8 @@
-/** Asks before an action that cannot be undone (deleting a document). */
+/**
+ * Asks before an action that cannot be undone or takes something out (deleting a document, restoring a version over
+ * teammates' changes). When the action removed what asked (a restore's banner), the focus goes where the request
+ * says (onFocusLost), else to the document list.
+ */
 import { useState } from "react";
 import { useStore } from "zustand";
 import { useServices } from "../state/app-services.js";
@@ -11,7 +15,7 @@ export function ConfirmDialog() {
   if (!confirm) return null;
   const close = () => ui.getState().closeConfirm();
   return (
-    <Dialog title={confirm.title} onClose={close} className="dialog-small">
+    <Dialog title={confirm.title} onClose={close} className="dialog-small" onFocusLost={confirm.onFocusLost}>
       <p className="dialog-text">{confirm.message}</p>
       <div className="dialog-actions">
         <button type="button" className="button" onClick={close} data-autofocus>

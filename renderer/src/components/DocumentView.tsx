@@ -19,6 +19,8 @@ import { TitleField } from "./TitleField.js";
 import { VersionViewer } from "./VersionViewer.js";
 import { NO_RELAY_REASON, useRelayConfigured } from "./use-relay-configured.js";
 import { useShareAction } from "./use-share-action.js";
+import { useVersionFacts } from "./use-version-facts.js";
+import { useVersionList } from "./use-version-list.js";
 import { shortcutHint } from "./shortcuts.js";
 
 export function DocumentView({ doc }: { doc: DocumentDetail }) {
@@ -35,6 +37,9 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
   const outlineOpen = useStore(ui, (s) => s.outlineOpen);
   const historyOpen = useStore(ui, (s) => s.historyOpen);
   const viewing = useStore(ui, (s) => (s.viewingVersion?.documentId === doc.id ? s.viewingVersion : null));
+  // Read while the panel shows it or a version is viewed: the viewed version's facts follow it (use-version-facts.ts).
+  const { versions, error: versionsError } = useVersionList(doc.id, historyOpen || viewing !== null);
+  const facts = useVersionFacts(viewing, versions);
   const relayConfigured = useRelayConfigured();
   const share = useShareAction();
 
@@ -94,9 +99,14 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
       </header>
       {doc.leftTeamAt !== undefined && !doc.shared && (
         // Arrives while the plan may be open (a teammate's delete): a status, so it is heard as well as seen.
+        // It says the steps that work now: a teammate's delete archives the plan here too, and an archived plan
+        // cannot be shared until it is restored (the banner below offers Restore; then the header offers Share).
         <div className="archived-banner" role="status">
           A teammate deleted this plan from the team’s list ({formatWhen(doc.leftTeamAt)}). Your copy stays on this
-          device, private; share it again to put it back on the team’s list.
+          device, private
+          {doc.archivedAt !== null
+            ? " and archived: restore it, then share it again to put it back on the team’s list."
+            : "; share it again to put it back on the team’s list."}
         </div>
       )}
       {doc.archivedAt !== null && (
@@ -116,8 +126,8 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
               content={viewing.content}
               at={viewing.at}
               previousMarkdown={viewing.previousMarkdown ?? null}
-              latest={viewing.latest ?? false}
-              laterAuthors={viewing.laterAuthors ?? []}
+              latest={facts?.latest ?? false}
+              laterAuthors={facts?.laterAuthors ?? []}
             />
           )}
           {/* The editor stays mounted while a version is viewed, so presence and the save state carry on. */}
@@ -135,7 +145,7 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
         </div>
         {(outlineOpen || historyOpen) && (
           <aside className="doc-side">
-            {historyOpen && <HistoryPanel documentId={doc.id} />}
+            {historyOpen && <HistoryPanel documentId={doc.id} versions={versions} listError={versionsError} />}
             {outlineOpen && <OutlinePanel />}
           </aside>
         )}

@@ -1,80 +1,60 @@
 /**
  * The open document's versions (who, when, what), newest first. Picking one shows it read-only in place of the
- * editor; the list is re-read when the core says the document changed.
+ * editor. The list itself is read by the document view (use-version-list.ts), which also follows it for the version
+ * being viewed.
  */
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useStore } from "zustand";
 import type { VersionEntry } from "../../../shared/api.js";
 import { useServices } from "../state/app-services.js";
 import { describeError } from "../state/describe-error.js";
 import { formatWhen } from "../format-time.js";
 import { Icon } from "./Icons.js";
+import { versionFacts } from "./use-version-facts.js";
 
-const REFRESH_DEBOUNCE_MS = 1000;
-
-export function HistoryPanel({ documentId }: { documentId: string }) {
+export function HistoryPanel({ documentId, versions, listError }: { documentId: string; versions: VersionEntry[] | null; listError: string | null }) {
   const { bridge, ui } = useServices();
   const viewing = useStore(ui, (s) => s.viewingVersion);
-  const [versions, setVersions] = useState<VersionEntry[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [viewError, setViewError] = useState<string | null>(null);
+  const error = viewError ?? listError;
   // Opening the panel (its button or Mod+Shift+H) moves the focus to it, so a keyboard or screen reader user lands
   // in what they opened instead of staying in the editor with nothing said.
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
   // Back from a version (Back to current, Restore, Escape), the focus returns to the version it came from (else the
-  // heading): the button that was pressed is gone, and the focus would fall to the page itself.
+  // heading): the button that was pressed is gone, and the focus would fall to the page itself. A restore confirmed
+  // in a dialog asks for the same place once the dialog is gone (focusViewedVersion).
   const itemRefs = useRef(new Map<string, HTMLButtonElement>());
   const lastViewed = useRef<string | null>(null);
+  const focusLastViewed = () => (itemRefs.current.get(lastViewed.current ?? "") ?? headingRef.current)?.focus();
   useEffect(() => {
     if (viewing) {
       lastViewed.current = viewing.content.id;
       return;
     }
-    const id = lastViewed.current;
-    lastViewed.current = null;
-    if (id === null || !focusIsLost()) return;
-    (itemRefs.current.get(id) ?? headingRef.current)?.focus();
+    // While a confirmation is open the focus belongs to it; its close asks for this place (focusViewedVersion).
+    if (lastViewed.current !== null && focusIsLost() && ui.getState().confirm === null) focusLastViewed();
   }, [viewing]);
-
-  const load = useCallback(async () => {
-    try {
-      setVersions(await bridge.api.listVersions(documentId));
-      setError(null);
-    } catch (e) {
-      setError(describeError(e));
-    }
-  }, [bridge, documentId]);
-
+  const versionFocusRequests = useStore(ui, (s) => s.versionFocusRequests);
+  const seenVersionRequests = useRef(versionFocusRequests);
   useEffect(() => {
-    setVersions(null);
-    void load();
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const off = bridge.on("documents-changed", ({ ids }) => {
-      if (!ids.includes(documentId) || timer) return;
-      timer = setTimeout(() => {
-        timer = null;
-        void load();
-      }, REFRESH_DEBOUNCE_MS);
-    });
-    return () => {
-      off();
-      if (timer) clearTimeout(timer);
-    };
-  }, [bridge, documentId, load]);
+    if (versionFocusRequests === seenVersionRequests.current) return;
+    seenVersionRequests.current = versionFocusRequests;
+    focusLastViewed();
+  }, [versionFocusRequests]);
 
   const view = async (version: VersionEntry) => {
     try {
-      const list = versions ?? [];
-      const index = list.findIndex((v) => v.id === version.id);
-      const before = index >= 0 ? list[index + 1] : undefined;
+      // Only the version before it is read here; whether it is the latest, and who wrote after it, follow the list.
+      const { previousId } = versionFacts(versions ?? [], version);
       const [content, previous] = await Promise.all([
         bridge.api.readVersion(documentId, version.id),
-        before ? bridge.api.readVersion(documentId, before.id) : Promise.resolve(null),
+        previousId ? bridge.api.readVersion(documentId, previousId) : Promise.resolve(null),
       ]);
-      const laterAuthors = [...new Set(list.slice(0, Math.max(index, 0)).flatMap((v) => v.authors))];
-      ui.getState().viewVersion({ documentId, content, at: version.at, previousMarkdown: previous?.markdown ?? null, latest: index === 0, laterAuthors });
+      ui.getState().viewVersion({ documentId, content, at: version.at, previousId, previousMarkdown: previous?.markdown ?? null });
+      setViewError(null);
     } catch (e) {
-      setError(describeError(e));
+      setViewError(describeError(e));
     }
   };
 

@@ -67,6 +67,9 @@ export function VersionViewer({
       confirmLabel: "Restore",
       danger: false,
       onConfirm: restoreNow,
+      // The banner and its button are gone by the time the question closes: the focus goes where a restore without
+      // the question leaves it, the version's row in the history panel.
+      onFocusLost: () => (ui.getState().historyOpen ? ui.getState().focusViewedVersion() : ui.getState().focusDocumentList()),
     });
   };
 

@@ -53,6 +53,21 @@ describe("restoring a version", () => {
     await until(() => restored(bridge).length === 1, "restored");
   });
 
+  it("once confirmed, puts the focus on the version's row in the history panel, as a restore without asking does", async () => {
+    const { bridge } = await viewOldest(["Bob"]);
+    const row = () => within(screen.getByRole("region", { name: "Version history" })).getAllByRole("button").find((b) => b.textContent?.includes("Created"));
+    // Pressed as a person does: the focus on each button first (fireEvent.click alone moves no focus).
+    const press = (button: HTMLElement) => {
+      button.focus();
+      fireEvent.click(button);
+    };
+    press(screen.getByRole("button", { name: "Restore this version" }));
+    await until(() => screen.queryByRole("dialog", { name: "Restore this version?" }) !== null, "the question");
+    press(within(screen.getByRole("dialog", { name: "Restore this version?" })).getByRole("button", { name: "Restore" }));
+    await until(() => restored(bridge).length === 1 && screen.queryByRole("dialog", { name: "Restore this version?" }) === null, "restored");
+    await until(() => document.activeElement === row(), "the focus on the version's row");
+  });
+
   it("restores at once when only this person wrote after the version", async () => {
     const { bridge } = await viewOldest(["me"]);
     fireEvent.click(screen.getByRole("button", { name: "Restore this version" }));

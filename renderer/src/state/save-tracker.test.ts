@@ -60,6 +60,30 @@ describe("SaveTracker", () => {
     tracker.stop();
   });
 
+  it("keeps saying not saved through edits made after a failure, until a confirmation works", async () => {
+    const { asks, waitSaved } = controllable();
+    const states: SaveState[] = [];
+    // Long enough for the edit below to come before the retry, which waits for the retry without a fixed sleep.
+    const tracker = new SaveTracker({ documentId: "d", waitSaved, onState: (s) => states.push(s), retryMs: 200 });
+    tracker.headsChanged(["h1"]);
+    asks[0].reject(new ChopinError("core-unavailable", "gone"));
+    await waitFor(() => tracker.state.kind === "failed");
+    tracker.headsChanged(["h2"]);
+    expect(tracker.state).toEqual({ kind: "failed", message: SAVE_WAITING_FOR_CORE });
+    // The retry asks for the newest heads; while it is out, the failure still stands.
+    await waitFor(() => asks.length === 2);
+    expect(asks[1].heads).toEqual(["h2"]);
+    tracker.headsChanged(["h3"]);
+    expect(tracker.state.kind).toBe("failed");
+    asks[1].resolve({ documentId: "d", savedAt: 7 });
+    await waitFor(() => asks.length === 3);
+    expect(tracker.state.kind).toBe("failed");
+    asks[2].resolve({ documentId: "d", savedAt: 8 });
+    await waitFor(() => tracker.state.kind === "saved");
+    expect(states.map((s) => s.kind)).toEqual(["saving", "failed", "saved"]);
+    tracker.stop();
+  });
+
   it("while the link to the core is down, says the edits are kept rather than the bridge's 'try again'", async () => {
     const { asks, waitSaved } = controllable();
     const tracker = new SaveTracker({ documentId: "d", waitSaved, onState: () => {}, retryMs: 60_000 });

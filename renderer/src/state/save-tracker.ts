@@ -1,7 +1,8 @@
 /**
  * The save indicator's truth: "Saved" is shown only after the core confirmed (api.waitSaved) that the latest heads
  * of this window's document are on disk. One confirmation is in flight at a time; when it returns and the heads
- * moved meanwhile, the newest heads are asked for next. A failed confirmation is shown and retried, never hidden.
+ * moved meanwhile, the newest heads are asked for next. A failed confirmation is shown and retried, never hidden:
+ * the failure stays shown through later edits until a confirmation works.
  * Every confirmation is also reported as such (onConfirmed), so the window outbox can drop what is on disk.
  */
 import type { DocumentId, SaveReceipt } from "../../../shared/api.js";
@@ -49,7 +50,9 @@ export class SaveTracker {
   headsChanged(heads: string[]): void {
     if (this.#stopped) return;
     this.#latest = [...heads];
-    if (this.#state.kind !== "saving") this.#set({ kind: "saving" });
+    // After a failure, "Not saved yet" stays true until a confirmation works: new edits are not saved either, and
+    // none is even asked for before the retry (UX audit: typing while the core was away showed "Saving…" for good).
+    if (this.#state.kind !== "saving" && this.#state.kind !== "failed") this.#set({ kind: "saving" });
     if (!this.#inFlight && !this.#retryTimer) void this.#confirm();
   }
 

@@ -14,6 +14,20 @@ export interface ConfirmRequest {
   /** A destructive action (red confirm button); default true. */
   danger?: boolean;
   onConfirm: () => void | Promise<void>;
+  /**
+   * Where the focus goes when the confirmed action removed the control that asked (default: the document list, as
+   * for any dialog). An action with its own place for the focus afterwards says so here, so confirming it ends
+   * where doing it without the question does.
+   */
+  onFocusLost?: () => void;
+}
+
+export interface ViewedVersion {
+  documentId: DocumentId;
+  content: VersionContent;
+  at: number;
+  previousMarkdown?: string | null;
+  previousId?: string | null;
 }
 
 export interface UiState {
@@ -22,18 +36,11 @@ export interface UiState {
   outlineOpen: boolean;
   historyOpen: boolean;
   /**
-   * The version shown read-only: `previousMarkdown` is the version before it (null for the first), so the view can
-   * mark what this one changed; `latest` when it is the newest (nothing to restore then).
+   * The version shown read-only. `previousMarkdown` is the version before it (`previousId`; null for the first), so
+   * the view can mark what this one changed. Whether it is the latest, and who wrote after it, are not kept here:
+   * they follow the versions list as it is read again (use-version-facts.ts).
    */
-  viewingVersion: {
-    documentId: DocumentId;
-    content: VersionContent;
-    at: number;
-    previousMarkdown?: string | null;
-    latest?: boolean;
-    /** Who made the versions after this one: a restore takes their changes out, so it names the others first. */
-    laterAuthors?: string[];
-  } | null;
+  viewingVersion: ViewedVersion | null;
   /** Counts requests to focus the sidebar search field (Mod+Shift+F, the palette); the sidebar acts on each change. */
   searchFocusRequests: number;
   focusSearch(): void;
@@ -46,6 +53,12 @@ export interface UiState {
   /** Counts requests to put the focus in the open document's title field, text selected (the palette's "Rename"). */
   titleFocusRequests: number;
   focusTitle(): void;
+  /**
+   * Counts requests to put the focus on the history panel's row of the version last viewed (else the panel's
+   * heading): where a restore leaves it, asked first or not. The panel acts on each change.
+   */
+  versionFocusRequests: number;
+  focusViewedVersion(): void;
   /** Settings opened for joining a team ("Join a team…") starts with the focus in the relay address. */
   settingsFocus: "relay" | null;
   openDialog(dialog: DialogName, focus?: "relay"): void;
@@ -71,6 +84,8 @@ export function createUiStore(): UiStore {
     searchFocusRequests: 0,
     listFocusRequests: 0,
     titleFocusRequests: 0,
+    versionFocusRequests: 0,
+    focusViewedVersion: () => set({ versionFocusRequests: get().versionFocusRequests + 1 }),
     // Closes the palette first, as focusSearch does.
     focusTitle: () => set({ titleFocusRequests: get().titleFocusRequests + 1, dialog: get().dialog === "palette" ? null : get().dialog }),
     focusDocumentList: () => set({ listFocusRequests: get().listFocusRequests + 1 }),
