@@ -30,7 +30,18 @@ export function VersionViewer({
   /** Who made the versions after this one. */
   laterAuthors?: string[];
 }) {
-  const { bridge, ui, documents, session } = useServices();
+  const { bridge, ui, documents, session, editor } = useServices();
+  // Leaving the view (Back to current, Escape, a restore) removes the button that had the focus. With the history
+  // panel open, the panel hands it on; with it closed, writing goes on in the body instead of the focus being lost.
+  useEffect(
+    () => () => {
+      requestAnimationFrame(() => {
+        const lost = document.activeElement === null || document.activeElement === document.body;
+        if (lost && !ui.getState().historyOpen && !ui.getState().viewingVersion && !ui.getState().confirm) editor.getState().focusBody();
+      });
+    },
+    [ui, editor],
+  );
   const me = useStore(session, (s) => s.identity?.displayName ?? null);
   const parentRef = useRef<HTMLDivElement>(null);
   const [busy, setBusy] = useState(false);

@@ -103,6 +103,24 @@ describe("the version view", () => {
     expect(screen.queryByText("This is the current version")).toBeNull();
   });
 
+  it("with the panel closed, Back to current and Escape hand the focus to the body instead of losing it", async () => {
+    const { app } = await openHistory();
+    const body = () => app.services.editor.getState().view?.contentDOM;
+    await until(() => app.services.editor.getState().view?.state.readOnly === false, "the editor bound");
+    for (const leave of ["button", "escape"] as const) {
+      if (!screen.queryByRole("region", { name: "Version history" })) fireEvent.click(screen.getByRole("button", { name: "Version history" }));
+      await until(() => screen.queryByText(/Latest ·/) !== null, "the versions listed");
+      await viewLatest(screen.getByRole("region", { name: "Version history" }));
+      fireEvent.click(within(screen.getByRole("region", { name: "Version history" })).getByRole("button", { name: "Close version history" }));
+      const back = screen.getByRole("button", { name: "Back to current" });
+      back.focus();
+      if (leave === "button") fireEvent.click(back);
+      else fireEvent.keyDown(window, { key: "Escape" });
+      await until(() => screen.queryByRole("button", { name: "Back to current" }) === null, "the view closed");
+      await until(() => document.activeElement === body(), `the body focused after ${leave}`);
+    }
+  });
+
   it("marks the changes against the version now before it", async () => {
     const { panel, app, doc } = await openHistory();
     await viewLatest(panel);
