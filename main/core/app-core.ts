@@ -114,7 +114,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   const onRelayChange = () => {
     publishStatus();
     const connected = relay?.status().state === "connected";
-    if (connected && !relayConnected) docs.prefetchTeam();
+    if (connected && !relayConnected) docs.prefetchTeam(true);
     relayConnected = connected;
   };
   relay = new RelayLink(repo, db, docs, peerId, onRelayChange, (user) => {

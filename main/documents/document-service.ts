@@ -161,10 +161,12 @@ export class DocumentService implements DocumentApi {
 
   /**
    * Starts fetching the team's plans this device does not hold yet (team-prefetch.ts). Runs on every change of the
-   * team's list; the core also calls it whenever the relay link connects, so fetches that failed offline are retried.
+   * team's list; the core calls it with `retry` whenever the relay link connects, so fetches that failed offline are
+   * tried again.
    */
-  prefetchTeam(): void {
-    this.#prefetch.run();
+  prefetchTeam(retry = false): void {
+    if (retry) this.#prefetch.retryFailed();
+    else this.#prefetch.run();
   }
 
   /** Private -> shared, never the reverse. */

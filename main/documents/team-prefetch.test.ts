@@ -42,15 +42,17 @@ describe("TeamPrefetch", () => {
     expect(h.prefetch.busy).toBe(false);
   });
 
-  it("leaves a failed fetch for the next run, and never fetches again what it got", async () => {
+  it("leaves a failed fetch for retryFailed(), not the next run, and never fetches again what it got", async () => {
     const h = harness(["a"]);
     h.prefetch.run();
     await h.settle("a", false);
     expect(h.prefetch.busy).toBe(false);
     h.prefetch.run();
+    expect(h.asked).toEqual(["a"]);
+    h.prefetch.retryFailed();
     expect(h.asked).toEqual(["a", "a"]);
     await h.settle("a", true);
-    h.prefetch.run();
+    h.prefetch.retryFailed();
     expect(h.asked).toEqual(["a", "a"]);
   });
 

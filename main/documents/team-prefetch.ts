@@ -4,9 +4,11 @@
  * the relay gone it was "not found", though the list showed it (data-integrity audit).
  *
  * What must stay true: at most TEAM_PREFETCH_CONCURRENCY fetches run at once, so a device joining a large team does
- * not ask the relay for everything together; a fetch that fails (offline, not on the relay yet) is only left for the
- * next run, which every change of the team index and every (re)connection to the relay starts; nothing here writes a
- * document (fetching goes through the same find() opening a plan does, which also indexes and snapshots it).
+ * not ask the relay for everything together; every change of the team index starts a run for what it newly names,
+ * and a fetch that failed (offline, not on the relay yet) waits for retryFailed(), which the core calls on every
+ * (re)connection to the relay: the team index changes with every teammate's edit, and retrying on each of those
+ * would look the same documents up again and again while offline; nothing here writes a document (fetching goes
+ * through the same find() opening a plan does, which also indexes and snapshots it).
  */
 import { TEAM_PREFETCH_CONCURRENCY } from "../../shared/limits.js";
 
@@ -27,6 +29,8 @@ export class TeamPrefetch {
   readonly #held = new Set<string>();
   readonly #queued = new Set<string>();
   readonly #inFlight = new Set<string>();
+  /** Failed since the last retryFailed(): runs skip them. */
+  readonly #failed = new Set<string>();
   #stopped = false;
   /** Fetches completed since start, for tests. */
   fetched = 0;
@@ -40,11 +44,17 @@ export class TeamPrefetch {
   run(): void {
     if (this.#stopped) return;
     for (const id of this.#options.teamIds()) {
-      if (this.#held.has(id) || this.#queued.has(id) || this.#inFlight.has(id)) continue;
+      if (this.#held.has(id) || this.#queued.has(id) || this.#inFlight.has(id) || this.#failed.has(id)) continue;
       if (this.#options.held(id)) this.#held.add(id);
       else this.#queued.add(id);
     }
     this.#pump();
+  }
+
+  /** Runs again with the fetches that failed (the relay link is back). */
+  retryFailed(): void {
+    this.#failed.clear();
+    this.run();
   }
 
   /** Whether a fetch is queued or running (tests wait for quiet). */
@@ -67,7 +77,7 @@ export class TeamPrefetch {
           this.#held.add(id);
           this.fetched++;
         },
-        () => undefined,
+        () => void this.#failed.add(id),
       ).finally(() => {
         this.#inFlight.delete(id);
         this.#pump();
