@@ -8,8 +8,8 @@ import { ViewPlugin, type EditorView, type ViewUpdate } from "@codemirror/view";
 import { remoteCaretsField } from "./remote-carets.js";
 
 const LABEL_SELECTOR = ".cm-remote-caret-label";
-export const FLIP_X_CLASS = "is-flip-x";
-export const FLIP_Y_CLASS = "is-flip-y";
+const FLIP_X_CLASS = "is-flip-x";
+const FLIP_Y_CLASS = "is-flip-y";
 
 export interface Box {
   left: number;
