@@ -8,6 +8,11 @@ export async function waitFor(condition: () => boolean, timeoutMs: number, what:
   }
 }
 
+/** Resolves after `ms`: a measuring window or warm-up of a benchmark, never waiting for a result. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /** Resolves at an absolute performance.now() time; pacing a load generator, not waiting for a result. */
 export function sleepUntil(at: number): Promise<void> {
   const delay = Math.max(0, at - performance.now());

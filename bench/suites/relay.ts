@@ -9,33 +9,28 @@
  */
 import { summarize } from "../lib/stats.js";
 import { meterPid, meterSelf } from "../lib/cpu.js";
-import { sleepUntil, waitFor } from "../lib/wait.js";
+import { sleep, sleepUntil, waitFor } from "../lib/wait.js";
 import { notAvailable, type Row, type Suite, type SuiteContext } from "../lib/report.js";
-import { RelayNotAvailable, type RelayClient, type RelayTarget, type RunningRelay, type TextDoc } from "../targets/relay-target.js";
+import { RelayNotAvailable, type RelayTarget, type RunningRelay } from "../targets/relay-target.js";
+import { RELAY_TARGETS } from "../targets/all.js";
 import { yjsBaseline } from "../targets/yjs-baseline.js";
 import { automergeBaseline } from "../targets/automerge-baseline.js";
-import { chopinRelay, chopinRelaySyncOnly } from "../targets/chopin-relay.js";
+import { FIXED_LOAD_INTERVAL_MS, READERS_PER_DOC, THROUGHPUT_WINDOW, type MeshLoad } from "../relay-mesh/mesh.js";
+import { startThreadedMesh } from "../relay-mesh/mesh-threads.js";
 import { makeMarkdown } from "../lib/markdown-doc.js";
 
 const PACED_INTERVAL_MS = 150;
 const TYPING_INTERVAL_MS = 30;
 const WARMUP_CHANGES = 5;
 const DRAIN_TIMEOUT_MS = 15_000;
+/** Clients and documents of the throughput mesh: one document written per client (relay-mesh/mesh.ts). */
 const THROUGHPUT_CLIENTS = 20;
-const THROUGHPUT_DOCS = 20;
-const READERS_PER_DOC = 2;
-/** Changes a writer may have in flight ahead of its slowest reader (closed loop: the relay sets the pace). */
-const THROUGHPUT_WINDOW = 20;
-/** Changes a writer makes per turn of the event loop. */
-const THROUGHPUT_BATCH = 5;
-const THROUGHPUT_WARMUP_MS = 1000;
 /**
- * Fixed load: each writer appends a change this often (20 docs x 2 readers at 100 ms = 400 deliveries/s, which every
- * Automerge target sustains here; at 40 ms bare automerge-repo fell behind), so relay CPU is compared at the same
- * work whatever the clients' speed: the closed-loop figure depends on the one client process, which is saturated for
- * every Automerge target.
+ * The mesh's clients run in this many threads of this process: in one thread, 20 Automerge clients saturated a core
+ * before our relay did (measured: client thread 91%, relay 63%), so the figure measured the load generator.
  */
-const FIXED_LOAD_INTERVAL_MS = 100;
+const THROUGHPUT_CLIENT_THREADS = 2;
+const THROUGHPUT_WARMUP_MS = 1000;
 /**
  * Typing into a large document: the same typing latency with a 100 KB Markdown document in place first. An Automerge 3
  * apply walked the whole document (~60 ms a call at this size, measured here; 2.2.9, which the app runs, ~1 ms), so
@@ -51,9 +46,15 @@ interface Sizes {
 }
 
 /** `prefill`: the document's text before measuring (one change), "." by default. */
-async function latency(relay: RunningRelay, intervalMs: number, count: number, prefill = "."): Promise<number[]> {
-  const writer = await relay.connect("writer");
-  const reader = await relay.connect("reader");
+async function latency(
+  target: RelayTarget,
+  relay: RunningRelay,
+  intervalMs: number,
+  count: number,
+  prefill = ".",
+): Promise<number[]> {
+  const writer = await target.connect(relay.endpoint, "writer");
+  const reader = await target.connect(relay.endpoint, "reader");
   try {
     const key = await writer.createDoc();
     const wdoc = writer.ownDoc(key);
@@ -93,103 +94,39 @@ interface Throughput {
   clientCpu: number;
 }
 
-/** 20 clients, 20 documents each written by one client and read by two others, all open and synced. */
-interface Mesh {
-  writers: TextDoc[];
-  /** Per document and reader: the text length that reader has seen. */
-  seen: number[][];
-  /** Deliveries so far: writer changes seen by readers (a batch of n changes counts n). */
-  delivered(): number;
-  /** Called after a reader of document d saw something new. */
-  onDelivery(listener: (d: number) => void): void;
-}
-
-async function openMesh(clients: RelayClient[], relay: RunningRelay, log: (m: string) => void): Promise<Mesh> {
-  for (let i = 0; i < THROUGHPUT_CLIENTS; i++) clients.push(await relay.connect(`c${i}`));
-  const keys: string[] = [];
-  for (let d = 0; d < THROUGHPUT_DOCS; d++) keys.push(await clients[d % THROUGHPUT_CLIENTS].createDoc());
-  const writers = keys.map((key, d) => clients[d % THROUGHPUT_CLIENTS].ownDoc(key));
-  for (const w of writers) w.append(".");
-  const readers: TextDoc[][] = [];
-  for (let d = 0; d < THROUGHPUT_DOCS; d++) {
-    const list: TextDoc[] = [];
-    for (let r = 1; r <= READERS_PER_DOC; r++) list.push(await clients[(d + r) % THROUGHPUT_CLIENTS].openDoc(keys[d]));
-    readers.push(list);
+/** Client threads the mesh is split across (BENCH_RELAY_CLIENT_THREADS overrides; it must divide THROUGHPUT_CLIENTS). */
+function clientThreads(): number {
+  const threads = Number(process.env.BENCH_RELAY_CLIENT_THREADS ?? THROUGHPUT_CLIENT_THREADS);
+  if (!Number.isInteger(threads) || threads < 1 || THROUGHPUT_CLIENTS % threads !== 0) {
+    throw new Error(`BENCH_RELAY_CLIENT_THREADS must divide ${THROUGHPUT_CLIENTS}`);
   }
-  log(`${THROUGHPUT_CLIENTS} clients, ${THROUGHPUT_DOCS} docs open`);
-  let delivered = 0;
-  const listeners: ((d: number) => void)[] = [];
-  const seen = readers.map((list) => list.map((r) => r.length()));
-  readers.forEach((list, d) =>
-    list.forEach((r, i) =>
-      r.onChange(() => {
-        const len = r.length();
-        if (len <= seen[d][i]) return;
-        delivered += len - seen[d][i];
-        seen[d][i] = len;
-        for (const listener of listeners) listener(d);
-      }),
-    ),
-  );
-  return { writers, seen, delivered: () => delivered, onDelivery: (listener) => listeners.push(listener) };
+  return threads;
 }
 
-/** Runs `load` on a fresh mesh, waits out the warm-up, then meters deliveries and CPU for `durationMs`. */
+/** Opens the mesh in client threads under `load`, waits out the warm-up, then meters deliveries and CPU for `durationMs`. */
 async function measureMesh(
+  target: RelayTarget,
   relay: RunningRelay,
   durationMs: number,
+  load: MeshLoad,
   log: (m: string) => void,
-  load: (mesh: Mesh, running: () => boolean) => void,
 ): Promise<Throughput> {
-  const clients: RelayClient[] = [];
-  // Cleared before clients close, so no pending writer turn touches a closed client.
-  let running = true;
+  const threads = clientThreads();
+  const mesh = await startThreadedMesh(target.name, relay.endpoint, threads, THROUGHPUT_CLIENTS / threads, load);
   try {
-    const mesh = await openMesh(clients, relay, log);
-    load(mesh, () => running);
-    await new Promise((resolve) => setTimeout(resolve, THROUGHPUT_WARMUP_MS));
-    const delivered0 = mesh.delivered();
+    log(`${THROUGHPUT_CLIENTS} clients, ${THROUGHPUT_CLIENTS} docs open in ${threads} client threads`);
+    await sleep(THROUGHPUT_WARMUP_MS);
+    const delivered0 = await mesh.delivered();
     const relayCpu = meterPid(relay.pid);
     const clientCpu = meterSelf();
     const t0 = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, durationMs));
+    await sleep(durationMs);
+    const delivered1 = await mesh.delivered();
     const elapsed = (performance.now() - t0) / 1000;
-    return {
-      deliveriesPerSec: (mesh.delivered() - delivered0) / elapsed,
-      relayCpu: relayCpu.stop(),
-      clientCpu: clientCpu.stop(),
-    };
+    return { deliveriesPerSec: (delivered1 - delivered0) / elapsed, relayCpu: relayCpu.stop(), clientCpu: clientCpu.stop() };
   } finally {
-    running = false;
-    for (const c of clients) await c.close();
+    await mesh.stop();
   }
-}
-
-/** Closed loop: each writer runs at most THROUGHPUT_WINDOW changes ahead of its slowest reader. */
-function saturate(mesh: Mesh, running: () => boolean): void {
-  const { writers, seen } = mesh;
-  const scheduled = writers.map(() => false);
-  const slowest = (d: number) => Math.min(...seen[d]);
-  const pump = (d: number) => {
-    if (scheduled[d] || !running()) return;
-    scheduled[d] = true;
-    setImmediate(() => {
-      scheduled[d] = false;
-      const w = writers[d];
-      for (let k = 0; k < THROUGHPUT_BATCH && running() && w.length() - slowest(d) < THROUGHPUT_WINDOW; k++) {
-        w.append("x");
-      }
-    });
-  };
-  mesh.onDelivery(pump);
-  writers.forEach((_, d) => pump(d));
-}
-
-/** Open loop: every writer appends one change every FIXED_LOAD_INTERVAL_MS, whatever the readers see. */
-function steady(mesh: Mesh, running: () => boolean): void {
-  mesh.writers.forEach((w, d) => {
-    const timer = setInterval(() => (running() ? w.append("x") : clearInterval(timer)), FIXED_LOAD_INTERVAL_MS);
-  });
 }
 
 const PHASES = ["latency", "large", "throughput", "fixed"] as const;
@@ -215,9 +152,9 @@ async function measureTarget(
     let typing = skipped;
     if (phases.has("latency")) {
       log(`${target.name}: paced ${sizes.paced} changes every ${PACED_INTERVAL_MS} ms`);
-      paced = summarize(await latency(relay, PACED_INTERVAL_MS, sizes.paced));
+      paced = summarize(await latency(target, relay, PACED_INTERVAL_MS, sizes.paced));
       log(`${target.name}: typing ${sizes.typing} changes every ${TYPING_INTERVAL_MS} ms`);
-      typing = summarize(await latency(relay, TYPING_INTERVAL_MS, sizes.typing));
+      typing = summarize(await latency(target, relay, TYPING_INTERVAL_MS, sizes.typing));
     }
     let large = skipped;
     let largeCpu = { clients: Number.NaN, relay: Number.NaN };
@@ -225,18 +162,18 @@ async function measureTarget(
       log(`${target.name}: typing ${sizes.large} changes every ${TYPING_INTERVAL_MS} ms into a ${LARGE_DOC_CHARS / 1000} KB document`);
       const clients = meterSelf();
       const relayCpu = meterPid(relay.pid);
-      large = summarize(await latency(relay, TYPING_INTERVAL_MS, sizes.large, makeMarkdown(LARGE_DOC_CHARS)));
+      large = summarize(await latency(target, relay, TYPING_INTERVAL_MS, sizes.large, makeMarkdown(LARGE_DOC_CHARS)));
       largeCpu = { clients: clients.stop(), relay: relayCpu.stop() };
     }
     let tp = skippedMesh;
     if (phases.has("throughput")) {
       log(`${target.name}: throughput for ${sizes.throughputMs} ms`);
-      tp = await measureMesh(relay, sizes.throughputMs, (m) => log(`throughput: ${m}`), saturate);
+      tp = await measureMesh(target, relay, sizes.throughputMs, "closed-loop", (m) => log(`throughput: ${m}`));
     }
     let fixed = skippedMesh;
     if (phases.has("fixed")) {
       log(`${target.name}: fixed load (a change per doc every ${FIXED_LOAD_INTERVAL_MS} ms) for ${sizes.throughputMs} ms`);
-      fixed = await measureMesh(relay, sizes.throughputMs, (m) => log(`fixed load: ${m}`), steady);
+      fixed = await measureMesh(target, relay, sizes.throughputMs, "fixed", (m) => log(`fixed load: ${m}`));
     }
     return {
       name: target.name,
@@ -298,7 +235,7 @@ export const relaySuite: Suite = async (ctx: SuiteContext) => {
   // reports use all.
   const only = process.env.BENCH_RELAY_ONLY;
   const matches = (name: string): boolean => !only || (only.startsWith("=") ? name === only.slice(1) : name.includes(only));
-  const targets = [yjsBaseline, automergeBaseline, chopinRelaySyncOnly, chopinRelay].filter((t) => matches(t.name));
+  const targets = RELAY_TARGETS.filter((t) => matches(t.name));
   // BENCH_RELAY_PHASES=latency,large,throughput,fixed (any of them) measures those phases only; reports use all.
   const phases = new Set((process.env.BENCH_RELAY_PHASES ?? PHASES.join(",")).split(",") as Phase[]);
   const unknown = [...phases].filter((p) => !PHASES.includes(p));
@@ -315,9 +252,9 @@ export const relaySuite: Suite = async (ctx: SuiteContext) => {
     notes: [
       `paced: ${sizes.paced} changes, one every ${PACED_INTERVAL_MS} ms; typing: ${sizes.typing} changes, one every ${TYPING_INTERVAL_MS} ms; ${WARMUP_CHANGES} warm-up changes not counted`,
       `100 KB typing: ${sizes.large} changes, one every ${TYPING_INTERVAL_MS} ms, into a document holding ${LARGE_DOC_CHARS.toLocaleString("en-US")} characters of Markdown; relay and clients CPU (this bench process: writer and reader) over the whole phase, setup included`,
-      `throughput: ${THROUGHPUT_CLIENTS} clients x ${THROUGHPUT_DOCS} docs, 1 writer + ${READERS_PER_DOC} readers per doc, writers at most ${THROUGHPUT_WINDOW} changes ahead of their slowest reader, ${sizes.throughputMs} ms measured; a delivery = one writer change seen by one reader (batched changes count each)`,
+      `throughput: ${THROUGHPUT_CLIENTS} clients x ${THROUGHPUT_CLIENTS} docs in ${clientThreads()} client threads of this process (each thread a group of clients and the docs they write; every client on its own socket), 1 writer + ${READERS_PER_DOC} readers per doc, writers at most ${THROUGHPUT_WINDOW} changes ahead of their slowest reader, ${sizes.throughputMs} ms measured; a delivery = one writer change seen by one reader (batched changes count each)`,
       `fixed load: the same mesh with every writer appending one change every ${FIXED_LOAD_INTERVAL_MS} ms (open loop), so every target's relay does the same work`,
-      "CPU % is of one core; clients CPU is this bench process (all 20 clients), the relay is its own process",
+      "CPU % is of one core; clients CPU is this bench process (all 20 clients, every thread), the relay is its own process",
     ],
   };
 };

@@ -10,10 +10,8 @@ export const automergeBaseline: RelayTarget = {
   async start() {
     const child = spawnTs(join(BENCH_DIR, "baselines/automerge-relay.ts"));
     const { port } = (await child.ready) as { port: number };
-    return {
-      pid: child.pid,
-      connect: (label) => connectAutomergeClient(new WebSocketClientAdapter(`ws://127.0.0.1:${port}`, 1000), label),
-      stop: () => child.stop(),
-    };
+    return { pid: child.pid, endpoint: { port }, stop: () => child.stop() };
   },
+  connect: (endpoint, label) =>
+    connectAutomergeClient(new WebSocketClientAdapter(`ws://127.0.0.1:${endpoint.port}`, 1000), label),
 };

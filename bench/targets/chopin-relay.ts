@@ -30,7 +30,7 @@ function chopinTarget(name: string, fastPath: boolean): RelayTarget {
     name,
     async start() {
       if (!existsSync(join(PROJECT_DIR, "sync-relay/server.ts"))) throw new RelayNotAvailable("sync-relay/server.ts does not exist");
-      const Adapter = await loadClientAdapter();
+      await loadClientAdapter();
       // BENCH_RELAY_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the relay process.
       const nodeArgs = process.env.BENCH_RELAY_NODE_ARGS?.split(" ").filter(Boolean);
       const child = spawnTs(join(BENCH_DIR, "targets/chopin-relay-process.ts"), [], { nodeArgs });
@@ -40,17 +40,15 @@ function chopinTarget(name: string, fastPath: boolean): RelayTarget {
       } catch (error) {
         throw new RelayNotAvailable(`the relay did not start: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`);
       }
-      return {
-        pid: child.pid,
-        connect: (label) => {
-          const peerId = `${ready.handle}:${label}-${Math.random().toString(36).slice(2, 8)}`;
-          const adapter = new Adapter({ url: ready.url, token: ready.token, peerId });
-          // The app core attaches its Repo the same way (RelayConnection.attachRepo): that turns on the change fast path.
-          const onRepo = fastPath ? (repo: Repo) => adapter.attachRepo?.(repo) : undefined;
-          return connectAutomergeClient(adapter, label, peerId, onRepo);
-        },
-        stop: () => child.stop(),
-      };
+      return { pid: child.pid, endpoint: ready, stop: () => child.stop() };
+    },
+    async connect(endpoint, label) {
+      const Adapter = await loadClientAdapter();
+      const peerId = `${endpoint.handle}:${label}-${Math.random().toString(36).slice(2, 8)}`;
+      const adapter = new Adapter({ url: String(endpoint.url), token: String(endpoint.token), peerId });
+      // The app core attaches its Repo the same way (RelayConnection.attachRepo): that turns on the change fast path.
+      const onRepo = fastPath ? (repo: Repo) => adapter.attachRepo?.(repo) : undefined;
+      return connectAutomergeClient(adapter, label, peerId, onRepo);
     },
   };
 }

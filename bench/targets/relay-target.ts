@@ -25,14 +25,19 @@ export interface RelayClient {
 export interface RunningRelay {
   /** The relay process, for CPU metering. */
   pid: number;
-  connect(label: string): Promise<RelayClient>;
+  /** What a client needs to reach it (port, token): plain data, so a client thread can connect too. */
+  endpoint: RelayEndpoint;
   stop(): Promise<void>;
 }
+
+export type RelayEndpoint = Record<string, string | number>;
 
 export interface RelayTarget {
   name: string;
   /** Starts the relay; throws RelayNotAvailable when the target cannot run (missing module, different API). */
   start(): Promise<RunningRelay>;
+  /** Connects one client; callable in any thread given the endpoint start() returned. */
+  connect(endpoint: RelayEndpoint, label: string): Promise<RelayClient>;
 }
 
 export class RelayNotAvailable extends Error {}

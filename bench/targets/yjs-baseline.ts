@@ -74,10 +74,7 @@ export const yjsBaseline: RelayTarget = {
   async start() {
     const child = spawnTs(join(BENCH_DIR, "baselines/yjs-relay.ts"));
     const { port } = (await child.ready) as { port: number };
-    return {
-      pid: child.pid,
-      connect: async (label) => connectYjsClient(`ws://127.0.0.1:${port}`, label),
-      stop: () => child.stop(),
-    };
+    return { pid: child.pid, endpoint: { port }, stop: () => child.stop() };
   },
+  connect: async (endpoint, label) => connectYjsClient(`ws://127.0.0.1:${endpoint.port}`, label),
 };

@@ -1,0 +1,38 @@
+/**
+ * Worker thread: one group of the throughput mesh (mesh.ts) against a running relay. Opens the group, starts its load,
+ * answers counts, and on "stop" closes every client before saying "closed". Any failure is reported as a message, so
+ * the suite prints a row's reason instead of dying.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { relayTargetNamed } from "../targets/all.js";
+import type { RelayClient } from "../targets/relay-target.js";
+import { openMesh, startLoad, type Mesh } from "./mesh.js";
+import type { GroupOrder, GroupReport, GroupSpec } from "./mesh-threads.js";
+
+const spec = workerData as GroupSpec;
+const port = parentPort!;
+const report = (message: GroupReport) => port.postMessage(message);
+const clients: RelayClient[] = [];
+// Cleared before clients close, so no pending writer turn touches a closed client.
+let running = true;
+let mesh: Mesh | undefined;
+
+async function closeAll(): Promise<void> {
+  running = false;
+  for (const c of clients) await c.close().catch(() => undefined);
+}
+
+port.on("message", (order: GroupOrder) => {
+  if (order.type === "count") report({ type: "count", delivered: mesh?.delivered() ?? 0 });
+  else void closeAll().then(() => report({ type: "closed" }));
+});
+
+try {
+  const target = relayTargetNamed(spec.target);
+  mesh = await openMesh(spec.clients, (label) => target.connect(spec.endpoint, label), clients, spec.label);
+  startLoad(spec.load, mesh, () => running);
+  report({ type: "ready" });
+} catch (error) {
+  await closeAll();
+  report({ type: "failed", message: error instanceof Error ? error.message : String(error) });
+}
