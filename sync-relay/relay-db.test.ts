@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -18,6 +18,35 @@ describe("relay database", () => {
     expect(cli.pragma("synchronous", { simple: true })).toBe(2);
     relay.close();
     cli.close();
+  });
+
+  it("keeps the folder it creates and the database with its WAL files owner-only, whatever the umask", () => {
+    dir = mkdtempSync(join(tmpdir(), "chopin-relay-db-"));
+    const data = join(dir, "relay");
+    const mode = (path: string) => statSync(path).mode & 0o777;
+    const umask = process.umask(0o022);
+    try {
+      const db = openRelayDb(data);
+      db.prepare("INSERT INTO relay_meta (key, value) VALUES ('k', 'v')").run();
+      expect(mode(data)).toBe(0o700);
+      for (const suffix of ["", "-wal", "-shm"]) expect(mode(join(data, RELAY_DB_FILE + suffix))).toBe(0o600);
+      db.close();
+    } finally {
+      process.umask(umask);
+    }
+  });
+
+  it("narrows a database an older relay left readable by others", () => {
+    dir = mkdtempSync(join(tmpdir(), "chopin-relay-db-"));
+    openRelayDb(dir).close();
+    const file = join(dir, RELAY_DB_FILE);
+    chmodSync(file, 0o644);
+    writeFileSync(`${file}-shm`, "");
+    chmodSync(`${file}-shm`, 0o644);
+    const db = openRelayDb(dir);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(`${file}-shm`).mode & 0o777).toBe(0o600);
+    db.close();
   });
 
   it("openExistingRelayDb refuses a folder without a relay database and creates nothing", () => {

@@ -5,10 +5,11 @@
  * synchronous=NORMAL (see openRelayDb); the CLI's user commands commit with FULL (durableUserWrites), because a
  * token issued or revoked must survive even a power cut the moment the CLI says so.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { ChopinError } from "../shared/errors.js";
+import { ensurePrivateDbFile, ensurePrivateDir } from "../shared/node/private-files.js";
 
 export const RELAY_DB_FILE = "relay.sqlite";
 
@@ -79,10 +80,15 @@ export function durableUserWrites(db: Database.Database): Database.Database {
   return db;
 }
 
-/** Opens the relay database of `dataDir`, creating the folder and the database when missing. */
+/**
+ * Opens the relay database of `dataDir`, creating the folder and the database when missing. Both are owner-only
+ * (shared/node/private-files.ts): the file holds every team document and the users' token hashes.
+ */
 export function openRelayDb(dataDir: string): Database.Database {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, RELAY_DB_FILE));
+  ensurePrivateDir(dataDir);
+  const file = join(dataDir, RELAY_DB_FILE);
+  ensurePrivateDbFile(file);
+  const db = new Database(file);
   db.pragma("journal_mode = WAL");
   // The relay's copy is one replica of many: a killed relay loses nothing (WAL), a power cut may lose the last
   // commits, which clients send again on their next sync (no client keeps a sync state with the relay on disk).

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
@@ -31,6 +31,17 @@ describe("openLocalDb", () => {
     expect(db.name).toBe(localDbPath(dir));
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(schemaVersionOf(db)).toBe(LOCAL_DB_MIGRATIONS.length);
+  });
+
+  it("keeps chopin.db and its WAL files owner-only: they hold the relay and MCP tokens", () => {
+    const umask = process.umask(0o022);
+    try {
+      const { db, dir } = freshDb();
+      setSetting(db, "k", "v");
+      for (const suffix of ["", "-wal", "-shm"]) expect(statSync(localDbPath(dir) + suffix).mode & 0o777).toBe(0o600);
+    } finally {
+      process.umask(umask);
+    }
   });
 
   it("reopening runs no step twice and keeps data", () => {

@@ -4,8 +4,8 @@
  * which keeps its own table.
  */
 import BetterSqlite3, { type Database } from "better-sqlite3";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { ensurePrivateDbFile, ensurePrivateDir } from "../../shared/node/private-files.js";
 import { foldForSearch } from "../../shared/search-fold.js";
 import { LOCAL_DB_MIGRATIONS } from "./migrations.js";
 import { migrate } from "./migrate.js";
@@ -20,9 +20,13 @@ export function localDbPath(dataDir: string): string {
   return join(dataDir, LOCAL_DB_FILE);
 }
 
-/** Opens (creating if needed) and migrates the local database. */
+/**
+ * Opens (creating if needed) and migrates the local database. The file is owner-only (it holds the relay and MCP
+ * tokens), even where the data folder could not be made private.
+ */
 export function openLocalDb(dataDir: string): LocalDb {
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
+  ensurePrivateDbFile(localDbPath(dataDir));
   const db = new BetterSqlite3(localDbPath(dataDir));
   try {
     db.pragma("journal_mode = WAL");
