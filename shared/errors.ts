@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   "not-configured",
   /** GitHub did not answer, or answered with a server error or rate limit; nothing was changed. */
   "github-unavailable",
+  /** Too many refused attempts came from this address; nothing was checked. Try again after the time the sentence names. */
+  "rate-limited",
   /** The window's link to the core is down right now; the call was never sent (nothing changed) and is not replayed. */
   "core-unavailable",
   /** Sharing was asked for but no team relay is configured; nothing was shared (a private document can be, later). */

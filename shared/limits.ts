@@ -130,6 +130,16 @@ export const GITHUB_ADMISSION_CACHE_MS = 30_000;
 export const MAX_GITHUB_ADMISSION_CACHE_ENTRIES = 10_000;
 /** A presented GitHub token longer than this is refused without asking GitHub. */
 export const MAX_GITHUB_TOKEN_CHARS = 1024;
+/**
+ * GitHub sign-in checks one remote address may make at the relay per RELAY_GITHUB_CHECK_WINDOW_MS that admit nobody
+ * (a token GitHub does not accept, a user not admitted). Every unknown token costs the relay a request to GitHub:
+ * without a bound, one client sending random tokens spends the relay's GitHub rate limit until GitHub refuses it, and
+ * admission then fails closed for every member. Admitted sign-ins are not counted.
+ */
+export const RELAY_GITHUB_CHECKS_PER_ADDRESS = 20;
+export const RELAY_GITHUB_CHECK_WINDOW_MS = 60_000;
+/** Remote addresses that budget remembers at most (the oldest is forgotten first). */
+export const RELAY_GITHUB_CHECK_MAX_ADDRESSES = 4096;
 /** Live relay connections admitted by a GitHub token are re-verified this often. */
 export const GITHUB_ADMISSION_REVERIFY_MS = 60_000;
 /** Permission facts (admitted, push/admin, installation access) are trusted for at most this long. */

@@ -8,10 +8,13 @@
  *   (users.ts), so a GitHub login can never be, claim the peer ids of, or be cut by the revocation poll of a relay
  *   user with the same handle, and a relay user can never become a GitHub identity.
  * - Each refusal says why, with the HTTP status a client can branch on: 401 token missing, wrong or not accepted by
- *   GitHub; 403 a valid GitHub user this relay does not admit; 503 GitHub cannot be asked right now (fail closed).
+ *   GitHub; 403 a valid GitHub user this relay does not admit; 503 GitHub cannot be asked right now (fail closed);
+ *   429 this address made too many GitHub checks that admitted nobody (admission/attempt-budget.ts), GitHub not asked.
  * - Without GitHub admission configured, behaviour is exactly the relay-token-only behaviour (401 for anything else).
  */
 import type { ErrorCode } from "../shared/errors.js";
+import { RELAY_GITHUB_CHECK_MAX_ADDRESSES, RELAY_GITHUB_CHECK_WINDOW_MS, RELAY_GITHUB_CHECKS_PER_ADDRESS } from "../shared/limits.js";
+import { AttemptBudget } from "./admission/attempt-budget.js";
 import { createGitHubAdmission, type GitHubAdmission } from "./admission/github-admission.js";
 import { startLiveGitHubSockets, type LiveGitHubSockets } from "./github-live.js";
 import type { SocketIdentity } from "./server-adapter.js";
@@ -46,20 +49,31 @@ export type RelayAuthOutcome =
   | { ok: true; identity: SocketIdentity; via: "relay-token" }
   /** `token` is kept only so live re-verification can ask GitHub again; it is never stored or logged. */
   | { ok: true; identity: SocketIdentity; via: "github"; token: string }
-  | { ok: false; status: 401 | 403 | 503; code: ErrorCode; message: string };
+  | { ok: false; status: 401 | 403 | 429 | 503; code: ErrorCode; message: string };
 
-export type RelayAuthenticator = (token: string | null) => Promise<RelayAuthOutcome>;
+/** `address`: the remote address, whose GitHub checks are budgeted. */
+export type RelayAuthenticator = (token: string | null, address?: string) => Promise<RelayAuthOutcome>;
 
 const RELAY_ONLY_401 = "The relay token is missing, wrong or revoked.";
 const WITH_GITHUB_401 = "The token is missing, wrong or revoked: it is neither a relay token nor a GitHub sign-in this relay accepts.";
 
-export function createRelayAuthenticator(users: UserStore, github: GitHubAdmission | null): RelayAuthenticator {
-  return async (token) => {
+export function createRelayAuthenticator(
+  users: UserStore,
+  github: GitHubAdmission | null,
+  budget = new AttemptBudget(RELAY_GITHUB_CHECKS_PER_ADDRESS, RELAY_GITHUB_CHECK_WINDOW_MS, RELAY_GITHUB_CHECK_MAX_ADDRESSES),
+): RelayAuthenticator {
+  return async (token, address = "unknown address") => {
     const local = users.authenticate(token);
     if (local) return { ok: true, identity: { user: local.handle, tokenHash: local.tokenHash }, via: "relay-token" };
     if (!github || !token) return { ok: false, status: 401, code: "unauthorized", message: github ? WITH_GITHUB_401 : RELAY_ONLY_401 };
+    const taken = budget.take(address);
+    if (!taken.ok) {
+      const seconds = Math.ceil(taken.retryAfterMs / 1000);
+      return { ok: false, status: 429, code: "rate-limited", message: `Too many refused sign-ins from this address; try again in ${seconds} s.` };
+    }
     const result = await github.verify(token);
     if (result.ok) {
+      budget.refund(address);
       return { ok: true, identity: { user: githubIdentity(result.login), tokenHash: hashToken(token) }, via: "github", token };
     }
     switch (result.code) {

@@ -5,11 +5,12 @@
  * unavailable).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { RELAY_GITHUB_CHECK_WINDOW_MS } from "../shared/limits.js";
 
 export interface HttpRouteContext {
   health(): { documents: number; connections: number };
-  /** Who a token stands for, or why it is refused; never rejects. */
-  authenticate(token: string | null): Promise<{ ok: true; user: string } | { ok: false; status: number; code: string; message: string }>;
+  /** Who a token presented from `address` stands for, or why it is refused; never rejects. */
+  authenticate(token: string | null, address: string | undefined): Promise<{ ok: true; user: string } | { ok: false; status: number; code: string; message: string }>;
   teamIndexDocumentId: string;
   /** Told of every refused token (the relay logs them, rate-limited: refusal-log.ts). */
   onRefused?: (address: string | undefined, status: number, reason: string) => void;
@@ -57,11 +58,12 @@ export function handleHttp(ctx: HttpRouteContext, req: IncomingMessage, res: Ser
     return;
   }
   if (path === "/v1/team") {
-    void ctx.authenticate(bearerToken(req)).then(
+    void ctx.authenticate(bearerToken(req), req.socket.remoteAddress).then(
       (outcome) => {
         if (!outcome.ok) {
           ctx.onRefused?.(req.socket.remoteAddress, outcome.status, outcome.message);
-          const extra: Record<string, string> = outcome.status === 401 ? { "www-authenticate": 'Bearer realm="chopin-relay"' } : {};
+          const extra: Record<string, string> =
+            outcome.status === 401 ? { "www-authenticate": 'Bearer realm="chopin-relay"' } : outcome.status === 429 ? { "retry-after": String(RELAY_GITHUB_CHECK_WINDOW_MS / 1000) } : {};
           sendJson(res, outcome.status, { code: outcome.code, message: outcome.message }, extra);
           return;
         }

@@ -117,6 +117,17 @@ describe("relayed presence sender ids", () => {
     expect(alice.closed).toBeNull();
   });
 
+  it("keeps a refusal on one log line whatever control characters the peer id and sender carry", async () => {
+    const carol = await joined("carol", "carol:desk");
+    const alice = await joined("alice", "alice:x\nrelay stopped");
+    const documentId = await watchedDocument(carol, "carol:desk");
+    alice.send(presence("alice", "bob:laptop\ncut 1 revoked connection(s) of bob", documentId, {}));
+    await waitFor(() => log.some((line) => line.startsWith("dropped presence")), "the refusal is logged");
+    const refusal = log.find((line) => line.startsWith("dropped presence"))!;
+    expect(refusal).not.toMatch(/[\u0000-\u001f]/);
+    expect(refusal).toMatch(/^dropped presence from alice:x\?relay stopped#s\d+: presence sender "bob:laptop\?cut 1 revoked/);
+  });
+
   it("says goodbye, in each window's name and on each document, for a member it cuts off", async () => {
     const carol = await joined("carol", "carol:desk");
     const alice = await joined("alice", "alice:laptop");

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { RELAY_GITHUB_CHECKS_PER_ADDRESS } from "../shared/limits.js";
 import { CLOSE_CODES } from "../shared/sync-wire.js";
 import { startRelay, type RelayOptions, type RunningRelay } from "./server.js";
 import { rawClient, tempDir, waitFor, type RawClient } from "./test-wire.js";
@@ -183,6 +184,33 @@ describe("relay admission by GitHub token", () => {
     await client("ghu_alice").join("device-alice-2");
     expect(await team("ghu_alice")).toMatchObject({ status: 200 });
     expect(await githubCalls("/user")).toBe(afterFirst);
+  });
+});
+
+describe("GitHub checks per address", () => {
+  it("stops asking GitHub for an address whose tokens keep failing, with 429, while relay tokens still work", async () => {
+    await start();
+    const relayBob = relay!.users.add("bob").token;
+    const before = await githubCalls("/user");
+    // Sequential, unique forged tokens (nothing cached): each costs one GitHub request until the budget is spent.
+    for (let i = 0; i < RELAY_GITHUB_CHECKS_PER_ADDRESS; i++) {
+      expect((await team(`ghu_forged_${i}`)).status).toBe(401);
+    }
+    expect(await githubCalls("/user")).toBe(before + RELAY_GITHUB_CHECKS_PER_ADDRESS);
+    const limited = await refusal("ghu_forged_next");
+    expect(limited).toEqual({ status: 429, body: { code: "rate-limited", message: expect.stringMatching(/Too many refused sign-ins .* try again in \d+ s/) } });
+    expect(await team("ghu_forged_next2")).toMatchObject({ status: 429, body: { code: "rate-limited" } });
+    expect(await githubCalls("/user")).toBe(before + RELAY_GITHUB_CHECKS_PER_ADDRESS);
+    // A relay token never reaches the GitHub check.
+    expect(await team(relayBob)).toMatchObject({ status: 200, body: { user: "bob" } });
+  });
+
+  it("does not count sign-ins GitHub admits", async () => {
+    await start();
+    for (let i = 0; i < RELAY_GITHUB_CHECKS_PER_ADDRESS - 1; i++) expect((await team(`ghu_forged_${i}`)).status).toBe(401);
+    expect((await team("ghu_alice")).status).toBe(200);
+    expect((await team("ghu_forged_last")).status).toBe(401);
+    expect((await team("ghu_forged_over")).status).toBe(429);
   });
 });
 

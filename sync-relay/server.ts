@@ -34,6 +34,7 @@ import {
   FAST_PATH_SYNC_INTERVAL_MS,
   MAX_RELAY_MESSAGE_BYTES,
   RELAY_EVICT_SWEEP_MS,
+  RELAY_GITHUB_CHECK_WINDOW_MS,
   RELAY_IDLE_EVICT_MS,
   RELAY_JOIN_TIMEOUT_MS,
   RELAY_KEEPALIVE_MS,
@@ -242,7 +243,7 @@ async function serve(
     // No storageId: the relay keeps no per-client sync state on disk, so every session starts from a clean state.
     presentMetadata: () => ({ isEphemeral: true }),
     ownerOfPeer: (peerId) => users.ownerOfPeer(peerId),
-    onRelayRefused: (sessionId, reason) => log(`dropped presence from ${sessionId}: ${reason}`),
+    onRelayRefused: (sessionId, reason) => log(`dropped presence from ${printable(sessionId)}: ${printable(reason)}`),
     onJoined: (facts) => log(`joined: ${describeConnection(facts)}`),
     onClosed: (facts, code, reason) => log(`left: ${describeConnection(facts)} (${code}${reason ? ` ${printable(reason)}` : ""})`),
     joinTimeoutMs: timings.joinTimeoutMs,
@@ -307,8 +308,8 @@ async function serve(
     handleHttp(
       {
         health: () => ({ documents: loadedDocuments(), connections: adapter.connectionCount }),
-        authenticate: async (token) => {
-          const outcome = await auth.authenticate(token);
+        authenticate: async (token, address) => {
+          const outcome = await auth.authenticate(token, address);
           return outcome.ok ? { ok: true, user: outcome.identity.user } : outcome;
         },
         teamIndexDocumentId,
@@ -318,7 +319,7 @@ async function serve(
       res,
     );
   const serveUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    void auth.authenticate(bearerToken(req)).then(
+    void auth.authenticate(bearerToken(req), req.socket.remoteAddress).then(
       (outcome) => {
         if (!outcome.ok) {
           refusals("upgrade", req.socket.remoteAddress, outcome.status, outcome.message);
@@ -427,7 +428,13 @@ function readyDocumentIds(repo: Repo): DocumentId[] {
     .map((handle) => handle.documentId);
 }
 
-const STATUS_TEXT: Record<number, string> = { 401: "Unauthorized", 403: "Forbidden", 500: "Internal Server Error", 503: "Service Unavailable" };
+const STATUS_TEXT: Record<number, string> = {
+  401: "Unauthorized",
+  403: "Forbidden",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
 
 function refuseUpgrade(socket: Duplex, status: number, code: string, message: string): void {
   if (socket.destroyed) return;
@@ -437,7 +444,7 @@ function refuseUpgrade(socket: Duplex, status: number, code: string, message: st
       "Content-Type: application/json; charset=utf-8\r\n" +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       (status === 401 ? 'WWW-Authenticate: Bearer realm="chopin-relay"\r\n' : "") +
-      (status === 503 ? "Retry-After: 5\r\n" : "") +
+      (status === 503 ? "Retry-After: 5\r\n" : status === 429 ? `Retry-After: ${RELAY_GITHUB_CHECK_WINDOW_MS / 1000}\r\n` : "") +
       "Connection: close\r\n\r\n" +
       body,
   );
