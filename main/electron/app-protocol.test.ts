@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -22,6 +22,8 @@ writeFileSync(join(rendererDir, "index.html"), "<!doctype html><title>Chopin</ti
 writeFileSync(join(rendererDir, "assets", "app.js"), "console.log('hi')");
 writeFileSync(join(rendererDir, "assets", "automerge.wasm"), Buffer.from([0, 97, 115, 109]));
 writeFileSync(join(base, "secret.txt"), "TOP SECRET");
+// A symlink inside the renderer folder that leads out of it.
+symlinkSync(join(base, "secret.txt"), join(rendererDir, "assets", "linked.js"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const handler = createAppProtocolHandler(rendererDir);
@@ -53,6 +55,7 @@ describe("app:// protocol handler", () => {
     `app://chopin//${join(base, "secret.txt")}`,
     "app://chopin/%00index.html",
     "app://chopin/%E0%A4%A",
+    "app://chopin/assets/linked.js",
   ])("refuses %s with a 404 and never the file outside", async (url) => {
     const response = await get(url);
     expect(response.status).toBe(404);

@@ -2,13 +2,14 @@
  * The app:// scheme that serves the built renderer. It is registered as standard + secure before `ready`, so the
  * page gets a real origin (app://chopin) with secure-context APIs, and the handler answers only GET/HEAD for files
  * inside the renderer folder: the path is decoded once and must stay inside it (resolveStaticPath), so
- * "../", "%2e%2e", encoded slashes, backslashes and absolute paths all end in a 404, never a file outside.
+ * "../", "%2e%2e", encoded slashes, backslashes, absolute paths and symlinks leading out all end in a 404, never a
+ * file outside.
  * Every response carries the CSP, so the policy holds even where webRequest does not see custom schemes.
  */
 import { protocol } from "electron";
 import { readFile, stat } from "node:fs/promises";
 import { extname } from "node:path";
-import { CONTENT_TYPES, resolveStaticPath } from "../host/static-files.js";
+import { CONTENT_TYPES, realFileInside, resolveStaticPath } from "../host/static-files.js";
 import { APP_CSP, APP_HOST, APP_SCHEME } from "./app-origin.js";
 
 const BASE_HEADERS = {
@@ -44,7 +45,8 @@ export function createAppProtocolHandler(rendererDir: string): (request: AppRequ
   return async (request) => {
     if (request.method !== "GET" && request.method !== "HEAD") return new Response(null, { status: 405, headers: BASE_HEADERS });
     const path = appPathOf(request.url);
-    const file = path === null ? null : resolveStaticPath(rendererDir, path);
+    const requested = path === null ? null : resolveStaticPath(rendererDir, path);
+    const file = requested && realFileInside(rendererDir, requested);
     if (!file) return notFound();
     try {
       if (!(await stat(file)).isFile()) return notFound();

@@ -1,8 +1,10 @@
 /**
- * Serves the built renderer from one folder. Paths are decoded once, normalised, and must stay inside the folder;
- * anything else is a 404 (never a 500), so a crafted URL can neither escape nor crash the server.
+ * Serves the built renderer from one folder. Paths are decoded once, normalised, and must stay inside the folder,
+ * also once symlinks are followed; anything else is a 404 (never a 500), so a crafted URL can neither escape nor
+ * crash the server. Every answer says not to sniff types or be framed (X-Frame-Options for browsers that predate
+ * CSP's frame-ancestors).
  */
-import { createReadStream, statSync } from "node:fs";
+import { createReadStream, realpathSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
 
@@ -42,8 +44,23 @@ export function resolveStaticPath(root: string, urlPath: string): string | null 
   return target;
 }
 
+/** Headers every static answer carries, found or not: no type sniffing, no framing. */
+export const STATIC_SAFETY_HEADERS = { "x-content-type-options": "nosniff", "x-frame-options": "DENY" } as const;
+
+/** `file` when it, with every symlink followed, is still inside `root` (itself resolved); null otherwise or when absent. */
+export function realFileInside(root: string, file: string): string | null {
+  try {
+    const base = realpathSync(root);
+    const real = realpathSync(file);
+    return real.startsWith(base + sep) ? real : null;
+  } catch {
+    return null;
+  }
+}
+
 export function serveStatic(root: string, req: IncomingMessage, res: ServerResponse): void {
-  const file = resolveStaticPath(root, req.url ?? "/");
+  const requested = resolveStaticPath(root, req.url ?? "/");
+  const file = requested && realFileInside(root, requested);
   let size = -1;
   try {
     if (file) {
@@ -54,7 +71,7 @@ export function serveStatic(root: string, req: IncomingMessage, res: ServerRespo
     size = -1;
   }
   if (!file || size < 0) {
-    res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found");
+    res.writeHead(404, { "content-type": "text/plain; charset=utf-8", ...STATIC_SAFETY_HEADERS }).end("Not found");
     return;
   }
   const isHtml = extname(file) === ".html";
@@ -62,7 +79,7 @@ export function serveStatic(root: string, req: IncomingMessage, res: ServerRespo
     "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream",
     "content-length": size,
     "content-security-policy": HOST_CSP,
-    "x-content-type-options": "nosniff",
+    ...STATIC_SAFETY_HEADERS,
     "referrer-policy": "no-referrer",
     "cache-control": isHtml ? "no-store" : "public, max-age=31536000, immutable",
   });
