@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { chmod, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -52,6 +52,19 @@ describe("plaintext file vault", () => {
     expect(await vault.load()).toEqual(sample);
     await vault.clear();
     expect(await vault.load()).toBeNull();
+  });
+
+  it("writes the token into a new temp file, never through a file or symlink already at the temp name", async () => {
+    const path = join(dir, "t.json");
+    const elsewhere = join(dir, "elsewhere.txt");
+    await writeFile(elsewhere, "untouched");
+    await chmod(elsewhere, 0o644);
+    await symlink(elsewhere, `${path}.${process.pid}.tmp`);
+    const vault = createPlaintextFileVault({ path, explicitPlaintextConsent: true });
+    await vault.save(sample);
+    expect(await readFile(elsewhere, "utf8")).toBe("untouched");
+    expect((await lstat(path)).isFile()).toBe(true);
+    expect(await vault.load()).toEqual(sample);
   });
 
   it("refuses a file others can read", async () => {

@@ -42,11 +42,15 @@ function parseStored(text: string): StoredCredential | null {
   }
 }
 
-/** Writes via a 0600 temp file and rename, so a crash never leaves a half-written or wider-permission file. */
+/**
+ * Writes via a new 0600 temp file (O_EXCL: never through a file or symlink already at its name) and rename, so a
+ * crash never leaves a half-written or wider-permission file.
+ */
 async function writePrivate(path: string, data: string | Buffer): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, data, { mode: 0o600 });
+  await rm(tmp, { force: true });
+  await writeFile(tmp, data, { mode: 0o600, flag: "wx" });
   await chmod(tmp, 0o600);
   await rename(tmp, path);
 }

@@ -1,7 +1,8 @@
 /**
  * `<dataDir>/mcp-config.json`: the file Copilot CLI and Claude Code can read to reach this app. It holds the bearer
  * token, so it is written owner-only (0600) via a temp file and rename: a reader never sees a half-written file
- * and the token is never world-readable, even for an instant.
+ * and the token is never world-readable, even for an instant. The temp file is always a new one (O_EXCL): a file or
+ * symlink left at its name would otherwise be written through, keeping its own mode or pointing the token elsewhere.
  */
 import { chmodSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,7 +23,8 @@ export function writeMcpConfig(dataDir: string, url: string, token: string): str
   const path = join(dataDir, MCP_CONFIG_FILE);
   const temp = `${path}.${process.pid}.tmp`;
   try {
-    writeFileSync(temp, `${JSON.stringify(mcpConfigOf(url, token), null, 2)}\n`, { mode: 0o600 });
+    rmSync(temp, { force: true });
+    writeFileSync(temp, `${JSON.stringify(mcpConfigOf(url, token), null, 2)}\n`, { mode: 0o600, flag: "wx" });
     chmodSync(temp, 0o600);
     renameSync(temp, path);
   } catch (error) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MCP_TOKEN_BYTES } from "../../shared/limits.js";
@@ -49,6 +49,18 @@ describe("mcp-config.json", () => {
     writeMcpConfig(dir, "http://127.0.0.1:5555/mcp", "T2");
     expect(JSON.parse(readFileSync(path, "utf8")).mcpServers.chopin.url).toBe("http://127.0.0.1:5555/mcp");
     expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it("writes the token into a new temp file, never through a file or symlink already at the temp name", () => {
+    const dir = tempDir();
+    const elsewhere = join(tempDir(), "elsewhere.txt");
+    writeFileSync(elsewhere, "untouched");
+    symlinkSync(elsewhere, join(dir, `mcp-config.json.${process.pid}.tmp`));
+    const path = writeMcpConfig(dir, "http://127.0.0.1:4321/mcp", "SECRET-TOKEN");
+    expect(readFileSync(elsewhere, "utf8")).toBe("untouched");
+    expect(lstatSync(path).isFile()).toBe(true);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readFileSync(path, "utf8")).toContain("Bearer SECRET-TOKEN");
   });
 
   it("gives copy-paste commands for each agent", () => {
