@@ -6,6 +6,7 @@ import { ChopinError } from "../../../shared/errors.js";
 import { createMemoryBridge } from "../test/memory-bridge.js";
 import { AppServicesContext, createAppServices } from "../state/app-services.js";
 import { RELAY_WITHOUT_TOKEN, SettingsDialog } from "./SettingsDialog.js";
+import { UNENCRYPTED_RELAY_WARNING } from "./relay-url-warning.js";
 
 afterEach(cleanup);
 
@@ -26,6 +27,17 @@ async function renderDialog(portChangedFrom?: number) {
 }
 
 describe("SettingsDialog", () => {
+  it("warns while an unencrypted address to another computer is typed, in the field's description", async () => {
+    const { dialog } = await renderDialog();
+    const url = within(dialog).getByLabelText("Relay URL");
+    const description = () => document.getElementById(url.getAttribute("aria-describedby") ?? "")?.textContent;
+    expect(description()).toBe("Leave empty to keep everything on this device.");
+    fireEvent.change(url, { target: { value: "ws://relay.example.com" } });
+    expect(description()).toBe(UNENCRYPTED_RELAY_WARNING);
+    fireEvent.change(url, { target: { value: "wss://relay.example.com" } });
+    expect(description()).toBe("Leave empty to keep everything on this device.");
+  });
+
   it("sends the token once, never shows it, and says a token is stored", async () => {
     const { bridge, dialog } = await renderDialog();
     const token = within(dialog).getByLabelText("Relay token") as HTMLInputElement;

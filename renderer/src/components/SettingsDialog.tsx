@@ -11,6 +11,7 @@ import { Dialog } from "./Dialog.js";
 import { GitHubAccountSection } from "./GitHubAccountSection.js";
 import { CopyButton } from "./CopyButton.js";
 import { relayCheck } from "./relay-check.js";
+import { relayUrlWarning } from "./relay-url-warning.js";
 
 /** Saved with a relay address but no token: nothing connects until the token is added. */
 export const RELAY_WITHOUT_TOKEN =
@@ -86,7 +87,7 @@ export function SettingsDialog() {
         </section>
         <section className="settings-section">
           <h3 className="settings-heading">Team relay</h3>
-          <Field label="Relay URL" hint="Leave empty to keep everything on this device.">
+          <Field label="Relay URL" hint="Leave empty to keep everything on this device." warning={relayUrlWarning(relayUrl)}>
             {(ids) => (
               <input
                 {...ids}
@@ -174,19 +175,22 @@ export function SettingsDialog() {
 function Field(props: {
   label: string;
   hint?: string;
+  /** Said in place of the hint while it applies (what was typed has a risk worth knowing before saving). */
+  warning?: string | null;
   children: (ids: { id: string; "aria-describedby"?: string }) => ReactNode;
 }) {
   const id = useId();
   const hintId = useId();
+  const hint = props.warning ?? props.hint;
   return (
     <div className="field">
       <label className="field-label" htmlFor={id}>
         {props.label}
       </label>
-      {props.children({ id, ...(props.hint ? { "aria-describedby": hintId } : {}) })}
-      {props.hint && (
-        <span className="field-hint" id={hintId}>
-          {props.hint}
+      {props.children({ id, ...(hint ? { "aria-describedby": hintId } : {}) })}
+      {hint && (
+        <span className={props.warning ? "field-hint is-warning" : "field-hint"} id={hintId}>
+          {hint}
         </span>
       )}
     </div>
