@@ -43,7 +43,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     // Not our folder to change (e.g. a shared mount): keep going with what the OS gave us.
   }
   const db = openLocalDb(options.dataDir);
-  const settings = new SettingsService(db);
+  const settings = new SettingsService(db, options.osCipher ?? null);
   if (options.relayUrl !== undefined || options.relayToken !== undefined) {
     settings.update({ relayUrl: options.relayUrl, relayToken: options.relayToken });
   }

@@ -10,11 +10,12 @@ import { ChopinError } from "../../shared/errors.js";
 import { MAX_DISPLAY_NAME_CHARS, MAX_RELAY_TOKEN_CHARS, MAX_RELAY_URL_CHARS } from "../../shared/limits.js";
 import { requireOptionsObject } from "../../shared/options-object.js";
 import { deleteSetting, getSetting, setSetting } from "../store/settings.js";
+import type { OsCipher } from "../github/secret-vault.js";
+import { RelayTokenStore } from "./relay-token-store.js";
 
 const KEYS = {
   displayName: "settings.displayName",
   relayUrl: "settings.relayUrl",
-  relayToken: "settings.relayToken",
   /** Who the relay says this device signs in as (GET /v1/team), the default name when none was chosen. */
   teamHandle: "relay.teamHandle",
 } as const;
@@ -87,7 +88,15 @@ export function normalizeRelayToken(raw: unknown): string | null {
 }
 
 export class SettingsService {
-  constructor(private readonly db: Database) {}
+  readonly #relayToken: RelayTokenStore;
+
+  /** `osCipher`: the shell's OS encryption, for the relay token at rest (relay-token-store.ts). */
+  constructor(
+    private readonly db: Database,
+    osCipher: OsCipher | null = null,
+  ) {
+    this.#relayToken = new RelayTokenStore(db, osCipher);
+  }
 
   get(): Settings {
     return {
@@ -95,7 +104,7 @@ export class SettingsService {
       // names are often alike); else the OS user name.
       displayName: getSetting(this.db, KEYS.displayName) ?? this.#teamName() ?? osUserName(),
       relayUrl: getSetting(this.db, KEYS.relayUrl),
-      relayTokenSet: getSetting(this.db, KEYS.relayToken) !== null,
+      relayTokenSet: this.#relayToken.get() !== null,
     };
   }
 
@@ -112,7 +121,7 @@ export class SettingsService {
   }
 
   relayToken(): string | null {
-    return getSetting(this.db, KEYS.relayToken);
+    return this.#relayToken.get();
   }
 
   /** Validates the whole patch before writing any of it, so a refused patch changes nothing. */
@@ -121,9 +130,10 @@ export class SettingsService {
     const writes: Array<[string, string | null]> = [];
     if (patch.displayName !== undefined) writes.push([KEYS.displayName, normalizeDisplayName(patch.displayName)]);
     if (patch.relayUrl !== undefined) writes.push([KEYS.relayUrl, normalizeRelayUrl(patch.relayUrl)]);
-    if (patch.relayToken !== undefined) writes.push([KEYS.relayToken, normalizeRelayToken(patch.relayToken)]);
+    const relayToken = patch.relayToken === undefined ? undefined : normalizeRelayToken(patch.relayToken);
     this.db.transaction(() => {
       for (const [key, value] of writes) value === null ? deleteSetting(this.db, key) : setSetting(this.db, key, value);
+      if (relayToken !== undefined) this.#relayToken.set(relayToken);
     })();
     return this.get();
   }
