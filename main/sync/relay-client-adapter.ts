@@ -45,7 +45,7 @@ import {
 import { notePeerHas, syncPacing, syncWithPeerNow } from "../../shared/sync-pacing.js";
 import { TypedEmitter } from "../core/typed-emitter.js";
 import { ClientFastPath, type FastPathStats } from "./fast-path-client.js";
-import { plainConnectError } from "./relay-errors.js";
+import { plainConnectError, refusalText } from "./relay-errors.js";
 import { fetchTeamInfo } from "./team-info.js";
 import { retryDelay } from "./retry-delay.js";
 import { tooLargeError, type TooLargeDocument } from "./too-large.js";
@@ -405,7 +405,7 @@ export class RelayClientAdapter extends NetworkAdapter {
           });
           this.#markReady();
         } else {
-          this.#lost({ code: "relay-unavailable", message: `The relay answered HTTP ${refusedStatus}.` });
+          this.#lost({ code: "relay-unavailable", message: refusalText(refusedStatus ?? 0, body) });
         }
       });
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { plainConnectError } from "./relay-errors.js";
+import { plainConnectError, refusalText } from "./relay-errors.js";
 
 const socketError = (code: string, message = `${code} connect ${code} 127.0.0.1:43377`) => Object.assign(new Error(message), { code });
 
@@ -35,5 +35,18 @@ describe("plainConnectError", () => {
     const b = { cause: a };
     a.cause = b;
     expect(plainConnectError(a)).toBe("Cannot reach the relay.");
+  });
+});
+
+describe("refusalText", () => {
+  it("gives our relay's own sentence for a refusal it explains (429, 503)", () => {
+    const body = JSON.stringify({ code: "rate-limited", message: "Too many refused sign-ins from this address; try again in 42 s." });
+    expect(refusalText(429, body)).toBe("Too many refused sign-ins from this address; try again in 42 s.");
+  });
+
+  it("says only the status for anything else: a proxy's page is never shown as the reason", () => {
+    expect(refusalText(502, "<html><body><h1>502 Bad Gateway</h1></body></html>")).toBe("The relay answered HTTP 502.");
+    expect(refusalText(500, JSON.stringify({ message: "no code, so not ours" }))).toBe("The relay answered HTTP 500.");
+    expect(refusalText(503, "")).toBe("The relay answered HTTP 503.");
   });
 });

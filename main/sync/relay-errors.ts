@@ -41,3 +41,23 @@ export function plainConnectError(error: unknown): string {
   }
   return "Cannot reach the relay.";
 }
+
+/** How much of a refusal's body is read for its sentence (our relay's JSON answers are far shorter). */
+const MAX_REFUSAL_MESSAGE_CHARS = 300;
+
+/**
+ * Why the relay answered an HTTP status instead of the connection (429 while its sign-in budget is spent, 503 while
+ * GitHub cannot be asked): our relay's JSON `{code, message}` sentence when the body is one, else the status alone;
+ * a proxy's HTML error page is never shown as the reason.
+ */
+export function refusalText(status: number, body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { code?: unknown; message?: unknown };
+    if (typeof parsed.code === "string" && typeof parsed.message === "string" && parsed.message.trim()) {
+      return parsed.message.trim().slice(0, MAX_REFUSAL_MESSAGE_CHARS);
+    }
+  } catch {
+    // Not our relay's JSON: the status says what there is to say.
+  }
+  return `The relay answered HTTP ${status}.`;
+}

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { ChopinError } from "../../shared/errors.js";
 import { RELAY_HTTP_TIMEOUT_MS } from "../../shared/limits.js";
-import { plainConnectError } from "./relay-errors.js";
+import { plainConnectError, refusalText } from "./relay-errors.js";
 
 export interface TeamInfo {
   user: string;
@@ -49,7 +49,7 @@ export async function fetchTeamInfo(url: string, token: string, timeoutMs = RELA
     });
   }
   if (!response.ok) {
-    throw new ChopinError("relay-unavailable", `The relay answered HTTP ${response.status}.`, { status: response.status });
+    throw new ChopinError("relay-unavailable", refusalText(response.status, text), { status: response.status });
   }
   let body: unknown;
   try {
