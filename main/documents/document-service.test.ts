@@ -191,6 +191,18 @@ describe("rename / archive / restore / delete", () => {
     expect(fx.service.isShared(id)).toBe(false);
     await expect(fx.service.getDocument(id)).rejects.toMatchObject({ code: "not-found" });
   });
+
+  it("leaves nothing of a deleted document in storage", async () => {
+    fx = await makeFixture();
+    const { id } = await fx.service.createDocument({ title: "Gone", markdown: "text" });
+    await fx.service.archiveDocument(id);
+    await fx.service.deleteDocument(id);
+    const left = () => [...fx.storage.data.keys()].filter((key) => key.startsWith(`${id}/`));
+    expect(left()).toEqual([]);
+    // The Repo saves a changed document 100 ms after the change (saveDebounceRate); an emptied handle's save came then.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(left()).toEqual([]);
+  });
 });
 
 describe("updateMarkdown (MCP)", () => {

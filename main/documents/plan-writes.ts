@@ -99,8 +99,16 @@ export async function deleteDocument(access: PlanAccess, id: string, beforeLeavi
   await beforeLeaving?.(handle.documentId);
   access.snapshots.forget(handle.documentId);
   access.indexes.remove(handle.documentId);
+  // automerge-repo 2.5.6's delete() removes nothing from storage: the Repo's save listener stored the handle's emptied
+  // document instead, which compacted the text away but left an empty chunk per deleted plan for good (resource
+  // audit: 1,000 deletes, 1,000 chunks). So the save listener goes first (a save already queued carries the heads the
+  // flush stores, so it is skipped), then the chunks, sync states included.
+  handle.removeAllListeners("heads-changed");
+  await access.repo.flush([handle.documentId]);
   access.repo.delete(handle.documentId);
+  access.forgetUse(handle.documentId);
   access.changed.add([handle.documentId]);
+  await access.repo.storageSubsystem?.removeDoc(handle.documentId);
 }
 
 /**
