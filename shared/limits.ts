@@ -71,6 +71,11 @@ export const MAX_RELAY_MESSAGE_BYTES = 16 * 1024 * 1024;
 export const RELAY_REVOCATION_BOUND_MS = 5000;
 /** How often the relay re-reads its user table to notice revocations made by another process. */
 export const RELAY_USER_POLL_MS = 1000;
+/**
+ * How long after a Repo let go of a document its Automerge memory is freed (shared/free-unloaded-doc.ts): longer than
+ * a throttled save (100 ms) or a sync round still holding the old document could take.
+ */
+export const UNLOADED_DOC_FREE_DELAY_MS = 10_000;
 /** A document nobody touched for this long is evicted from relay memory (it stays in storage). */
 export const RELAY_IDLE_EVICT_MS = 60_000;
 /** How often the relay looks for idle documents. */

@@ -83,6 +83,27 @@ describe("eviction bounds", () => {
     expect(repo.handles[handle.documentId]).toBeUndefined();
     await repo.shutdown();
   });
+
+  it("frees an unloaded document's Automerge memory instead of leaving it to garbage collection", async () => {
+    const repo = new Repo({});
+    let now = 1_000_000;
+    const evictor = new DocumentEvictor(repo, { idleMs: 10, sweepMs: RELAY_EVICT_SWEEP_MS, now: () => now, freeDelayMs: 0 });
+    const handle = repo.create({ n: 1 });
+    const doc = handle.doc();
+    evictor.touch(handle.documentId);
+    now += 10;
+    expect(await evictor.sweep()).toBe(1);
+    const freed = () => {
+      try {
+        A.getHeads(doc);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    await waitFor(freed, "the unloaded document freed");
+    await repo.shutdown();
+  });
 });
 
 describe("relay document eviction", () => {

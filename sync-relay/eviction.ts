@@ -5,14 +5,19 @@
  * e.g. requested by id but never created) are dropped, which removes nothing from storage because there is nothing.
  *
  * What must stay true: a document is flushed before it is unloaded, and one touched during the flush stays loaded;
- * unloading never writes to storage (see the removeFromCache note in #sweepOnce).
+ * unloading never writes to storage (see the removeFromCache note in #sweepOnce); an unloaded document's Automerge
+ * memory is freed explicitly (shared/free-unloaded-doc.ts).
  */
 import type { DocumentId, Repo } from "@automerge/automerge-repo";
+import { freeUnloadedDocLater } from "../shared/free-unloaded-doc.js";
+import { UNLOADED_DOC_FREE_DELAY_MS } from "../shared/limits.js";
 
 export interface EvictorOptions {
   idleMs: number;
   sweepMs: number;
   now?: () => number;
+  /** How long after unloading a document its Automerge memory is freed (default UNLOADED_DOC_FREE_DELAY_MS). */
+  freeDelayMs?: number;
 }
 
 export class DocumentEvictor {
@@ -20,6 +25,7 @@ export class DocumentEvictor {
   readonly #idleMs: number;
   readonly #sweepMs: number;
   readonly #now: () => number;
+  readonly #freeDelayMs: number;
   readonly #lastTouched = new Map<string, number>();
   #timer: NodeJS.Timeout | null = null;
   #sweeping: Promise<number> | null = null;
@@ -31,6 +37,7 @@ export class DocumentEvictor {
     this.#idleMs = options.idleMs;
     this.#sweepMs = options.sweepMs;
     this.#now = options.now ?? Date.now;
+    this.#freeDelayMs = options.freeDelayMs ?? UNLOADED_DOC_FREE_DELAY_MS;
   }
 
   touch(documentId: string): void {
@@ -78,7 +85,10 @@ export class DocumentEvictor {
         // seen in eviction.test.ts). The handle is discarded anyway, so detach its listeners first.
         handle.removeAllListeners("heads-changed");
         handle.removeAllListeners("change");
+        const unloaded = handle.doc();
         await this.#repo.removeFromCache(id as DocumentId);
+        // Its WASM memory waits for V8 to collect a small wrapper otherwise: the relay hit the 4 GB ceiling that way.
+        freeUnloadedDocLater(unloaded, this.#freeDelayMs);
       } else if (handle.isUnavailable()) {
         this.#repo.delete(id as DocumentId);
       } else {
