@@ -5,7 +5,7 @@
  * peers only shared ones; any other peer nothing. The MCP server is up whatever else fails to connect.
  */
 import { chmodSync, mkdirSync } from "node:fs";
-import { Repo, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
+import { Repo, type DocumentId, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinApi, ChopinEvents, SyncStatus } from "../../shared/api.js";
 import { DEFAULT_MCP_PORT } from "../../shared/defaults.js";
 import { FastLinkAdapter } from "../../shared/fast-link/fast-link-adapter.js";
@@ -78,6 +78,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     displayName: () => settings.get().displayName,
     storedIds: () => chunks.storedKeyHeads(),
     holds: (id) => chunks.holds([id]),
+    // A window that asked for the document is one of its synchronizer's peers until the window goes.
+    inWindow: (id) => [...rendererPeers].some((peer) => repo.synchronizer.docSynchronizers[id as DocumentId]?.hasPeer(peer as PeerId) === true),
   });
   const docs = documents;
 

@@ -3,6 +3,8 @@
  * opens with the relay gone (data-integrity audit: it was listed but "not found" offline until someone had opened it).
  */
 import { join } from "node:path";
+import { next as A } from "@automerge/automerge";
+import type { AnyDocumentId, DocumentId } from "@automerge/automerge-repo";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
@@ -48,6 +50,9 @@ describe("team prefetch", () => {
     const plans: Awaited<ReturnType<AppCore["api"]["createDocument"]>>[] = [];
     for (const title of ["First", "Second", "Third"]) plans.push(await a.api.createDocument({ title, markdown: `# ${title}\n\n${title} words` }));
     await waitFor(() => plans.every((p) => stored(dirB.path, p.id)), "B holds every plan without opening one", 60_000);
+    // Stored, then let go: a loaded plan costs ~2 MB of Automerge memory, and B uses none of them (plan-release.ts).
+    await waitFor(() => plans.every((p) => b.repo.handles[p.id as DocumentId] === undefined), "B let go of every prefetched plan");
+    for (const plan of plans) expect((await b.api.openSnapshot(plan.id))?.title).toBe(plan.title);
 
     await relay.close();
     relayOpen = false;
@@ -56,5 +61,33 @@ describe("team prefetch", () => {
       const read = await b.api.getDocument(plan.id);
       expect(read.title).toBe(plan.title);
     }
+  });
+
+  it("a plan let go after prefetch still takes a teammate's later edits, then opens with them", { timeout: 120_000 }, async () => {
+    const relayDir = tempDir("chopin-prefetch-relay-");
+    cleanups.push(() => relayDir.remove());
+    const relay: RunningRelay = await startRelay({ dataDir: relayDir.path, port: 0 });
+    let relayOpen = true;
+    cleanups.push(() => (relayOpen ? relay.close() : undefined));
+    const [dirA, dirB] = [tempDir("chopin-prefetch-a-"), tempDir("chopin-prefetch-b-")];
+    cleanups.push(() => dirA.remove(), () => dirB.remove());
+    const a = await core(dirA.path, { url: relay.url, token: relay.users.add("alice").token });
+    const b = await core(dirB.path, { url: relay.url, token: relay.users.add("bob").token });
+    await waitFor(async () => (await a.api.getSyncStatus()).state === "connected", "A connected");
+    const plan = await a.api.createDocument({ title: "Later", markdown: "first words" });
+    await waitFor(() => stored(dirB.path, plan.id) && b.repo.handles[plan.id as DocumentId] === undefined, "B stored the plan and let go of it", 60_000);
+
+    // Typed on A as a window's edits arrive in its core: each a change to the plan's text.
+    const handle = await a.repo.find<{ text: string }>(plan.id as AnyDocumentId);
+    for (let i = 1; i <= 3; i++) handle.change((d) => A.splice(d, ["text"], d.text.length, 0, `\nedit ${i}`));
+    // Without anyone here opening it: its snapshot (what search and a first paint show) follows the teammate.
+    await waitFor(async () => (await b.api.openSnapshot(plan.id))?.markdown.endsWith("edit 3") === true, "B has the teammate's later edits", 60_000);
+    expect((await b.api.openSnapshot(plan.id))?.markdown).toBe("first words\nedit 1\nedit 2\nedit 3");
+
+    await relay.close();
+    relayOpen = false;
+    await waitFor(async () => (await b.api.getSyncStatus()).state !== "connected", "B offline");
+    const opened = await b.repo.find<{ text: string }>(plan.id as AnyDocumentId);
+    expect(opened.doc().text).toBe("first words\nedit 1\nedit 2\nedit 3");
   });
 });

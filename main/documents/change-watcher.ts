@@ -18,6 +18,8 @@ export interface RepoWatch {
   track(handle: DocHandle<unknown>): void;
   /** Attaches every cached handle not attached yet, reporting each ready one. */
   sweep(): void;
+  /** Detaches a handle the Repo is letting go of (plan-release.ts), so the watcher does not keep it alive. */
+  untrack(handle: DocHandle<unknown>): void;
   stop(): void;
 }
 
@@ -59,6 +61,11 @@ export function watchRepoChanges(
   return {
     track: (handle) => attach(handle, false),
     sweep,
+    untrack(handle) {
+      const listener = attached.get(handle);
+      if (listener) handle.off("change", listener);
+      attached.delete(handle);
+    },
     stop() {
       clearInterval(timer);
       repo.off("doc-metrics", onMetrics as never);

@@ -36,6 +36,7 @@ import { Indexes } from "./indexes.js";
 import { TeamPrefetch } from "./team-prefetch.js";
 import type { IndexRecovery } from "./index-recovery.js";
 import { PlanAccess } from "./plan-access.js";
+import { releasePlan } from "./plan-release.js";
 import * as reads from "./plan-reads.js";
 import * as writes from "./plan-writes.js";
 import { setRepository } from "./repository-binding.js";
@@ -79,6 +80,8 @@ export interface DocumentServiceOptions {
   storedIds?: () => readonly string[];
   /** Whether storage holds anything of a document (team-prefetch.ts skips those). Default: nothing is stored. */
   holds?: (documentId: string) => boolean;
+  /** Whether a window syncs the document now (a prefetched plan is then kept loaded, plan-release.ts). Default: none. */
+  inWindow?: (documentId: string) => boolean;
 }
 
 export class DocumentService implements DocumentApi {
@@ -94,10 +97,16 @@ export class DocumentService implements DocumentApi {
     this.#access = access;
     const { repo, indexes } = access;
     const holds = options.holds ?? (() => false);
+    const inWindow = options.inWindow ?? (() => false);
+    const used = (id: string) => access.usedHere(id) || inWindow(id);
     this.#prefetch = new TeamPrefetch({
       teamIds: () => indexes.teamIds(),
       held: (id) => repo.handles[id as DocumentId]?.isReady() === true || holds(id),
-      fetch: (id) => access.find(id),
+      // Stored, then let go unless someone uses it: every plan of a large team stayed in memory (plan-release.ts).
+      fetch: async (id) => {
+        await access.find(id, { background: true });
+        await releasePlan(access, id, used).catch(() => false);
+      },
     });
     this.#sharing = new TeamSharing(access);
     this.#db = options.db;

@@ -44,6 +44,11 @@ export class PlanAccess {
   readonly #displayName: () => string;
   /** Set once the service starts watching; handles found or created before that are attached by its first sweep. */
   watch: RepoWatch | null = null;
+  /**
+   * Plans found for a person, an agent or the API this session: team prefetch lets go of the plans it brought in
+   * (plan-release.ts) but never of one someone uses. Only ids with a loaded handle (or just deleted) are here.
+   */
+  readonly #used = new Set<string>();
 
   constructor(options: PlanAccessOptions) {
     this.repo = options.repo;
@@ -67,7 +72,8 @@ export class PlanAccess {
     this.watch?.track(handle as never);
   }
 
-  async find(id: unknown): Promise<PlanHandle> {
+  /** `background`: team prefetch's own fetch, which does not count as a use (plan-release.ts). */
+  async find(id: unknown, { background = false }: { background?: boolean } = {}): Promise<PlanHandle> {
     const documentId = this.parseId(id);
     if (this.indexes.isIndex(documentId)) throw new ChopinError("not-found", "That id is not a plan document.");
     const cached = this.repo.handles[documentId];
@@ -80,9 +86,20 @@ export class PlanAccess {
     } catch (error) {
       throw findFailure(error);
     }
+    if (!background) this.#used.add(documentId);
     this.track(handle);
     this.snapshots.ensure(handle);
     return handle;
+  }
+
+  /** Whether a person, an agent or the API found the plan this session (it then stays loaded). */
+  usedHere(documentId: string): boolean {
+    return this.#used.has(documentId);
+  }
+
+  /** The plan left this device: nothing keeps its id. */
+  forgetUse(documentId: string): void {
+    this.#used.delete(documentId);
   }
 
   async load(id: unknown): Promise<LoadedPlan> {

@@ -69,6 +69,11 @@ export class SnapshotWriter {
     this.#guard(() => deleteSnapshot(this.#db, documentId));
   }
 
+  /** Writes `documentId`'s pending snapshot now, if one is pending (before its handle is let go: plan-release.ts). */
+  writeNow(documentId: string): void {
+    this.#writePending(documentId);
+  }
+
   /** Writes every pending snapshot now. */
   flush(): void {
     for (const id of [...this.#pending.keys()]) this.#writePending(id);
