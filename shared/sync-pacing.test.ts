@@ -335,4 +335,26 @@ describe("automerge-repo patch: a handle deleted while its synchronizer waits fo
       await close();
     }
   });
+
+  it("drops a scheduled round for a handle the Repo let go of, instead of waiting the timeout and logging", async () => {
+    const { hub, repos, close } = await star(["a"]);
+    const logged = vi.spyOn(console, "log");
+    try {
+      const created = repos.get("a")!.create<Text>({ text: "x" });
+      const handle = await open(hub, created);
+      const synchronizer = hub.synchronizer.docSynchronizers[handle.documentId] as unknown as { syncWithPeerNow(peer: PeerId): void };
+      // Unloaded with a round still to run (as the relay's eviction and the core's release of a prefetched plan do).
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      await hub.removeFromCache(handle.documentId);
+      synchronizer.syncWithPeerNow("a" as PeerId);
+      // Stock: the round waited for "ready" until the handle's timeout (60 s), then logged that it threw.
+      await vi.advanceTimersByTimeAsync(120_000);
+      expect(logged.mock.calls.flat().join(" ")).not.toMatch(/sync with peer threw/);
+      expect(handle.isUnloaded()).toBe(true);
+    } finally {
+      vi.useRealTimers();
+      logged.mockRestore();
+      await close();
+    }
+  });
 });
