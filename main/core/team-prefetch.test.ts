@@ -34,18 +34,28 @@ function stored(dataDir: string, id: string): boolean {
   }
 }
 
+/** A relay and two connected cores, A (alice) and B (bob); the relay can be closed mid-test. */
+async function team() {
+  const relayDir = tempDir("chopin-prefetch-relay-");
+  cleanups.push(() => relayDir.remove());
+  const relay: RunningRelay = await startRelay({ dataDir: relayDir.path, port: 0 });
+  let relayOpen = true;
+  cleanups.push(() => (relayOpen ? relay.close() : undefined));
+  const [dirA, dirB] = [tempDir("chopin-prefetch-a-"), tempDir("chopin-prefetch-b-")];
+  cleanups.push(() => dirA.remove(), () => dirB.remove());
+  const a = await core(dirA.path, { url: relay.url, token: relay.users.add("alice").token });
+  const b = await core(dirB.path, { url: relay.url, token: relay.users.add("bob").token });
+  await waitFor(async () => (await a.api.getSyncStatus()).state === "connected", "A connected");
+  const closeRelay = async () => {
+    await relay.close();
+    relayOpen = false;
+  };
+  return { a, b, dirB, closeRelay };
+}
+
 describe("team prefetch", () => {
   it("stores a teammate's plans nobody here opened, and they open with the relay gone", { timeout: 120_000 }, async () => {
-    const relayDir = tempDir("chopin-prefetch-relay-");
-    cleanups.push(() => relayDir.remove());
-    const relay: RunningRelay = await startRelay({ dataDir: relayDir.path, port: 0 });
-    let relayOpen = true;
-    cleanups.push(() => (relayOpen ? relay.close() : undefined));
-    const [dirA, dirB] = [tempDir("chopin-prefetch-a-"), tempDir("chopin-prefetch-b-")];
-    cleanups.push(() => dirA.remove(), () => dirB.remove());
-    const a = await core(dirA.path, { url: relay.url, token: relay.users.add("alice").token });
-    const b = await core(dirB.path, { url: relay.url, token: relay.users.add("bob").token });
-    await waitFor(async () => (await a.api.getSyncStatus()).state === "connected", "A connected");
+    const { a, b, dirB, closeRelay } = await team();
 
     const plans: Awaited<ReturnType<AppCore["api"]["createDocument"]>>[] = [];
     for (const title of ["First", "Second", "Third"]) plans.push(await a.api.createDocument({ title, markdown: `# ${title}\n\n${title} words` }));
@@ -54,8 +64,7 @@ describe("team prefetch", () => {
     await waitFor(() => plans.every((p) => b.repo.handles[p.id as DocumentId] === undefined), "B let go of every prefetched plan");
     for (const plan of plans) expect((await b.api.openSnapshot(plan.id))?.title).toBe(plan.title);
 
-    await relay.close();
-    relayOpen = false;
+    await closeRelay();
     await waitFor(async () => (await b.api.getSyncStatus()).state !== "connected", "B offline");
     for (const plan of plans) {
       const read = await b.api.getDocument(plan.id);
@@ -64,16 +73,7 @@ describe("team prefetch", () => {
   });
 
   it("a plan let go after prefetch still takes a teammate's later edits, then opens with them", { timeout: 120_000 }, async () => {
-    const relayDir = tempDir("chopin-prefetch-relay-");
-    cleanups.push(() => relayDir.remove());
-    const relay: RunningRelay = await startRelay({ dataDir: relayDir.path, port: 0 });
-    let relayOpen = true;
-    cleanups.push(() => (relayOpen ? relay.close() : undefined));
-    const [dirA, dirB] = [tempDir("chopin-prefetch-a-"), tempDir("chopin-prefetch-b-")];
-    cleanups.push(() => dirA.remove(), () => dirB.remove());
-    const a = await core(dirA.path, { url: relay.url, token: relay.users.add("alice").token });
-    const b = await core(dirB.path, { url: relay.url, token: relay.users.add("bob").token });
-    await waitFor(async () => (await a.api.getSyncStatus()).state === "connected", "A connected");
+    const { a, b, dirB, closeRelay } = await team();
     const plan = await a.api.createDocument({ title: "Later", markdown: "first words" });
     await waitFor(() => stored(dirB.path, plan.id) && b.repo.handles[plan.id as DocumentId] === undefined, "B stored the plan and let go of it", 60_000);
 
@@ -84,8 +84,7 @@ describe("team prefetch", () => {
     await waitFor(async () => (await b.api.openSnapshot(plan.id))?.markdown.endsWith("edit 3") === true, "B has the teammate's later edits", 60_000);
     expect((await b.api.openSnapshot(plan.id))?.markdown).toBe("first words\nedit 1\nedit 2\nedit 3");
 
-    await relay.close();
-    relayOpen = false;
+    await closeRelay();
     await waitFor(async () => (await b.api.getSyncStatus()).state !== "connected", "B offline");
     const opened = await b.repo.find<{ text: string }>(plan.id as AnyDocumentId);
     expect(opened.doc().text).toBe("first words\nedit 1\nedit 2\nedit 3");
