@@ -81,6 +81,14 @@ export const RELAY_IDLE_EVICT_MS = 60_000;
 /** How often the relay looks for idle documents. */
 export const RELAY_EVICT_SWEEP_MS = 10_000;
 /**
+ * Loaded documents past which the relay also unloads documents idle for RELAY_MIN_IDLE_EVICT_MS, least recently
+ * touched first: a new member's prefetch asks for every team plan within a minute, and with eviction at
+ * RELAY_IDLE_EVICT_MS alone ~500 of 1,000 plans were loaded at once (~1.6 GB; a 5 KB plan holds ~2 MB in Automerge).
+ */
+export const RELAY_MAX_LOADED_DOCUMENTS = 256;
+/** How long a document must be idle before the relay may unload it to get back under RELAY_MAX_LOADED_DOCUMENTS. */
+export const RELAY_MIN_IDLE_EVICT_MS = 5_000;
+/**
  * The relay saves a document that keeps changing at most this often (automerge-repo's stock is 100 ms). Its copy is
  * one replica of many: a killed relay loses at most this much, which clients send again on their next sync; a
  * graceful stop and eviction flush first.

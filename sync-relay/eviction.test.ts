@@ -11,6 +11,8 @@ import { SqliteStorageAdapter } from "../shared/node/sqlite-storage-adapter.js";
 import {
   RELAY_EVICT_SWEEP_MS,
   RELAY_IDLE_EVICT_MS,
+  RELAY_MAX_LOADED_DOCUMENTS,
+  RELAY_MIN_IDLE_EVICT_MS,
   RELAY_JOIN_TIMEOUT_MS,
   RELAY_KEEPALIVE_MS,
   RELAY_USER_POLL_MS,
@@ -81,6 +83,45 @@ describe("eviction bounds", () => {
     now = touchedAt + RELAY_IDLE_EVICT_MS;
     expect(await evictor.sweep()).toBe(1);
     expect(repo.handles[handle.documentId]).toBeUndefined();
+    await repo.shutdown();
+  });
+
+  it("past RELAY_MAX_LOADED_DOCUMENTS unloads the least recently touched idle for RELAY_MIN_IDLE_EVICT_MS, down to the cap", async () => {
+    const repo = new Repo({});
+    let now = 1_000_000;
+    const evictor = new DocumentEvictor(repo, { idleMs: RELAY_IDLE_EVICT_MS, sweepMs: RELAY_EVICT_SWEEP_MS, now: () => now });
+    const ids: string[] = [];
+    for (let i = 0; i < RELAY_MAX_LOADED_DOCUMENTS + 3; i++) {
+      const handle = repo.create({ n: i });
+      evictor.touch(handle.documentId);
+      ids.push(handle.documentId);
+      now += 1;
+    }
+    // The newest three were touched less than RELAY_MIN_IDLE_EVICT_MS ago, the rest at least that long ago.
+    now = 1_000_000 + RELAY_MAX_LOADED_DOCUMENTS + RELAY_MIN_IDLE_EVICT_MS - 1;
+    expect(await evictor.sweep()).toBe(3);
+    expect(Object.keys(repo.handles)).toHaveLength(RELAY_MAX_LOADED_DOCUMENTS);
+    expect(ids.slice(0, 3).every((id) => repo.handles[id as DocumentId] === undefined)).toBe(true);
+    // At the cap, nothing else goes before RELAY_IDLE_EVICT_MS.
+    now += 1_000;
+    expect(await evictor.sweep()).toBe(0);
+    // Two more, touched just now: the two least recently touched older ones make room, not the new ones.
+    const fresh = [0, 1].map((i) => repo.create({ n: -i }).documentId);
+    for (const id of fresh) evictor.touch(id);
+    expect(await evictor.sweep()).toBe(2);
+    expect(ids.slice(3, 5).every((id) => repo.handles[id as DocumentId] === undefined)).toBe(true);
+    expect(fresh.every((id) => repo.handles[id] !== undefined)).toBe(true);
+    await repo.shutdown();
+  });
+
+  it("past RELAY_MAX_LOADED_DOCUMENTS keeps every document touched less than RELAY_MIN_IDLE_EVICT_MS ago", async () => {
+    const repo = new Repo({});
+    let now = 1_000_000;
+    const evictor = new DocumentEvictor(repo, { idleMs: RELAY_IDLE_EVICT_MS, sweepMs: RELAY_EVICT_SWEEP_MS, now: () => now });
+    for (let i = 0; i <= RELAY_MAX_LOADED_DOCUMENTS; i++) evictor.touch(repo.create({ n: i }).documentId);
+    now += RELAY_MIN_IDLE_EVICT_MS - 1;
+    expect(await evictor.sweep()).toBe(0);
+    expect(Object.keys(repo.handles)).toHaveLength(RELAY_MAX_LOADED_DOCUMENTS + 1);
     await repo.shutdown();
   });
 

@@ -1,6 +1,7 @@
 /**
  * Bounds relay memory: automerge-repo never unloads a document (automerge.md gotcha 6), so the relay unloads every
- * document nobody has sent a message about for idleMs. Ready documents are flushed to storage, then removed from the
+ * document nobody has sent a message about for idleMs, and past maxLoaded loaded documents also those idle for
+ * minIdleMs, least recently touched first (a new member's prefetch asks for every team plan at once). Ready documents are flushed to storage, then removed from the
  * Repo's cache (they load again from storage on the next message); documents the relay never had ("unavailable",
  * e.g. requested by id but never created) are dropped, which removes nothing from storage because there is nothing.
  *
@@ -10,7 +11,7 @@
  */
 import type { DocumentId, Repo } from "@automerge/automerge-repo";
 import { freeUnloadedDocLater } from "../shared/free-unloaded-doc.js";
-import { UNLOADED_DOC_FREE_DELAY_MS } from "../shared/limits.js";
+import { RELAY_MAX_LOADED_DOCUMENTS, RELAY_MIN_IDLE_EVICT_MS, UNLOADED_DOC_FREE_DELAY_MS } from "../shared/limits.js";
 
 export interface EvictorOptions {
   idleMs: number;
@@ -18,6 +19,9 @@ export interface EvictorOptions {
   now?: () => number;
   /** How long after unloading a document its Automerge memory is freed (default UNLOADED_DOC_FREE_DELAY_MS). */
   freeDelayMs?: number;
+  /** Past this many loaded documents, those idle for minIdleMs go too (defaults: RELAY_MAX_LOADED_DOCUMENTS, RELAY_MIN_IDLE_EVICT_MS). */
+  maxLoaded?: number;
+  minIdleMs?: number;
 }
 
 export class DocumentEvictor {
@@ -26,6 +30,8 @@ export class DocumentEvictor {
   readonly #sweepMs: number;
   readonly #now: () => number;
   readonly #freeDelayMs: number;
+  readonly #maxLoaded: number;
+  readonly #minIdleMs: number;
   readonly #lastTouched = new Map<string, number>();
   #timer: NodeJS.Timeout | null = null;
   #sweeping: Promise<number> | null = null;
@@ -38,6 +44,8 @@ export class DocumentEvictor {
     this.#sweepMs = options.sweepMs;
     this.#now = options.now ?? Date.now;
     this.#freeDelayMs = options.freeDelayMs ?? UNLOADED_DOC_FREE_DELAY_MS;
+    this.#maxLoaded = options.maxLoaded ?? RELAY_MAX_LOADED_DOCUMENTS;
+    this.#minIdleMs = options.minIdleMs ?? RELAY_MIN_IDLE_EVICT_MS;
   }
 
   touch(documentId: string): void {
@@ -69,6 +77,7 @@ export class DocumentEvictor {
     const handles = this.#repo.handles;
     // Touches for documents that are not loaded (a message refused before loading) must not accumulate.
     for (const id of [...this.#lastTouched.keys()]) if (!handles[id as DocumentId]) this.#lastTouched.delete(id);
+    const crowded = this.#crowded(Object.keys(handles));
     for (const [id, handle] of Object.entries(handles)) {
       const last = this.#lastTouched.get(id);
       // A document loaded without any message (e.g. created by the relay itself) starts its idle clock now.
@@ -76,10 +85,11 @@ export class DocumentEvictor {
         this.touch(id);
         continue;
       }
-      if (this.#now() - last < this.#idleMs) continue;
+      const idleEnough = crowded.has(id) ? this.#minIdleMs : this.#idleMs;
+      if (this.#now() - last < idleEnough) continue;
       if (handle.isReady()) {
         await this.#repo.flush([id as DocumentId]);
-        if (this.#now() - (this.#lastTouched.get(id) ?? 0) < this.#idleMs || !handle.isReady()) continue;
+        if (this.#now() - (this.#lastTouched.get(id) ?? 0) < idleEnough || !handle.isReady()) continue;
         // automerge-repo 2.5.6: removeFromCache unloads the handle (its doc becomes empty) BEFORE detaching it, and
         // the Repo's save listener then saves that empty doc, which can compact the stored chunks away (data loss,
         // seen in eviction.test.ts). The handle is discarded anyway, so detach its listeners first.
@@ -100,5 +110,21 @@ export class DocumentEvictor {
       count++;
     }
     return count;
+  }
+
+  /**
+   * Past maxLoaded: the least recently touched documents that have been idle for minIdleMs but not yet idleMs, as many
+   * as it takes to get back to maxLoaded (those idle for idleMs go anyway).
+   */
+  #crowded(loaded: string[]): Set<string> {
+    const now = this.#now();
+    const expired = loaded.filter((id) => now - (this.#lastTouched.get(id) ?? now) >= this.#idleMs).length;
+    const over = loaded.length - expired - this.#maxLoaded;
+    if (over <= 0) return new Set();
+    const candidates = loaded
+      .map((id) => ({ id, idle: now - (this.#lastTouched.get(id) ?? now) }))
+      .filter(({ idle }) => idle >= this.#minIdleMs && idle < this.#idleMs)
+      .sort((x, y) => y.idle - x.idle);
+    return new Set(candidates.slice(0, over).map(({ id }) => id));
   }
 }
