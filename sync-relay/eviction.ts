@@ -6,12 +6,11 @@
  * e.g. requested by id but never created) are dropped, which removes nothing from storage because there is nothing.
  *
  * What must stay true: a document is flushed before it is unloaded, and one touched during the flush stays loaded;
- * unloading never writes to storage (see the removeFromCache note in #sweepOnce); an unloaded document's Automerge
- * memory is freed explicitly (shared/free-unloaded-doc.ts).
+ * unloading never writes to storage and frees the document's Automerge memory (shared/unload-document.ts).
  */
 import type { DocumentId, Repo } from "@automerge/automerge-repo";
-import { freeUnloadedDocLater } from "../shared/free-unloaded-doc.js";
-import { RELAY_MAX_LOADED_DOCUMENTS, RELAY_MIN_IDLE_EVICT_MS, UNLOADED_DOC_FREE_DELAY_MS } from "../shared/limits.js";
+import { unloadDocument } from "../shared/unload-document.js";
+import { RELAY_MAX_LOADED_DOCUMENTS, RELAY_MIN_IDLE_EVICT_MS } from "../shared/limits.js";
 
 export interface EvictorOptions {
   idleMs: number;
@@ -29,7 +28,7 @@ export class DocumentEvictor {
   readonly #idleMs: number;
   readonly #sweepMs: number;
   readonly #now: () => number;
-  readonly #freeDelayMs: number;
+  readonly #freeDelayMs: number | undefined;
   readonly #maxLoaded: number;
   readonly #minIdleMs: number;
   readonly #lastTouched = new Map<string, number>();
@@ -43,7 +42,7 @@ export class DocumentEvictor {
     this.#idleMs = options.idleMs;
     this.#sweepMs = options.sweepMs;
     this.#now = options.now ?? Date.now;
-    this.#freeDelayMs = options.freeDelayMs ?? UNLOADED_DOC_FREE_DELAY_MS;
+    this.#freeDelayMs = options.freeDelayMs;
     this.#maxLoaded = options.maxLoaded ?? RELAY_MAX_LOADED_DOCUMENTS;
     this.#minIdleMs = options.minIdleMs ?? RELAY_MIN_IDLE_EVICT_MS;
   }
@@ -90,15 +89,8 @@ export class DocumentEvictor {
       if (handle.isReady()) {
         await this.#repo.flush([id as DocumentId]);
         if (this.#now() - (this.#lastTouched.get(id) ?? 0) < idleEnough || !handle.isReady()) continue;
-        // automerge-repo 2.5.6: removeFromCache unloads the handle (its doc becomes empty) BEFORE detaching it, and
-        // the Repo's save listener then saves that empty doc, which can compact the stored chunks away (data loss,
-        // seen in eviction.test.ts). The handle is discarded anyway, so detach its listeners first.
-        handle.removeAllListeners("heads-changed");
-        handle.removeAllListeners("change");
-        const unloaded = handle.doc();
-        await this.#repo.removeFromCache(id as DocumentId);
-        // Its WASM memory waits for V8 to collect a small wrapper otherwise: the relay hit the 4 GB ceiling that way.
-        freeUnloadedDocLater(unloaded, this.#freeDelayMs);
+        // Listeners detached first (else an emptied doc is saved over the stored one), memory freed (unload-document.ts).
+        await unloadDocument(this.#repo, handle, this.#freeDelayMs);
       } else if (handle.isUnavailable()) {
         this.#repo.delete(id as DocumentId);
       } else {

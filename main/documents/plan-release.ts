@@ -14,7 +14,7 @@ import { next as A } from "@automerge/automerge";
 import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
 import type { RepoWatch } from "./change-watcher.js";
 import type { SnapshotWriter } from "./snapshot-writer.js";
-import { freeUnloadedDocLater } from "../../shared/free-unloaded-doc.js";
+import { unloadDocument } from "../../shared/unload-document.js";
 
 export interface PlanReleaseContext {
   repo: Repo;
@@ -35,11 +35,6 @@ export async function releasePlan(context: PlanReleaseContext, documentId: strin
   // Checked again after the flush: a change that arrived meanwhile is not on disk yet, and someone may have opened it.
   if (!handle.isReady() || keep(documentId) || A.getHeads(handle.doc() as A.Doc<unknown>).join(",") !== heads) return false;
   context.watch?.untrack(handle);
-  handle.removeAllListeners("heads-changed");
-  handle.removeAllListeners("change");
-  const unloaded = handle.doc();
-  await repo.removeFromCache(documentId as DocumentId);
-  // Otherwise its WASM memory waits for V8 to collect a small wrapper: 1,000 released plans still peaked at 2 GB.
-  freeUnloadedDocLater(unloaded, context.freeDelayMs);
+  await unloadDocument(repo, handle, context.freeDelayMs);
   return repo.handles[documentId as DocumentId] === undefined;
 }
