@@ -49,7 +49,8 @@ export type RelayAuthOutcome =
   | { ok: true; identity: SocketIdentity; via: "relay-token" }
   /** `token` is kept only so live re-verification can ask GitHub again; it is never stored or logged. */
   | { ok: true; identity: SocketIdentity; via: "github"; token: string }
-  | { ok: false; status: 401 | 403 | 429 | 503; code: ErrorCode; message: string };
+  /** `retryAfterSeconds`: when a 429's budget window ends (its Retry-After). */
+  | { ok: false; status: 401 | 403 | 429 | 503; code: ErrorCode; message: string; retryAfterSeconds?: number };
 
 /** `address`: the remote address, whose GitHub checks are budgeted. */
 export type RelayAuthenticator = (token: string | null, address?: string) => Promise<RelayAuthOutcome>;
@@ -69,7 +70,13 @@ export function createRelayAuthenticator(
     const taken = budget.take(address);
     if (!taken.ok) {
       const seconds = Math.ceil(taken.retryAfterMs / 1000);
-      return { ok: false, status: 429, code: "rate-limited", message: `Too many refused sign-ins from this address; try again in ${seconds} s.` };
+      return {
+        ok: false,
+        status: 429,
+        code: "rate-limited",
+        message: `Too many refused sign-ins from this address; try again in ${seconds} s.`,
+        retryAfterSeconds: seconds,
+      };
     }
     const result = await github.verify(token);
     if (result.ok) {

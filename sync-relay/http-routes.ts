@@ -5,12 +5,11 @@
  * unavailable).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { RELAY_GITHUB_CHECK_WINDOW_MS } from "../shared/limits.js";
 
 export interface HttpRouteContext {
   health(): { documents: number; connections: number };
   /** Who a token presented from `address` stands for, or why it is refused; never rejects. */
-  authenticate(token: string | null, address: string | undefined): Promise<{ ok: true; user: string } | { ok: false; status: number; code: string; message: string }>;
+  authenticate(token: string | null, address: string | undefined): Promise<{ ok: true; user: string } | { ok: false; status: number; code: string; message: string; retryAfterSeconds?: number }>;
   teamIndexDocumentId: string;
   /** Told of every refused token (the relay logs them, rate-limited: refusal-log.ts). */
   onRefused?: (address: string | undefined, status: number, reason: string) => void;
@@ -63,7 +62,7 @@ export function handleHttp(ctx: HttpRouteContext, req: IncomingMessage, res: Ser
         if (!outcome.ok) {
           ctx.onRefused?.(req.socket.remoteAddress, outcome.status, outcome.message);
           const extra: Record<string, string> =
-            outcome.status === 401 ? { "www-authenticate": 'Bearer realm="chopin-relay"' } : outcome.status === 429 ? { "retry-after": String(RELAY_GITHUB_CHECK_WINDOW_MS / 1000) } : {};
+            outcome.status === 401 ? { "www-authenticate": 'Bearer realm="chopin-relay"' } : outcome.retryAfterSeconds !== undefined ? { "retry-after": String(outcome.retryAfterSeconds) } : {};
           sendJson(res, outcome.status, { code: outcome.code, message: outcome.message }, extra);
           return;
         }

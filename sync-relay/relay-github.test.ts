@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { RELAY_GITHUB_CHECKS_PER_ADDRESS } from "../shared/limits.js";
+import { RELAY_GITHUB_CHECK_WINDOW_MS, RELAY_GITHUB_CHECKS_PER_ADDRESS } from "../shared/limits.js";
 import { CLOSE_CODES } from "../shared/sync-wire.js";
 import { startRelay, type RelayOptions, type RunningRelay } from "./server.js";
 import { rawClient, tempDir, waitFor, type RawClient } from "./test-wire.js";
@@ -199,7 +199,14 @@ describe("GitHub checks per address", () => {
     expect(await githubCalls("/user")).toBe(before + RELAY_GITHUB_CHECKS_PER_ADDRESS);
     const limited = await refusal("ghu_forged_next");
     expect(limited).toEqual({ status: 429, body: { code: "rate-limited", message: expect.stringMatching(/Too many refused sign-ins .* try again in \d+ s/) } });
-    expect(await team("ghu_forged_next2")).toMatchObject({ status: 429, body: { code: "rate-limited" } });
+    const limitedHttp = await fetch(`${relay!.httpUrl}/v1/team`, { headers: { authorization: "Bearer ghu_forged_next2" } });
+    const limitedBody = (await limitedHttp.json()) as { code: string; message: string };
+    expect({ status: limitedHttp.status, code: limitedBody.code }).toEqual({ status: 429, code: "rate-limited" });
+    // Retry-After is when this address's window ends, the same number the sentence gives.
+    const retryAfter = Number(limitedHttp.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(RELAY_GITHUB_CHECK_WINDOW_MS / 1000);
+    expect(limitedBody.message).toContain(`try again in ${retryAfter} s`);
     expect(await githubCalls("/user")).toBe(before + RELAY_GITHUB_CHECKS_PER_ADDRESS);
     // A relay token never reaches the GitHub check.
     expect(await team(relayBob)).toMatchObject({ status: 200, body: { user: "bob" } });

@@ -34,7 +34,6 @@ import {
   FAST_PATH_SYNC_INTERVAL_MS,
   MAX_RELAY_MESSAGE_BYTES,
   RELAY_EVICT_SWEEP_MS,
-  RELAY_GITHUB_CHECK_WINDOW_MS,
   RELAY_IDLE_EVICT_MS,
   RELAY_JOIN_TIMEOUT_MS,
   RELAY_KEEPALIVE_MS,
@@ -323,7 +322,7 @@ async function serve(
       (outcome) => {
         if (!outcome.ok) {
           refusals("upgrade", req.socket.remoteAddress, outcome.status, outcome.message);
-          refuseUpgrade(socket, outcome.status, outcome.code, outcome.message);
+          refuseUpgrade(socket, outcome.status, outcome.code, outcome.message, outcome.retryAfterSeconds);
           return;
         }
         // A socket closed while GitHub was asked is dropped by ws itself (it checks the socket before upgrading).
@@ -436,7 +435,7 @@ const STATUS_TEXT: Record<number, string> = {
   503: "Service Unavailable",
 };
 
-function refuseUpgrade(socket: Duplex, status: number, code: string, message: string): void {
+function refuseUpgrade(socket: Duplex, status: number, code: string, message: string, retryAfterSeconds?: number): void {
   if (socket.destroyed) return;
   const body = JSON.stringify({ code, message });
   socket.end(
@@ -444,7 +443,7 @@ function refuseUpgrade(socket: Duplex, status: number, code: string, message: st
       "Content-Type: application/json; charset=utf-8\r\n" +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       (status === 401 ? 'WWW-Authenticate: Bearer realm="chopin-relay"\r\n' : "") +
-      (status === 503 ? "Retry-After: 5\r\n" : status === 429 ? `Retry-After: ${RELAY_GITHUB_CHECK_WINDOW_MS / 1000}\r\n` : "") +
+      (retryAfterSeconds !== undefined ? `Retry-After: ${retryAfterSeconds}\r\n` : status === 503 ? "Retry-After: 5\r\n" : "") +
       "Connection: close\r\n\r\n" +
       body,
   );
