@@ -6,29 +6,18 @@
  * `npm run test:e2e` builds out/ once and runs these.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { _electron as electron, expect, test, type ElectronApplication, type Page } from "@playwright/test";
+import { installedElectron } from "../scripts/installed-electron.mjs";
 import { createDocument, editor, editorText, openDocument, typeAtEnd } from "./support/app-page.js";
 
 const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
 const MAIN_ENTRY = join(PROJECT_DIR, "out/main/index.js");
 
-/**
- * The Electron binary the `electron` package installed, or null. Read from its path.txt rather than by require():
- * requiring it starts a download when the binary is missing, and a test must never fetch.
- */
-function electronBinary(): string | null {
-  const pkg = join(PROJECT_DIR, "node_modules/electron");
-  const pathFile = join(pkg, "path.txt");
-  if (!existsSync(pathFile)) return null;
-  const binary = join(pkg, "dist", readFileSync(pathFile, "utf8").trim());
-  return existsSync(binary) ? binary : null;
-}
-
-const binary = electronBinary();
+const binary = installedElectron(PROJECT_DIR);
 const NO_BINARY =
   "No Electron binary is installed here (node_modules/electron/path.txt names none: it cannot be downloaded on this machine); the shell's modules are covered by their unit tests with electron mocked";
 // The list reporter shows a skip without its reason: say it where the run's output shows it.

@@ -5,11 +5,12 @@
  * to (SIGINT/SIGTERM) or loses its parent (child-lifetime.mjs), so a SIGTERM to npm's pid stops it.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tieChildToLauncher } from "./child-lifetime.mjs";
 import { ELECTRON_FETCH_TIMEOUT_MS, rememberFetchFailure, shouldFetch } from "./electron-fetch-memo.mjs";
+import { installedElectron } from "./installed-electron.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -22,12 +23,7 @@ const bin = (name) => join(root, "node_modules", ".bin", process.platform === "w
  */
 function electronBinary() {
   const pkg = join(root, "node_modules", "electron");
-  const pathFile = join(pkg, "path.txt");
-  const installed = () => {
-    if (!existsSync(pathFile)) return null;
-    const binary = join(pkg, "dist", readFileSync(pathFile, "utf8").trim());
-    return existsSync(binary) ? binary : null;
-  };
+  const installed = () => installedElectron(root);
   if (!existsSync(join(pkg, "install.js"))) return null;
   const found = installed();
   if (found) return found;
