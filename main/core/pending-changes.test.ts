@@ -40,13 +40,13 @@ describe("countPendingChanges", () => {
     const count = (received: RelayReceived) =>
       countPendingChanges(repo, () => true, NO_RELAY_ACK, hexHeads, (id) => received.heads(id));
 
-    const received = new RelayReceived();
+    const received = new RelayReceived(repo);
     // Nothing acknowledged: the creation and the edit wait.
     expect(count(received)).toBe(2);
     // A teammate's change, concurrent with ours, arrives from the relay: unnoted it counted (the bug); noted as held
     // there, it does not, nor does the creation it builds on; our own edit still waits.
     const hash = receiveTeammateChange(handle, created, "theirs ");
-    expect(count(new RelayReceived())).toBe(3);
+    expect(count(new RelayReceived(repo))).toBe(3);
     received.note(handle.documentId, [hash]);
     expect(count(received)).toBe(1);
   });
@@ -58,7 +58,7 @@ describe("countPendingChanges", () => {
     handle.change((d) => A.splice(d, ["text"], 0, 0, "mine"));
     // The teammate built on our change, so the relay holding theirs holds ours.
     const hash = receiveTeammateChange(handle, handle.doc(), "reply ");
-    const received = new RelayReceived();
+    const received = new RelayReceived(repo);
     received.note(handle.documentId, [hash]);
     expect(countPendingChanges(repo, () => true, NO_RELAY_ACK, hexHeads, (id) => received.heads(id))).toBe(0);
   });
@@ -66,7 +66,9 @@ describe("countPendingChanges", () => {
 
 describe(`RelayReceived (RELAY_RECEIVED_HEADS_KEPT = ${RELAY_RECEIVED_HEADS_KEPT})`, () => {
   it("keeps the newest hashes per document up to the bound, and forgets everything on clear", () => {
-    const received = new RelayReceived();
+    const repo = new Repo({ network: [] });
+    repos.push(repo);
+    const received = new RelayReceived(repo);
     const hashes = Array.from({ length: RELAY_RECEIVED_HEADS_KEPT + 3 }, (_, i) => `h${i}`);
     received.note("doc", hashes.slice(0, RELAY_RECEIVED_HEADS_KEPT));
     expect(received.heads("doc")).toHaveLength(RELAY_RECEIVED_HEADS_KEPT);

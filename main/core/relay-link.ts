@@ -45,7 +45,7 @@ export class RelayLink {
   #applied: { url: string | null; token: string | null } | null = null;
   #closed = false;
   readonly #learning = new WeakSet<RelayConnection>();
-  readonly #received = new RelayReceived();
+  readonly #received: RelayReceived;
 
   constructor(
     private readonly repo: Repo,
@@ -55,7 +55,9 @@ export class RelayLink {
     private readonly onChange: () => void,
     /** Told who the relay says this device signs in as, each time the team is learnt. */
     private readonly onTeamUser: (user: string) => void = () => undefined,
-  ) {}
+  ) {
+    this.#received = new RelayReceived(repo);
+  }
 
   /** (Re)connects to `url` with `token`; null for either disconnects and returns to local-only. */
   async configure(url: string | null, token: string | null): Promise<void> {
@@ -177,5 +179,6 @@ export class RelayLink {
     this.#generation++;
     this.#closed = true;
     this.#disconnect();
+    this.#received.dispose();
   }
 }

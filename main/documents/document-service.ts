@@ -124,7 +124,11 @@ export class DocumentService implements DocumentApi {
     access.watch = watchRepoChanges(
       repo,
       indexUpkeep(indexes, changed, snapshots, (ids) => keepTeamRemoved(access, ids), () => service.prefetchTeam()),
-      (id) => changed.add([id]),
+      (id) => {
+        changed.add([id]);
+        // Gone from this device: team prefetch must not go on counting it as held (team-prefetch.ts).
+        service.#prefetch.forget(id);
+      },
     );
     access.track(indexes.local);
     return service;

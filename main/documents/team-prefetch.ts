@@ -8,7 +8,10 @@
  * and a fetch that failed (offline, not on the relay yet) waits for retryFailed(), which the core calls on every
  * (re)connection to the relay: the team index changes with every teammate's edit, and retrying on each of those
  * would look the same documents up again and again while offline; nothing here writes a document (fetching goes
- * through the same find() opening a plan does, which also indexes and snapshots it).
+ * through the same find() opening a plan does, which also indexes and snapshots it). What it remembers of an id (held
+ * here, failed) is only kept while the team's list names it and the plan has not been deleted here: the list churns
+ * over a long session and a held id was never let go (resource audit), and a deleted plan the list names again must be
+ * looked up again, not skipped as held.
  */
 import { TEAM_PREFETCH_CONCURRENCY } from "../../shared/limits.js";
 
@@ -25,11 +28,11 @@ export interface TeamPrefetchOptions {
 export class TeamPrefetch {
   readonly #options: TeamPrefetchOptions;
   readonly #concurrency: number;
-  /** Known to be on this device: never looked up again. */
+  /** Known to be on this device: not looked up again while the list names it (run() drops the ids it no longer names). */
   readonly #held = new Set<string>();
   readonly #queued = new Set<string>();
   readonly #inFlight = new Set<string>();
-  /** Failed since the last retryFailed(): runs skip them. */
+  /** Failed since the last retryFailed(): runs skip them (and drop those the list no longer names). */
   readonly #failed = new Set<string>();
   #stopped = false;
   /** Fetches completed since start, for tests. */
@@ -43,12 +46,28 @@ export class TeamPrefetch {
   /** Queues every listed document this device lacks and starts fetching. Cheap when nothing is missing. */
   run(): void {
     if (this.#stopped) return;
-    for (const id of this.#options.teamIds()) {
+    const named = new Set(this.#options.teamIds());
+    // Every change of the list runs this, so nothing is remembered for long about an id the list no longer names (a
+    // queued one is not fetched: a plan that left the list is not the team's to bring here).
+    for (const known of [this.#held, this.#failed, this.#queued]) {
+      for (const id of known) if (!named.has(id)) known.delete(id);
+    }
+    for (const id of named) {
       if (this.#held.has(id) || this.#queued.has(id) || this.#inFlight.has(id) || this.#failed.has(id)) continue;
       if (this.#options.held(id)) this.#held.add(id);
       else this.#queued.add(id);
     }
     this.#pump();
+  }
+
+  /** The plan was deleted on this device: if the list still names it, the next run looks it up again. */
+  forget(id: string): void {
+    this.#held.delete(id);
+  }
+
+  /** How many ids are remembered as held or failed (tests check it follows the list). */
+  get remembered(): number {
+    return this.#held.size + this.#failed.size;
   }
 
   /** Runs again with the fetches that failed (the relay link is back). */
