@@ -5,7 +5,8 @@
  * Repo's cache (they load again from storage on the next message); documents the relay never had ("unavailable",
  * e.g. requested by id but never created) are dropped, which removes nothing from storage because there is nothing.
  *
- * What must stay true: a document is flushed before it is unloaded, and one touched during the flush stays loaded;
+ * What must stay true: a document is flushed before it is unloaded, one touched during the flush stays loaded, and one
+ * whose save failed (canUnload false) stays loaded;
  * unloading never writes to storage and frees the document's Automerge memory (shared/unload-document.ts).
  */
 import type { DocumentId, Repo } from "@automerge/automerge-repo";
@@ -21,6 +22,10 @@ export interface EvictorOptions {
   /** Past this many loaded documents, those idle for minIdleMs go too (defaults: RELAY_MAX_LOADED_DOCUMENTS, RELAY_MIN_IDLE_EVICT_MS). */
   maxLoaded?: number;
   minIdleMs?: number;
+  /** Whether a flushed document may leave memory (false while its save failed: memory holds its only copy here). */
+  canUnload?: (documentId: string) => boolean;
+  /** Told after a document left memory. */
+  onUnloaded?: (documentId: string) => void;
 }
 
 export class DocumentEvictor {
@@ -31,6 +36,8 @@ export class DocumentEvictor {
   readonly #freeDelayMs: number | undefined;
   readonly #maxLoaded: number;
   readonly #minIdleMs: number;
+  readonly #canUnload: (documentId: string) => boolean;
+  readonly #onUnloaded: (documentId: string) => void;
   readonly #lastTouched = new Map<string, number>();
   #timer: NodeJS.Timeout | null = null;
   #sweeping: Promise<number> | null = null;
@@ -45,6 +52,8 @@ export class DocumentEvictor {
     this.#freeDelayMs = options.freeDelayMs;
     this.#maxLoaded = options.maxLoaded ?? RELAY_MAX_LOADED_DOCUMENTS;
     this.#minIdleMs = options.minIdleMs ?? RELAY_MIN_IDLE_EVICT_MS;
+    this.#canUnload = options.canUnload ?? (() => true);
+    this.#onUnloaded = options.onUnloaded ?? (() => undefined);
   }
 
   touch(documentId: string): void {
@@ -89,8 +98,11 @@ export class DocumentEvictor {
       if (handle.isReady()) {
         await this.#repo.flush([id as DocumentId]);
         if (this.#now() - (this.#lastTouched.get(id) ?? 0) < idleEnough || !handle.isReady()) continue;
+        // A save that failed leaves memory as the relay's only copy of the latest changes: keep it until one succeeds.
+        if (!this.#canUnload(id)) continue;
         // Listeners detached first (else an emptied doc is saved over the stored one), memory freed (unload-document.ts).
         await unloadDocument(this.#repo, handle, this.#freeDelayMs);
+        this.#onUnloaded(id);
       } else if (handle.isUnavailable()) {
         this.#repo.delete(id as DocumentId);
       } else {

@@ -70,6 +70,17 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
       CREATE INDEX IF NOT EXISTS peer_bindings_by_user ON peer_bindings (handle, used_at);
       CREATE INDEX IF NOT EXISTS peer_bindings_by_use ON peer_bindings (used_at);
     `),
+  // Stored chunks of a document that are not Automerge data are moved here, not deleted (corrupt-chunks.ts): the
+  // operator keeps the evidence, and the document loads from what remains or is restored by a member's sync.
+  (db) =>
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS quarantined_chunks (
+        key TEXT PRIMARY KEY NOT NULL,
+        data BLOB NOT NULL,
+        reason TEXT NOT NULL,
+        quarantined_at INTEGER NOT NULL
+      );
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -22,6 +22,8 @@
  *   (peer-bindings.ts). Each join and leave counts as a use.
  * - A document the relay does not have costs it a handle only until it has answered "doc-unavailable", and a session
  *   asks for at most RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION of them (unavailable-requests.ts).
+ * - One relay per data folder (data-lock.ts); a sync message never shows heads that are not stored, and a failed save
+ *   is logged and retried, never fatal (durable-acks.ts); unreadable stored chunks are moved aside (corrupt-chunks.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -53,6 +55,9 @@ import { RelayFastPath } from "./fast-path.js";
 import { bearerToken, handleHttp } from "./http-routes.js";
 import { checkRepoMessage } from "./message-guard.js";
 import { PeerInterest } from "./peer-interest.js";
+import { quarantineUnreadableChunks } from "./corrupt-chunks.js";
+import { lockDataFolder, type DataLock } from "./data-lock.js";
+import { DurableAcks } from "./durable-acks.js";
 import { RELAY_DB_FILE, openRelayDb } from "./relay-db.js";
 import { RelayServerAdapter, clientPeerIdOf, type ConnectionFacts } from "./server-adapter.js";
 import { ensureTeamIndex } from "./team.js";
@@ -156,9 +161,11 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     });
   });
   let db: Database.Database | undefined;
+  let lock: DataLock | undefined;
   try {
+    lock = lockDataFolder(options.dataDir);
     db = openRelayDb(options.dataDir);
-    const relay = await serve(options, { server, db, host, log, relayPeerId, timings });
+    const relay = await serve(options, { server, db, lock, host, log, relayPeerId, timings });
     serveHttp = relay.serveHttp;
     serveUpgrade = relay.serveUpgrade;
     return relay.running;
@@ -166,6 +173,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     server.closeAllConnections();
     server.close();
     db?.close();
+    lock?.release();
     throw error;
   }
 }
@@ -175,6 +183,7 @@ const STARTING = "The relay is starting; try again in a moment.";
 interface Bound {
   server: Server;
   db: Database.Database;
+  lock: DataLock;
   host: string;
   log: (line: string) => void;
   relayPeerId: string;
@@ -184,7 +193,7 @@ interface Bound {
 /** Everything after the port is bound: the database, the Repo, authentication, and the handlers that go live last. */
 async function serve(
   options: RelayOptions,
-  { server, db, host, log, relayPeerId, timings }: Bound,
+  { server, db, lock, host, log, relayPeerId, timings }: Bound,
 ): Promise<{ running: RunningRelay; serveHttp: (req: IncomingMessage, res: ServerResponse) => void; serveUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void }> {
   const access = options.access ?? teamAccess;
   const users = new UserStore(db, { maxPerUser: options.maxPeerBindingsPerUser });
@@ -196,10 +205,18 @@ async function serve(
   let evictor: DocumentEvictor | null = null;
   let fastPath: RelayFastPath | null = null;
   let unavailable: UnavailableRequests | null = null;
+  let durableAcks: DurableAcks | null = null;
 
   const adapter = new RelayServerAdapter({
     authorizePeer: (user, peerId) => {
-      const claim = users.claimPeer(user, peerId, (id) => adapter.hasPeer(id));
+      let claim: ReturnType<UserStore["claimPeer"]>;
+      try {
+        claim = users.claimPeer(user, peerId, (id) => adapter.hasPeer(id));
+      } catch (error) {
+        // The binding could not be written (a full or read-only disk): not the member's fault, and it may lift.
+        log(`could not bind peer ${printable(peerId)} of ${user}: ${String(error)}`);
+        return { code: TRY_AGAIN_LATER, reason: "the relay cannot write to its database right now; try again later" };
+      }
       if (claim.ok) return true;
       // All of the user's bindings are live: joining may work once one of those connections closes.
       return claim.why === "all-in-use" ? { code: TRY_AGAIN_LATER, reason: claim.reason } : false;
@@ -236,6 +253,7 @@ async function serve(
       }
       interest.forget(sessionId);
       unavailable?.forget(sessionId);
+      durableAcks?.sessionLeft(sessionId);
       syncPacing().clear(relayPeerId, sessionId);
       delete repo.peerMetadataByPeerId[sessionId as PeerId];
     },
@@ -265,6 +283,19 @@ async function serve(
       },
     },
   });
+  // Unreadable stored chunks are moved aside instead of leaving their document loading forever (corrupt-chunks.ts).
+  quarantineUnreadableChunks({ repo, db, storage, log });
+  // Every message the Repo sends passes here first: an acknowledgement leaves only once its heads are stored, and a
+  // failed save is logged and retried instead of killing the relay (durable-acks.ts). The adapter's own send delivers.
+  const deliver = adapter.send.bind(adapter);
+  const acks = new DurableAcks({
+    repo,
+    send: deliver,
+    refuse: (sessionId, reason) => adapter.closeSession(sessionId, TRY_AGAIN_LATER, reason),
+    log,
+  });
+  durableAcks = acks;
+  adapter.send = (message) => acks.send(message);
   fastPath = new RelayFastPath({
     repo,
     interest,
@@ -291,6 +322,8 @@ async function serve(
   evictor = new DocumentEvictor(repo, {
     idleMs: timings.idleEvictMs,
     sweepMs: timings.evictSweepMs,
+    canUnload: (documentId) => acks.settled(documentId),
+    onUnloaded: (documentId) => acks.forget(documentId),
   });
   const teamIndexDocumentId = await ensureTeamIndex(db, repo);
 
@@ -380,9 +413,15 @@ async function serve(
       // Not repo.shutdown(): its flush throws on any handle that is not ready (e.g. a document requested but never
       // created), which would skip saving the rest.
       await repo.flush(readyDocumentIds(repo));
+      acks.stop();
+      const unstored = acks.failing();
+      if (unstored.length > 0) {
+        log(`${unstored.length} document(s) could not be stored before stopping (${unstored.join(", ")}); their latest changes were never acknowledged, so the clients that sent them send them again`);
+      }
       // Throttled saves still pending would write what flush() just wrote; they now go nowhere.
       closableStorage.close();
       db.close();
+      lock.release();
       log("relay stopped");
     })();
     return closing;
