@@ -1,7 +1,8 @@
 /**
  * Host-mode entry: runs the app core in plain Node and serves the UI on 127.0.0.1. `npm start` lands here when no
  * Electron binary is installed (or with --headless). Prints the address to open, and one `CHOPIN_READY {json}` line
- * that scripts and tests wait for. Bad options end the process with a sentence and exit code 2, never a stack trace.
+ * that scripts and tests wait for. Bad options end the process with a sentence and exit code 2, never a stack trace;
+ * a data folder another Chopin process already uses ends it with exit code 3 (main/host/exit-codes.ts).
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -12,6 +13,7 @@ import { createAppCore } from "./core/app-core.js";
 import { defaultDataDir } from "./core/app-data-dir.js";
 import { describeCoreFailure } from "./core/startup-failure.js";
 import { parseHostArgs } from "./host/cli-args.js";
+import { startFailureExitCode } from "./host/exit-codes.js";
 import { startHostServer } from "./host/host-server.js";
 
 const STATIC_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "renderer", "dist");
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
     githubClientId: args.github.clientId,
     githubApiUrl: args.github.apiBaseUrl,
     githubWebUrl: args.github.webBaseUrl,
+    onStorageFault: (sentence) => console.error(`  Warning: ${sentence}`),
   });
   // A stable port keeps the page's origin, and with it the outbox of edits a tab kept while the core was down.
   const { server: host, changedFrom: uiPortChangedFrom } = await core.listenOnStablePort("ui", args.uiPort, (port) =>
@@ -78,5 +81,5 @@ async function main(): Promise<void> {
 main().catch((error) => {
   const message = error instanceof ChopinError ? error.message : `Chopin could not start. ${describeCoreFailure(error, dataDirInUse)}`;
   console.error(message);
-  process.exit(2);
+  process.exit(startFailureExitCode(error));
 });

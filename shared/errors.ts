@@ -32,6 +32,8 @@ export const ERROR_CODES = [
   "core-unavailable",
   /** Sharing was asked for but no team relay is configured; nothing was shared (a private document can be, later). */
   "no-relay",
+  /** Another Chopin process already uses this data folder; this one did not start (one writer per database). */
+  "already-running",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -28,6 +28,8 @@ import { WindowFarewell } from "./window-farewell.js";
 import { requireRelayToShare } from "./share-guard.js";
 import { ClosableStorage } from "../../shared/closable-storage.js";
 import { TypedEmitter } from "./typed-emitter.js";
+import { lockDataDir, type DataDirLock } from "./data-dir-lock.js";
+import { guardRepoSaves } from "./repo-save-guard.js";
 import type { AppCore, AppCoreOptions } from "./types.js";
 
 /** Sync status is recomputed at most this often while changes stream in. */
@@ -42,6 +44,17 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   } catch {
     // Not our folder to change (e.g. a shared mount): keep going with what the OS gave us.
   }
+  // Before anything in the folder is opened or written: a second core must leave the first one's files alone.
+  const lock = lockDataDir(options.dataDir);
+  try {
+    return await startCore(options, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<AppCore> {
   const db = openLocalDb(options.dataDir);
   const settings = new SettingsService(db, options.osCipher ?? null);
   if (options.relayUrl !== undefined || options.relayToken !== undefined) {
@@ -69,6 +82,8 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
     peerId: peerId as PeerId,
     shareConfig: { announce: mayAnnounce, access: (peer, doc) => mayShare(peer, doc) },
   });
+  // A failed write must neither end the process nor pass as saved (repo-save-guard.ts).
+  guardRepoSaves(repo, (failure) => options.onStorageFault?.(failure.message));
   const farewell = new WindowFarewell(repo, () => rendererPeers as Set<PeerId>, mayShare);
 
   documents = await DocumentService.open({
@@ -239,6 +254,7 @@ export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
         await repo.shutdown().catch(() => {});
         storage.close();
         db.close();
+        lock.release();
       })()),
   };
 }

@@ -24,6 +24,11 @@ export interface AppCoreOptions {
   githubWebUrl?: string;
   /** OS encryption for a saved sign-in (Electron's safeStorage); absent in host mode, where only consent saves it. */
   osCipher?: OsCipher | null;
+  /**
+   * Hears the first of a run of failed writes to chopin.db (disk full, read-only, locked), as a sentence. The core
+   * keeps running and refuses to report those edits saved; host mode prints it, Electron logs it.
+   */
+  onStorageFault?: (sentence: string) => void;
 }
 
 export interface AppCore {

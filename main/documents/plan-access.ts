@@ -49,6 +49,13 @@ export class PlanAccess {
    * (plan-release.ts) but never of one someone uses. Only ids with a loaded handle (or just deleted) are here.
    */
   readonly #used = new Set<string>();
+  /**
+   * Plans whose stored copy failed to load this session, with the refusal they got. automerge-repo keeps the failed
+   * handle in its cache, stuck loading: a second find() waited on it for a minute and then called the plan "not
+   * found" (storage audit). So a damaged plan is refused at once, with the same words, until the next start tries
+   * again; its handle never becomes ready, so nothing is ever saved over its stored bytes.
+   */
+  readonly #damaged = new Map<string, ChopinError>();
 
   constructor(options: PlanAccessOptions) {
     this.repo = options.repo;
@@ -80,16 +87,25 @@ export class PlanAccess {
     if (!(cached?.isReady() || this.indexes.knows(documentId))) {
       throw new ChopinError("not-found", "No document with that id is on this device.");
     }
+    this.refuseIfDamaged(documentId);
     let handle: PlanHandle;
     try {
       handle = await this.repo.find<PlanDocument>(documentId);
     } catch (error) {
-      throw findFailure(error);
+      const failure = findFailure(error);
+      if (failure.code === "storage-failure") this.#damaged.set(documentId, failure);
+      throw failure;
     }
     if (!background) this.#used.add(documentId);
     this.track(handle);
     this.snapshots.ensure(handle);
     return handle;
+  }
+
+  /** Throws the plan's 'storage-failure' when its stored copy already failed to load this session. */
+  refuseIfDamaged(documentId: string): void {
+    const damaged = this.#damaged.get(documentId);
+    if (damaged) throw damaged;
   }
 
   /** Whether a person, an agent or the API found the plan this session (it then stays loaded). */

@@ -61,12 +61,15 @@ export function openSnapshot(access: PlanAccess, db: Database, id: string): Docu
 
 /**
  * The plan's stored Automerge chunks, concatenated and base64-encoded, read without loading the document; null for
- * ids this device does not list, for nothing stored yet, and above MAX_SAVED_DOCUMENT_BYTES. Loading them gives a
+ * ids this device does not list, for nothing stored yet, and above MAX_SAVED_DOCUMENT_BYTES; 'storage-failure' for a
+ * plan whose stored copy already failed to load in the core. Loading them gives a
  * replica the stored state at once; anything newer still arrives through sync.
  */
 export async function readSavedDocument(access: PlanAccess, id: string): Promise<string | null> {
   const documentId = access.parseId(id);
   if (access.indexes.isIndex(documentId) || !access.indexes.knows(documentId)) return null;
+  // Bytes the core could not load would only fail again in the window.
+  access.refuseIfDamaged(documentId);
   const bytes = await access.repo.storageSubsystem?.loadDocData(documentId);
   if (!bytes || bytes.byteLength === 0 || bytes.byteLength > MAX_SAVED_DOCUMENT_BYTES) return null;
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");

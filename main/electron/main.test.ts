@@ -126,6 +126,7 @@ describe("main.ts", () => {
         githubApiUrl: "https://api.github.com",
         githubWebUrl: "https://github.com",
         osCipher: expect.objectContaining({ isEncryptionAvailable: expect.any(Function) }),
+        onStorageFault: expect.any(Function),
       },
     ]);
     expect(h.windows[0].url).toBe("app://chopin/index.html");

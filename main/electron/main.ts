@@ -62,6 +62,8 @@ async function start(): Promise<void> {
     githubWebUrl: github.webBaseUrl,
     // safeStorage only works after ready; the core asks it lazily, when a sign-in is saved or restored.
     osCipher: createSafeStorageCipher(safeStorage),
+    // The window says "Not saved yet" with the same sentence; the log keeps when it started.
+    onStorageFault: (sentence) => console.warn(`chopin: ${sentence}`),
   });
   for (const note of core.startupNotes) console.warn(`chopin: ${note}`);
   let win: BrowserWindow | null = null;

@@ -1,0 +1,76 @@
+/**
+ * A write failure while running (storage audit: a full disk under a running core ended the process on the next
+ * keystroke, through automerge-repo's fire-and-forget background save). The process must live on, the edit must not
+ * be reported saved (waitSaved refuses with a sentence the window shows as "Not saved yet"), and once the disk takes
+ * writes again the same edit is saved.
+ */
+import { next as A } from "@automerge/automerge";
+import type { StorageId, StorageKey } from "@automerge/automerge-repo";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ChopinError } from "../../shared/errors.js";
+import { makeFixture, MemoryStorage, waitFor, type Fixture } from "../documents/test-fixture.js";
+import { guardRepoSaves } from "./repo-save-guard.js";
+
+/** Storage whose writes throw what better-sqlite3 throws on a full disk, while `failing` is set. */
+class FailingStorage extends MemoryStorage {
+  failing = false;
+  failedWrites = 0;
+  override async save(key: StorageKey, value: Uint8Array) {
+    if (this.failing) {
+      this.failedWrites += 1;
+      throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+    }
+    await super.save(key, value);
+  }
+}
+
+let fx: Fixture | null = null;
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+afterEach(async () => {
+  process.off("unhandledRejection", onUnhandled);
+  unhandled.length = 0;
+  await fx?.close().catch(() => {});
+  fx = null;
+});
+
+describe("guardRepoSaves", () => {
+  it("keeps the process alive through a failed background save, refuses 'saved' until a write works, then saves", async () => {
+    process.on("unhandledRejection", onUnhandled);
+    const storage = new FailingStorage();
+    fx = await makeFixture({ storage });
+    const faults: ChopinError[] = [];
+    const guard = guardRepoSaves(fx.repo, (failure) => faults.push(failure));
+    const created = await fx.service.createDocument({ title: "Plan", markdown: "first" });
+    await fx.service.persist(created.id);
+
+    storage.failing = true;
+    await fx.service.renameDocument(created.id, "Renamed on a full disk");
+    // The Repo's throttled save runs on its own timer; once it has failed, let any rejection surface.
+    await waitFor(() => storage.failedWrites > 0);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(unhandled).toEqual([]);
+    expect(faults).toHaveLength(1);
+    expect(faults[0]).toMatchObject({ code: "storage-failure", message: expect.stringContaining("the disk is full") });
+    expect(guard.failing?.code).toBe("storage-failure");
+
+    const handle = await fx.repo.find(created.id as never);
+    const heads = A.getHeads(handle.doc() as A.Doc<unknown>);
+    await expect(fx.service.waitSaved(created.id, heads)).rejects.toMatchObject({
+      code: "storage-failure",
+      message: expect.stringContaining("not on disk yet"),
+      details: expect.objectContaining({ sqliteCode: "SQLITE_FULL" }),
+    });
+    // A sync state is a cache: its failed write is said, never thrown.
+    await expect(fx.repo.storageSubsystem!.saveSyncState(created.id as never, "s" as StorageId, A.initSyncState())).resolves.toBeUndefined();
+    expect(faults).toHaveLength(1);
+
+    storage.failing = false;
+    await expect(fx.service.waitSaved(created.id, heads)).resolves.toMatchObject({ documentId: created.id });
+    expect(guard.failing).toBeNull();
+    const saved = await fx.repo.storageSubsystem!.loadDoc<{ title: string }>(created.id as never);
+    expect(saved?.title).toBe("Renamed on a full disk");
+    expect(unhandled).toEqual([]);
+  });
+});
