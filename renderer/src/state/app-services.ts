@@ -13,6 +13,7 @@ import { createGitHubStore, type GitHubStore } from "./github-store.js";
 import { createSessionStore, type SessionStore } from "./session-store.js";
 import { createUiStore, type UiStore } from "./ui-store.js";
 import { pageStorage, rememberLastOpen, reopenLast } from "./last-open.js";
+import { paceChanges, type IntervalSchedule } from "./paced-changes.js";
 
 export interface AppServices {
   bridge: ChopinBridge;
@@ -27,10 +28,16 @@ export interface AppServices {
   start(): () => void;
 }
 
+export interface AppServicesOptions {
+  /** How 'documents-changed' reactions are paced (paced-changes.ts); tests end the intervals by hand. */
+  changeSchedule?: IntervalSchedule;
+}
+
 export function createAppServices(
   bridge: ChopinBridge,
   repo: Repo,
   coreLink?: CoreLink,
+  options: AppServicesOptions = {},
 ): AppServices {
   const documents = createDocumentsStore(bridge.api);
   const connection = createConnectionStore(bridge, coreLink);
@@ -49,13 +56,13 @@ export function createAppServices(
     github,
     start() {
       const stops = [connection.start(), session.start(), github.start()];
-      stops.push(
-        bridge.on("documents-changed", ({ ids }) => {
-          void documents.getState().refresh();
-          const open = documents.getState().selected;
-          if (open && ids.includes(open.id)) void documents.getState().reloadSelected();
-        }),
-      );
+      // One event per change the core applies (per keystroke while anyone types): re-read at most once an interval.
+      const changes = paceChanges((ids) => {
+        void documents.getState().refresh();
+        const open = documents.getState().selected;
+        if (open && ids.has(open.id)) void documents.getState().reloadSelected();
+      }, options.changeSchedule);
+      stops.push(bridge.on("documents-changed", ({ ids }) => changes.add(ids)), () => changes.stop());
       if (coreLink) {
         // Set once the link has been down: reads made then were refused (not held), and events may have been missed.
         let missed = coreLink.state() === "closed";

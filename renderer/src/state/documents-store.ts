@@ -1,13 +1,16 @@
 /**
  * The document list and the open document, as the sidebar and the header see them. Every change goes through the
  * API and the list is re-read afterwards (and on 'documents-changed'), so what is shown is what the core holds.
- * What must stay true: an answer to an older listing never overwrites a newer one; a failed action leaves a
- * sentence a person can read in `notice` and changes nothing else.
+ * The two re-reads (list, open document) are each one in flight with at most one queued (latest-wins.ts), however
+ * often they are asked for: a burst of 'documents-changed' events costs the core two reads, not one per event.
+ * What must stay true: an answer to an older listing never overwrites a newer one, nor one for another query or view;
+ * a failed action leaves a sentence a person can read in `notice` and changes nothing else.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { ChopinApi, DocumentDetail, DocumentId, DocumentSnapshot, DocumentSummary } from "../../../shared/api.js";
 import { MAX_SEARCH_QUERY_CHARS, OPEN_PREVIEW_WAIT_MS } from "../../../shared/limits.js";
 import { describeError } from "./describe-error.js";
+import { latestWins } from "./latest-wins.js";
 import { markOpening } from "./opening-marks.js";
 
 /** The fast answers asked for first when a document is opened (see use-open-document.ts); each settles, null on failure. */
@@ -78,7 +81,6 @@ export interface DocumentsState {
 export type DocumentsStore = StoreApi<DocumentsState>;
 
 export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREVIEW_WAIT_MS } = {}): DocumentsStore {
-  let listRequest = 0;
   let openRequest = 0;
   return createStore<DocumentsState>((set, get) => {
     /** `about`: the document the action is on, so its failure's notice goes once that document is done with. */
@@ -109,8 +111,7 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
       noticeAbout: null,
       justCreated: null,
 
-      async refresh() {
-        const request = ++listRequest;
+      refresh: latestWins(async () => {
         set({ loading: true });
         const { query, showArchived } = get();
         const trimmed = query.trim();
@@ -127,9 +128,10 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
         if (documents && documents.length === 0 && !showArchived) {
           archivedOutOfSight = (await api.listDocuments({ ...(trimmed ? { query: trimmed } : {}), archived: true }).catch(() => [])).length;
         }
-        if (request !== listRequest) return;
+        // Asked for another query or view than the one now wanted: the run queued by that change answers instead.
+        if (get().query !== query || get().showArchived !== showArchived) return;
         set({ loading: false, ...(documents ? { documents, archivedOutOfSight } : {}) });
-      },
+      }),
       setQuery(query) {
         set({ query: query.slice(0, MAX_SEARCH_QUERY_CHARS) });
         void get().refresh();
@@ -171,7 +173,7 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
         // A preview of a document the core cannot open is not left standing.
         else if (get().selectedIsPreview && get().selected?.id === id) set({ selected: null, selectedIsPreview: false });
       },
-      async reloadSelected() {
+      reloadSelected: latestWins(async () => {
         const current = get().selected;
         if (!current) return;
         const request = openRequest;
@@ -184,7 +186,7 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
             set({ selected: null, selectedIsPreview: false, ...(get().noticeAbout === current.id ? { notice: null, noticeAbout: null } : {}) });
           }
         }
-      },
+      }),
       async create(options = {}) {
         const detail = await attempt(() => api.createDocument(options.shared === false ? { shared: false } : {}));
         if (!detail) return null;

@@ -3,7 +3,7 @@ import { ChopinError } from "../../../shared/errors.js";
 import { SAVE_CONFIRM_RETRY_MS } from "../../../shared/limits.js";
 import type { SaveReceipt } from "../../../shared/api.js";
 import { waitFor } from "../test/wait-for.js";
-import { SAVE_WAITING_FOR_CORE, SaveTracker, type SaveState } from "./save-tracker.js";
+import { SAVE_CONFIRM_MIN_GAP_MS, SAVE_WAITING_FOR_CORE, SaveTracker, type SaveState } from "./save-tracker.js";
 
 function controllable() {
   const asks: { heads: string[]; resolve: (r: SaveReceipt) => void; reject: (e: unknown) => void }[] = [];
@@ -108,6 +108,36 @@ describe("SaveTracker", () => {
       expect(asks).toHaveLength(1);
       vi.advanceTimersByTime(1);
       expect(asks).toHaveLength(2);
+      tracker.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("asks a fast core once per SAVE_CONFIRM_MIN_GAP_MS while keys come, not once a key, and ends Saved on the latest", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const asked: string[][] = [];
+      const confirmed: string[][] = [];
+      // A core that confirms at once: before the gap, every key was one more waitSaved (and one more flush).
+      const waitSaved = async (_id: string, heads: string[]) => (asked.push(heads), { documentId: "d", savedAt: asked.length });
+      const tracker = new SaveTracker({ documentId: "d", waitSaved, onState: () => {}, onConfirmed: (h) => confirmed.push(h) });
+      const settle = () => new Promise((resolve) => setImmediate(resolve));
+      for (let key = 1; key <= 100; key++) {
+        tracker.headsChanged([`h${key}`]);
+        await settle();
+      }
+      expect(asked).toEqual([["h1"]]);
+      expect(tracker.state.kind).toBe("saving");
+      vi.advanceTimersByTime(SAVE_CONFIRM_MIN_GAP_MS);
+      await settle();
+      expect(asked).toEqual([["h1"], ["h100"]]);
+      expect(tracker.state).toEqual({ kind: "saved", at: 2 });
+      expect(confirmed.at(-1)).toEqual(["h100"]);
+      // Nothing newer: the gap's end asks for nothing more.
+      vi.advanceTimersByTime(SAVE_CONFIRM_MIN_GAP_MS);
+      await settle();
+      expect(asked).toHaveLength(2);
       tracker.stop();
     } finally {
       vi.useRealTimers();
