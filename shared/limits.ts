@@ -8,6 +8,18 @@
 export const MAX_TITLE_CHARS = 120;
 /** Canonical Markdown source of one document, in UTF-8 bytes (prototype: 256 KiB canonical source). */
 export const MAX_DOCUMENT_MARKDOWN_BYTES = 256 * 1024;
+/**
+ * A text update (shared/text-splices.ts) diffs by lines, then refines a changed hunk by characters only when its two
+ * sides together are at most this many UTF-16 units: a paragraph-sized edit keeps its unchanged words (a teammate's
+ * typing in them merges cleanly), a rewritten section is spliced whole instead of diffed character by character.
+ */
+export const TEXT_DIFF_CHAR_HUNK_UNITS = 4096;
+/**
+ * Steps (diagonals visited + tokens matched) all the diffs of one text update may take together, tens of ms: past it
+ * the line diff replaces the trimmed middle whole and the remaining hunks are spliced whole, so an agent's rewrite
+ * never costs time quadratic in the body (A.updateText took over 30 s for a 100 KB rewrite).
+ */
+export const TEXT_DIFF_MAX_WORK = 2_000_000;
 /** Title used when a person creates a document without naming it. */
 export const DEFAULT_DOCUMENT_TITLE = "Untitled plan";
 /** A document listing returns at most this many entries per call. */

@@ -2,16 +2,16 @@
  * The version-history half of the document API: list a plan's versions, read one, restore one. Versions themselves
  * are derived from the change graph (history.ts). What must stay true: reading never writes; a restore is ONE new
  * change, by the person at this device and marked as a restore, that makes title and text equal the version (a
- * minimal text diff), so history keeps everything in between and concurrent edits still merge; restoring what the
+ * bounded text diff, shared/text-update.ts: an old version can differ from today's text entirely), so history keeps everything in between and concurrent edits still merge; restoring what the
  * document already holds makes no change at all.
  */
-import { next as A } from "@automerge/automerge";
 import type { DocumentDetail, VersionContent, VersionEntry } from "../../shared/api.js";
 import { normalizeTitle } from "./bounds.js";
 import { restoreChangeMessage } from "./change-messages.js";
 import { contentAt, findVersion, listVersionEntries } from "./history.js";
 import type { PlanAccess } from "./plan-access.js";
 import { writeTitle } from "./title-write.js";
+import { updateTextBounded } from "../../shared/text-update.js";
 
 export async function listVersions(access: PlanAccess, id: string): Promise<VersionEntry[]> {
   const { handle } = await access.load(id);
@@ -35,7 +35,7 @@ export async function restoreVersion(access: PlanAccess, id: string, versionId: 
   access.change(
     handle,
     (doc) => {
-      A.updateText(doc, ["text"], markdown);
+      updateTextBounded(doc, ["text"], markdown);
       if (doc.title !== restoredTitle) writeTitle(doc, restoredTitle);
       doc.updatedAt = access.now();
     },
