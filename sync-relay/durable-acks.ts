@@ -110,14 +110,7 @@ export class DurableAcks {
     this.#heldCount++;
     if (queue) queue.push({ message, seq: ++this.#seq });
     else this.#held.set(documentId, [{ message, seq: ++this.#seq }]);
-    if (!this.#saveSoon.has(documentId) && !this.#failing.has(documentId)) {
-      const timer = setTimeout(() => {
-        this.#saveSoon.delete(documentId);
-        this.#saveNow(documentId);
-      }, this.#options.saveDelayMs);
-      timer.unref();
-      this.#saveSoon.set(documentId, timer);
-    }
+    if (!this.#saveSoon.has(documentId) && !this.#failing.has(documentId)) this.#saveLater(documentId);
   }
 
   /**
@@ -180,6 +173,11 @@ export class DurableAcks {
       return;
     }
     // Still becoming ready (created from a peer's first message): look again shortly.
+    this.#saveLater(documentId);
+  }
+
+  /** Saves the document saveDelayMs from now (one timer per document). */
+  #saveLater(documentId: string): void {
     const timer = setTimeout(() => {
       this.#saveSoon.delete(documentId);
       this.#saveNow(documentId);
