@@ -15,6 +15,7 @@ import { SqliteStorageAdapter } from "../../shared/node/sqlite-storage-adapter.j
 import { DocumentService } from "../documents/document-service.js";
 import { toHexHeads } from "../documents/heads.js";
 import { loadOrCreateMcpToken, mcpConnectCommands, startMcpOnStablePort, writeMcpConfig } from "../mcp/index.js";
+import { setAsideChunks } from "../store/damaged-chunks.js";
 import { openLocalDb } from "../store/local-db.js";
 import { listenOnStablePort } from "../store/stable-port.js";
 import { DEFAULT_GITHUB_API_URL, DEFAULT_GITHUB_WEB_URL } from "../github/github-config.js";
@@ -93,6 +94,8 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     displayName: () => settings.get().displayName,
     storedIds: () => chunks.storedKeyHeads(),
     holds: (id) => chunks.holds([id]),
+    // A damaged plan leaves the list, its bytes kept in chopin.db's damaged_chunks table (damaged-chunks.ts).
+    setAside: (id) => void setAsideChunks(db, chunks, id, Date.now()),
     // A window that asked for the document is one of its synchronizer's peers until the window goes.
     inWindow: (id) => [...rendererPeers].some((peer) => repo.synchronizer.docSynchronizers[id as DocumentId]?.hasPeer(peer as PeerId) === true),
   });

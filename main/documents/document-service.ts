@@ -9,6 +9,7 @@
  * author; text is written with updateText (a minimal diff) so concurrent edits merge; sharing never reverses; every
  * method reports failure as a rejected promise, never a synchronous throw.
  */
+import type { SetAsideChunks } from "./damaged-removal.js";
 import type { DocumentId, Repo } from "@automerge/automerge-repo";
 import type { Database } from "better-sqlite3";
 import type {
@@ -80,6 +81,8 @@ export interface DocumentServiceOptions {
   storedIds?: () => readonly string[];
   /** Whether storage holds anything of a document (team-prefetch.ts skips those). Default: nothing is stored. */
   holds?: (documentId: string) => boolean;
+  /** Keeps a damaged plan's stored bytes aside so it can be deleted unarchived (damaged-removal.ts). Default: none. */
+  setAside?: SetAsideChunks;
   /** Whether a window syncs the document now (a prefetched plan is then kept loaded, plan-release.ts). Default: none. */
   inWindow?: (documentId: string) => boolean;
 }
@@ -89,6 +92,7 @@ export class DocumentService implements DocumentApi {
   readonly #sharing: TeamSharing;
   readonly #db: Database;
   readonly #waitSavedTimeoutMs: number;
+  readonly #setAside: SetAsideChunks | undefined;
 
   /** Fetches the team's plans this device lacks, so they open offline (team-prefetch.ts). */
   readonly #prefetch: TeamPrefetch;
@@ -111,6 +115,7 @@ export class DocumentService implements DocumentApi {
     this.#sharing = new TeamSharing(access);
     this.#db = options.db;
     this.#waitSavedTimeoutMs = options.waitSavedTimeoutMs ?? WAIT_SAVED_TIMEOUT_MS;
+    this.#setAside = options.setAside;
   }
 
   static async open(options: DocumentServiceOptions): Promise<DocumentService> {
@@ -241,10 +246,11 @@ export class DocumentService implements DocumentApi {
 
   /**
    * Only an archived document can be deleted; it leaves both indexes and this device's storage. `beforeLeaving` runs
-   * once the delete is certain, while the document is still indexed and synced.
+   * once the delete is certain, while the document is still indexed and synced. A damaged plan (its stored copy
+   * cannot be read) is removed unarchived, its bytes set aside (damaged-removal.ts).
    */
   async deleteDocument(id: string, beforeLeaving?: (documentId: string) => Promise<void>): Promise<void> {
-    return writes.deleteDocument(this.#access, id, beforeLeaving);
+    return writes.deleteDocument(this.#access, id, beforeLeaving, this.#setAside);
   }
 
   /** MCP's full-body update: refuses a stale revision ('revision-conflict', details.revision = current). */

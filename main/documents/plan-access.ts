@@ -113,9 +113,15 @@ export class PlanAccess {
     return this.#used.has(documentId);
   }
 
-  /** The plan left this device: nothing keeps its id. */
+  /** Whether the plan's stored copy failed to load this session (damaged-removal.ts may then remove it unarchived). */
+  isDamaged(documentId: string): boolean {
+    return this.#damaged.has(documentId);
+  }
+
+  /** The plan left this device: nothing keeps its id (a damaged mark included: a copy fetched again may be good). */
   forgetUse(documentId: string): void {
     this.#used.delete(documentId);
+    this.#damaged.delete(documentId);
   }
 
   async load(id: unknown): Promise<LoadedPlan> {

@@ -3,7 +3,7 @@
  * every write validates its input first and (except archive/restore/delete, which act on archived plans) refuses an
  * archived plan; text is written with updateTextBounded (shared/text-update.ts: unchanged lines untouched, small hunks
  * diffed by character, cost near-linear however different the body) so concurrent edits merge; archive and restore are
- * idempotent; only an archived plan can be deleted. `by` names the coding agent asking (its change is credited to it
+ * idempotent; only an archived plan can be deleted, unless its stored copy cannot be read (damaged-removal.ts). `by` names the coding agent asking (its change is credited to it
  * in the history); absent, the change is the person's at this device.
  */
 import type { CreateDocumentInput, DocumentDetail, DocumentSummary } from "../../shared/api.js";
@@ -13,7 +13,8 @@ import type { Brief, CreatedVia, PlanDocument, Provenance, RepositoryBinding } f
 import { PLAN_DOCUMENT_SCHEMA_VERSION } from "../../shared/schema/plan-document.js";
 import { checkMarkdown, normalizeNewTitle, normalizeTitle } from "./bounds.js";
 import type { AgentAuthor } from "./change-messages.js";
-import type { PlanAccess } from "./plan-access.js";
+import { isDamagedRefusal, removeDamagedPlan, type SetAsideChunks } from "./damaged-removal.js";
+import type { LoadedPlan, PlanAccess } from "./plan-access.js";
 import { readPlan, revisionOfHandle } from "./plan-reader.js";
 import { entryOf } from "./workspace-index.js";
 import { utf8Bytes } from "../../shared/utf8.js";
@@ -91,9 +92,24 @@ export async function restoreDocument(access: PlanAccess, id: string, by?: Agent
 /**
  * Only an archived document can be deleted; it leaves both indexes and this device's storage. `beforeLeaving` runs
  * once the delete is certain, while the document is still indexed and synced (the core says its windows' goodbyes).
+ * A plan whose stored copy cannot be read cannot be archived: with `setAside` (which keeps its bytes) it is removed
+ * as it is (damaged-removal.ts); without, it stays refused as 'storage-failure'.
  */
-export async function deleteDocument(access: PlanAccess, id: string, beforeLeaving?: (documentId: string) => Promise<void>): Promise<void> {
-  const { handle, plan } = await access.load(id);
+export async function deleteDocument(
+  access: PlanAccess,
+  id: string,
+  beforeLeaving?: (documentId: string) => Promise<void>,
+  setAside?: SetAsideChunks,
+): Promise<void> {
+  let loaded: LoadedPlan;
+  try {
+    loaded = await access.load(id);
+  } catch (error) {
+    const documentId = access.parseId(id);
+    if (setAside && isDamagedRefusal(access, documentId, error)) return removeDamagedPlan(access, documentId, setAside, beforeLeaving);
+    throw error;
+  }
+  const { handle, plan } = loaded;
   if (plan.archivedAt === null) {
     throw new ChopinError("document-not-archived", "Archive the document before deleting it.");
   }

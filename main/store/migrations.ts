@@ -53,4 +53,16 @@ export const LOCAL_DB_MIGRATIONS: readonly Migration[] = [
     removed_at  INTEGER NOT NULL
   ) STRICT;
   `,
+  // 4 -> 5: the stored chunks of plans removed from this device because they could not be read
+  // (main/documents/damaged-removal.ts). Kept for recovery, never read by the app; key is the chunk's storage key
+  // (parts joined by "/"). No unique key: a plan set aside twice keeps both sets of bytes.
+  `
+  CREATE TABLE damaged_chunks (
+    seq          INTEGER PRIMARY KEY,
+    document_id  TEXT NOT NULL,
+    key          TEXT NOT NULL,
+    data         BLOB NOT NULL,
+    set_aside_at INTEGER NOT NULL
+  ) STRICT;
+  `,
 ];

@@ -112,6 +112,21 @@ export class SqliteStorageAdapter implements StorageAdapterInterface {
     return this.#stmts.anyInRange.get(...rangeArgs(keyPrefix)) !== undefined;
   }
 
+  /**
+   * Moves everything stored under `keyPrefix` out of the chunk table: `keep` gets the chunks (in first-insertion
+   * order) and must copy them elsewhere in this same database; the copy and the removal commit together, so a
+   * failure or a crash leaves the chunks where they were (main/documents/damaged-removal.ts). Returns how many moved.
+   */
+  moveRange(keyPrefix: StorageKey, keep: (chunks: Array<{ key: StorageKey; data: Uint8Array }>) => void): number {
+    if (keyPrefix.length === 0) throw new Error("moveRange needs a key prefix: it never moves the whole table");
+    return this.db.transaction(() => {
+      const rows = this.#stmts.loadRange.all(...rangeArgs(keyPrefix));
+      keep(rows.map((row) => ({ key: decodeKey(row.key), data: toUint8Array(row.data) })));
+      this.#stmts.removeRange.run(...rangeArgs(keyPrefix));
+      return rows.length;
+    })();
+  }
+
   /** Closes the file if this adapter opened it; a shared Database stays open for its owner. */
   close(): void {
     if (this.#ownsDb && this.db.open) this.db.close();

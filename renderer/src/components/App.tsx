@@ -9,6 +9,7 @@ import { CommandPalette } from "./CommandPalette.js";
 import { ConfirmDialog } from "./ConfirmDialog.js";
 import { DocumentView } from "./DocumentView.js";
 import { Icon } from "./Icons.js";
+import { NoticeBanner } from "./NoticeBanner.js";
 import { RepositoryPickerDialog } from "./RepositoryPickerDialog.js";
 import { SettingsDialog } from "./SettingsDialog.js";
 import { Sidebar } from "./Sidebar.js";
@@ -22,7 +23,6 @@ export function App() {
   const services = useServices();
   const { documents, ui } = services;
   const selected = useStore(documents, (s) => s.selected);
-  const notice = useStore(documents, (s) => s.notice);
   const dialog = useStore(ui, (s) => s.dialog);
   const refused = useStore(services.connection, (s) => s.core === "refused");
   const coreReachable = useCoreReachable();
@@ -64,14 +64,7 @@ export function App() {
     <div className="app">
       <Sidebar />
       <main className="main" aria-label={selected ? selected.title || "Untitled" : "No document open"}>
-        {notice && (
-          <div className="notice" role="alert">
-            <span>{notice}</span>
-            <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => documents.getState().dismissNotice()}>
-              <Icon name="close" />
-            </button>
-          </div>
-        )}
+        <NoticeBanner />
         {selected ? (
           <DocumentView key={selected.id} doc={selected} />
         ) : (

@@ -56,6 +56,11 @@ export interface DocumentsState {
   notice: string | null;
   /** The document the notice is about, when a document action failed; null for any other notice. */
   noticeAbout: DocumentId | null;
+  /**
+   * True when the notice is the core's 'storage-failure' for `noticeAbout`: that plan's stored copy cannot be read,
+   * so the banner offers to remove it (its bytes are kept aside by the core). Reset with every notice.
+   */
+  noticeDamaged: boolean;
   /** The document create() just made, until its title field has taken the focus (then null). */
   justCreated: DocumentId | null;
   /** The title field calls this once it has taken the focus for `justCreated`. */
@@ -87,10 +92,11 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
     const attempt = async <T>(action: () => Promise<T>, about: DocumentId | null = null): Promise<T | undefined> => {
       try {
         const result = await action();
-        if (about !== null && get().noticeAbout === about) set({ notice: null, noticeAbout: null });
+        if (about !== null && get().noticeAbout === about) set({ notice: null, noticeAbout: null, noticeDamaged: false });
         return result;
       } catch (error) {
-        set({ notice: describeError(error), noticeAbout: about });
+        const damaged = about !== null && (error as { code?: unknown } | null)?.code === "storage-failure";
+        set({ notice: describeError(error), noticeAbout: about, noticeDamaged: damaged });
         return undefined;
       }
     };
@@ -109,6 +115,7 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
       opening: null,
       notice: null,
       noticeAbout: null,
+      noticeDamaged: false,
       justCreated: null,
 
       refresh: latestWins(async () => {
@@ -120,7 +127,7 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
           documents = await api.listDocuments({ ...(trimmed ? { query: trimmed } : {}), archived: showArchived });
         } catch (error) {
           // A listing refused because the link is down is not news: the status bar says so, and it is re-read on reconnect.
-          if ((error as { code?: unknown }).code !== "core-unavailable") set({ notice: describeError(error), noticeAbout: null });
+          if ((error as { code?: unknown }).code !== "core-unavailable") set({ notice: describeError(error), noticeAbout: null, noticeDamaged: false });
         }
         // Asked only for an empty live list: the sidebar would otherwise say "none yet" or "no match" while archived
         // documents (matching the query, if any) exist.
@@ -183,7 +190,7 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
         } catch (error) {
           // The open document was deleted elsewhere: close it.
           if (request === openRequest && (error as { code?: string }).code === "not-found") {
-            set({ selected: null, selectedIsPreview: false, ...(get().noticeAbout === current.id ? { notice: null, noticeAbout: null } : {}) });
+            set({ selected: null, selectedIsPreview: false, ...(get().noticeAbout === current.id ? { notice: null, noticeAbout: null, noticeDamaged: false } : {}) });
           }
         }
       }),
@@ -222,10 +229,10 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
         if (await attempt(() => api.shareDocument(id), id)) await afterChange();
       },
       showNotice(notice, about = null) {
-        set({ notice, noticeAbout: about });
+        set({ notice, noticeAbout: about, noticeDamaged: false });
       },
       dismissNotice() {
-        set({ notice: null, noticeAbout: null });
+        set({ notice: null, noticeAbout: null, noticeDamaged: false });
       },
       focusedCreated() {
         set({ justCreated: null });

@@ -1,0 +1,79 @@
+// @vitest-environment jsdom
+/**
+ * A plan whose stored copy cannot be read is refused with 'storage-failure', and it could not be archived, so it
+ * stayed in the list for good. The refusal's banner offers to remove it: after a confirmation, as every delete asks,
+ * it calls the ordinary delete and the plan leaves the list; Cancel removes nothing.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { fireEvent, screen, within } from "@testing-library/react";
+import { ChopinError } from "../../../shared/errors.js";
+import "../test/jsdom-layout.js";
+import { until } from "../test/until.js";
+import { cleanupApps, renderApp } from "../test/render-app.js";
+
+afterEach(cleanupApps);
+
+const DAMAGED = "This device's stored copy of that document could not be read; it may be damaged. It stays in storage as it is.";
+
+async function openDamaged() {
+  const deleted: string[] = [];
+  let damagedId = "";
+  const app = renderApp((b) => {
+    const { getDocument, archiveDocument, deleteDocument } = b.api;
+    b.api.getDocument = async (id) => {
+      if (id === damagedId) throw new ChopinError("storage-failure", DAMAGED);
+      return getDocument(id);
+    };
+    // The core removes a damaged plan unarchived; the memory bridge's delete wants it archived.
+    b.api.deleteDocument = async (id) => {
+      deleted.push(id);
+      await archiveDocument(id);
+      await deleteDocument(id);
+    };
+  });
+  const doc = await app.bridge.api.createDocument({ title: "Damaged" });
+  await app.bridge.api.createDocument({ title: "Fine" });
+  damagedId = doc.id;
+  await app.services.documents.getState().refresh();
+  await app.services.documents.getState().open(doc.id);
+  await until(() => screen.queryByRole("button", { name: "Remove from this device" }) !== null, "the damaged plan's banner");
+  expect(screen.getByRole("alert").textContent).toContain("could not be read");
+  return { ...app, doc, deleted };
+}
+
+const titles = (app: Awaited<ReturnType<typeof openDamaged>>) => app.services.documents.getState().documents.map((d) => d.title).sort();
+
+describe("the damaged plan's banner", () => {
+  it("removes the plan from this device once confirmed: delete is called and it leaves the list", async () => {
+    const app = await openDamaged();
+    expect(titles(app)).toEqual(["Damaged", "Fine"]);
+    fireEvent.click(screen.getByRole("button", { name: "Remove from this device" }));
+    await until(() => screen.queryByRole("dialog", { name: "Remove damaged document?" }) !== null, "the question");
+    expect(app.deleted).toEqual([]);
+    fireEvent.click(within(screen.getByRole("dialog", { name: "Remove damaged document?" })).getByRole("button", { name: "Remove" }));
+    await until(() => app.deleted.length === 1, "the delete");
+    expect(app.deleted).toEqual([app.doc.id]);
+    await until(() => titles(app).length === 1, "the plan gone from the list");
+    expect(titles(app)).toEqual(["Fine"]);
+    await until(() => screen.queryByRole("button", { name: "Remove from this device" }) === null, "the banner gone");
+  });
+
+  it("removes nothing on Cancel", async () => {
+    const app = await openDamaged();
+    fireEvent.click(screen.getByRole("button", { name: "Remove from this device" }));
+    await until(() => screen.queryByRole("dialog", { name: "Remove damaged document?" }) !== null, "the question");
+    fireEvent.click(within(screen.getByRole("dialog", { name: "Remove damaged document?" })).getByRole("button", { name: "Cancel" }));
+    await until(() => screen.queryByRole("dialog", { name: "Remove damaged document?" }) === null, "the question closed");
+    expect(app.deleted).toEqual([]);
+    expect(titles(app)).toEqual(["Damaged", "Fine"]);
+  });
+
+  it("is not offered for other failures", async () => {
+    const app = renderApp();
+    const doc = await app.bridge.api.createDocument({ title: "Plan" });
+    await app.services.documents.getState().refresh();
+    await app.services.documents.getState().rename(doc.id, "");
+    await until(() => screen.queryByRole("alert") !== null, "the notice");
+    expect(screen.queryByRole("button", { name: "Remove from this device" })).toBeNull();
+  });
+});
