@@ -3,45 +3,19 @@
  * writes to a document that cannot load. It must be deletable as it is, its bytes kept in chopin.db's damaged_chunks
  * table, every other plan untouched; a live plan that loads still needs archiving first.
  */
-import { randomBytes } from "node:crypto";
-import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { LOCAL_DB_FILE } from "../store/local-db.js";
-import { tempDir } from "../sync/test-helpers.js";
 import { createAppCore } from "./app-core.js";
+import { chunksOf, damagedPlanFolder, rows } from "./damaged-plan-fixture.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-function rows<T>(dir: string, sql: string, ...params: unknown[]): T[] {
-  const db = new Database(join(dir, LOCAL_DB_FILE), { readonly: true });
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
-}
-
-const chunksOf = (dir: string, id: string) =>
-  rows<{ key: string; data: Buffer }>(dir, "SELECT key, data FROM automerge_chunks WHERE key LIKE ? ORDER BY seq", `${id}\u001f%`);
-
 describe("removing a damaged plan from this device", () => {
   it("deletes it unarchived, keeps its bytes in damaged_chunks, leaves the other plans; a live plan still needs archiving", async () => {
-    const dir = tempDir("chopin-damaged-removal-");
+    const { dir, bad, good, garbage } = await damagedPlanFolder("chopin-damaged-removal-");
     cleanups.push(() => dir.remove());
-    const first = await createAppCore({ dataDir: dir.path, mcpPort: 0 });
-    const bad = await first.api.createDocument({ title: "Damaged", markdown: "lost words" });
-    const good = await first.api.createDocument({ title: "Fine", markdown: "kept words" });
-    await first.close();
-
-    const db = new Database(join(dir.path, LOCAL_DB_FILE));
-    for (const row of chunksOf(dir.path, bad.id)) db.prepare("UPDATE automerge_chunks SET data = ? WHERE key = ?").run(randomBytes(row.data.length), row.key);
-    db.close();
-    const garbage = chunksOf(dir.path, bad.id);
-    expect(garbage.length).toBeGreaterThan(0);
     const goodChunks = chunksOf(dir.path, good.id);
 
     const core = await createAppCore({ dataDir: dir.path, mcpPort: 0 });

@@ -4,30 +4,17 @@
  * waited on automerge-repo's stuck handle for about a minute and then called the plan "not found". Every read of it
  * must say 'storage-failure' at once, every other plan must list and open, and its bytes must stay as they were.
  */
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import Database from "better-sqlite3";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { LOCAL_DB_FILE } from "../store/local-db.js";
-import { tempDir } from "../sync/test-helpers.js";
 import { createAppCore } from "./app-core.js";
+import { chunksOf, damagedPlanFolder } from "./damaged-plan-fixture.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
-
-function chunksOf(dir: string, id: string): Array<{ key: string; data: Buffer }> {
-  const db = new Database(join(dir, LOCAL_DB_FILE), { readonly: true });
-  try {
-    return db.prepare("SELECT key, data FROM automerge_chunks WHERE key LIKE ? ORDER BY seq").all(`${id}\u001f%`) as Array<{ key: string; data: Buffer }>;
-  } finally {
-    db.close();
-  }
-}
 
 async function mcpRead(configPath: string, id: string): Promise<Record<string, unknown>> {
   const config = JSON.parse(readFileSync(configPath, "utf8")).mcpServers.chopin;
@@ -43,18 +30,8 @@ async function mcpRead(configPath: string, id: string): Promise<Record<string, u
 
 describe("a plan whose stored chunks are garbage", () => {
   it("is refused as storage-failure on every read (API, history, saved bytes, MCP), others open, its bytes stay", async () => {
-    const dir = tempDir("chopin-damaged-plan-");
+    const { dir, bad, good, garbage } = await damagedPlanFolder("chopin-damaged-plan-");
     cleanups.push(() => dir.remove());
-    const first = await createAppCore({ dataDir: dir.path, mcpPort: 0 });
-    const bad = await first.api.createDocument({ title: "Damaged", markdown: "lost words" });
-    const good = await first.api.createDocument({ title: "Fine", markdown: "kept words" });
-    await first.close();
-
-    const db = new Database(join(dir.path, LOCAL_DB_FILE));
-    for (const row of chunksOf(dir.path, bad.id)) db.prepare("UPDATE automerge_chunks SET data = ? WHERE key = ?").run(randomBytes(row.data.length), row.key);
-    db.close();
-    const garbage = chunksOf(dir.path, bad.id);
-    expect(garbage.length).toBeGreaterThan(0);
 
     const core = await createAppCore({ dataDir: dir.path, mcpPort: 0 });
     cleanups.push(() => core.close());
