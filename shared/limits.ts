@@ -221,6 +221,12 @@ export const MAX_MCP_SESSIONS = 256;
 export const MCP_REPLAY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 /** Stored MCP write results kept at most (the newest), so a busy agent cannot grow the database without bound. */
 export const MAX_MCP_REPLAYS = 50_000;
+/**
+ * MCP writes applied in memory whose save failed (a full disk), kept so a retry with the same key saves that write
+ * instead of applying it again (a second plan, or 'revision-conflict' against its own edit); the oldest is forgotten
+ * first. In memory only: after a restart an unsaved write is gone, and so is its entry.
+ */
+export const MAX_MCP_UNCONFIRMED_WRITES = 1000;
 
 // ---- Renderer (renderer/) ----
 /** Reconnect backoff of the renderer's API socket to the core: first retry and cap. */

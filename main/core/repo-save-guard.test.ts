@@ -5,24 +5,11 @@
  * writes again the same edit is saved.
  */
 import { next as A } from "@automerge/automerge";
-import type { StorageId, StorageKey } from "@automerge/automerge-repo";
+import type { StorageId } from "@automerge/automerge-repo";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChopinError } from "../../shared/errors.js";
-import { makeFixture, MemoryStorage, waitFor, type Fixture } from "../documents/test-fixture.js";
+import { FailingStorage, makeFixture, waitFor, type Fixture } from "../documents/test-fixture.js";
 import { guardRepoSaves } from "./repo-save-guard.js";
-
-/** Storage whose writes throw what better-sqlite3 throws on a full disk, while `failing` is set. */
-class FailingStorage extends MemoryStorage {
-  failing = false;
-  failedWrites = 0;
-  override async save(key: StorageKey, value: Uint8Array) {
-    if (this.failing) {
-      this.failedWrites += 1;
-      throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
-    }
-    await super.save(key, value);
-  }
-}
 
 let fx: Fixture | null = null;
 const unhandled: unknown[] = [];

@@ -35,6 +35,19 @@ export class MemoryStorage implements StorageAdapterInterface {
   }
 }
 
+/** Storage whose writes throw what better-sqlite3 throws on a full disk, while `failing` is set. */
+export class FailingStorage extends MemoryStorage {
+  failing = false;
+  failedWrites = 0;
+  override async save(key: StorageKey, value: Uint8Array) {
+    if (this.failing) {
+      this.failedWrites += 1;
+      throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+    }
+    await super.save(key, value);
+  }
+}
+
 export interface Fixture {
   repo: Repo;
   db: LocalDb;

@@ -62,8 +62,8 @@ const HANDLERS: { [T in ToolName]: Handler<T> } = {
     } catch {
       throw new ChopinError("invalid-input", 'repository must be {owner, name} or "owner/name" naming a GitHub repository.');
     }
-    return replays.run("create_document", input, "created", async () => {
-      // Inside the replay: a retry of a create already made still gets its answer; a refusal records nothing.
+    // Inside the replay: a retry of a create already made still gets its answer; a refusal records nothing.
+    const create = async () => {
       if (input.shared === true) requireRelayToShare(relayUrl?.() ?? null, "create-shared");
       const provenance = {
         ...(input.baseBranch !== undefined ? { baseBranch: input.baseBranch } : {}),
@@ -75,18 +75,18 @@ const HANDLERS: { [T in ToolName]: Handler<T> } = {
           brief: input.brief ?? null },
         { agent: clientName },
       );
-      // Durable before the replay is recorded and the agent told: a crash must not leave a confirmed key with no document.
-      await documents.persist(detail.id);
       return { document: described(detail) };
-    });
+    };
+    // Durable before the replay is recorded and the agent told: a crash must not leave a confirmed key with no document.
+    return replays.run("create_document", input, "created", create, ({ document }) => documents.persist(document.id));
   },
 
   async update_document(input, { documents, replays, clientName }) {
-    return replays.run("update_document", input, "updated", async () => {
+    const update = async () => {
       const detail = await documents.updateMarkdown(input.id, input.revision, input.markdown, { agent: clientName });
-      await documents.persist(detail.id);
       return { id: detail.id, revision: detail.revision };
-    });
+    };
+    return replays.run("update_document", input, "updated", update, ({ id }) => documents.persist(id));
   },
 
   async rename_document(input, { documents, clientName }) {
