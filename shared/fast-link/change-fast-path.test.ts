@@ -97,6 +97,20 @@ describe("ChangeFastPath", () => {
     expect(A.applyChanges(base, h.sent.flatMap((s) => s.changes))[0].text).toBe(handle.doc().text);
   });
 
+  // The patched DocHandle computes a change's patches only for "change" listeners (shared/sync-pacing.test.ts).
+  it("watches heads, not patches: a carried writer's handle gets no change listener, so the link costs it no diff", async () => {
+    const h = harness();
+    const { handle } = carriedDocument(h);
+    const base = A.clone(handle.doc());
+    handle.change((d) => A.splice(d, ["text"], 0, 0, "a"));
+    handle.change((d) => A.splice(d, ["text"], 1, 0, "b"));
+    await settle();
+    expect(handle.listenerCount("change")).toBe(0);
+    expect(handle.listenerCount("heads-changed")).toBeGreaterThan(0);
+    expect(h.sent.map((s) => s.changes.length)).toEqual([1, 1]);
+    expect(A.applyChanges(base, h.sent.flatMap((s) => s.changes))[0].text).toBe("ab");
+  });
+
   it("applies a received batch without sending it back, and notes the other end has it", async () => {
     const h = harness();
     const handle = h.repo.create<Notes>({ text: "x" });

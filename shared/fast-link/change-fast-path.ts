@@ -33,7 +33,7 @@
  * FAST_PATH_APPLY_BUSY_SHARE of the thread (at most FAST_PATH_APPLY_MAX_WAIT_MS).
  */
 import { next as A } from "@automerge/automerge";
-import type { DocHandle, DocHandleChangePayload, DocumentId, Repo } from "@automerge/automerge-repo";
+import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
 import { FAST_PATH_APPLY_BUSY_SHARE, FAST_PATH_APPLY_MAX_WAIT_MS, FAST_PATH_APPLY_MIN_INTERVAL_MS, FAST_PATH_MAX_BYTES } from "../limits.js";
 import { spacingAfter, timed } from "../apply-spacing.js";
 import { batchBytes } from "../sync-wire.js";
@@ -80,7 +80,12 @@ export function applySpacing(costMs: number): number {
   });
 }
 
-type ChangeListener = (payload: DocHandleChangePayload<unknown>) => void;
+type HeadsListener = (payload: { doc: A.Doc<unknown> }) => void;
+/** A watched handle's listener and the heads it last saw (the "before" of its next change). */
+interface Watched {
+  listener: HeadsListener;
+  heads: A.Heads;
+}
 /** Received changes that passed the hash check (a batch that did not never joins others: it would sink them). */
 interface Received {
   changes: Uint8Array[];
@@ -95,14 +100,19 @@ export class ChangeFastPath {
   #openDocListener: OpenDocListener | null = null;
   /** Documents whose sync/request messages crossed this link (in the owner's direction) on the current connection. */
   readonly #permitted = new Set<string>();
-  readonly #listeners = new Map<DocHandle<unknown>, ChangeListener>();
-  /** The document a received batch is being applied to (its change event must not echo back). */
+  /**
+   * Watched handles. The fast path listens to "heads-changed", never "change": the patched DocHandle computes a
+   * change's patches (A.diff, about what applying it costs) only for "change" listeners, and the fast path needs only
+   * the change bytes, so a writer nobody else reads patches from pays for no diff.
+   */
+  readonly #watched = new Map<DocHandle<unknown>, Watched>();
+  /** The document a received batch is being applied to (its heads change must not echo back). */
   #applying: string | null = null;
   /**
-   * Per document with fresh changes: its handle and the document before the first of them. Flushed once per
-   * microtask checkpoint as one batch (one getChanges for the whole burst).
+   * Per document with fresh changes: its handle and the heads before the first of them. Flushed once per microtask
+   * checkpoint as one batch (one getChanges for the whole burst).
    */
-  readonly #pending = new Map<string, { handle: DocHandle<unknown>; before: A.Doc<unknown> }>();
+  readonly #pending = new Map<string, { handle: DocHandle<unknown>; before: A.Heads }>();
   /** Received batches per document waiting for the same checkpoint: batches of one transport read apply as one. */
   readonly #incoming = new Map<string, Received>();
   /** Received batches for a permitted document whose handle this Repo has not made yet (see #apply). */
@@ -142,8 +152,8 @@ export class ChangeFastPath {
     if (!repo) return;
     if (this.#openDocListener) repo.synchronizer.off("open-doc", this.#openDocListener);
     this.#openDocListener = null;
-    for (const [handle, listener] of this.#listeners) handle.off("change", listener);
-    this.#listeners.clear();
+    for (const [handle, { listener }] of this.#watched) handle.off("heads-changed", listener);
+    this.#watched.clear();
     this.#pending.clear();
     this.#sentThisTurn.clear();
     this.#incoming.clear();
@@ -255,27 +265,36 @@ export class ChangeFastPath {
   }
 
   #watch(handle: DocHandle<unknown>): void {
-    if (this.#listeners.has(handle)) return;
-    const listener: ChangeListener = (payload) => this.#onChange(handle, payload);
-    this.#listeners.set(handle, listener);
-    handle.on("change", listener);
+    if (this.#watched.has(handle)) return;
+    // A handle not ready yet has no document: its first heads are its arrival, which starts from none.
+    const watched: Watched = {
+      heads: handle.isReady() ? A.getHeads(handle.doc()) : [],
+      listener: ({ doc }) => {
+        // Every heads change moves "before" on, the ones skipped below included (applies, arrivals).
+        const before = watched.heads;
+        watched.heads = A.getHeads(doc);
+        this.#onHeadsChanged(handle, before);
+      },
+    };
+    this.#watched.set(handle, watched);
+    handle.on("heads-changed", watched.listener);
   }
 
-  #onChange(handle: DocHandle<unknown>, payload: DocHandleChangePayload<unknown>): void {
+  #onHeadsChanged(handle: DocHandle<unknown>, before: A.Heads): void {
     const documentId = handle.documentId;
     if (this.#applying === documentId || !this.#permitted.has(documentId)) return;
     // A document's first arrival (loaded or fetched whole) is not a fresh edit: the sync protocol carries it.
-    if (this.#pending.has(documentId) || A.getHeads(payload.patchInfo.before).length === 0) return;
+    if (this.#pending.has(documentId) || before.length === 0) return;
     if (!this.#sentThisTurn.has(documentId)) {
-      // The first change of a turn goes out at once, from inside the change event: whatever else listens to the
+      // The first change of a turn goes out at once, from inside the heads-changed event: whatever else listens to the
       // document (the core's index, share checks, an editor) queued its own microtasks first, and a keystroke must not
       // wait behind them (measured 5-20 ms per core). The rest of a burst follows as one batch at the checkpoint.
       this.#sentThisTurn.add(documentId);
       this.#queueFlush();
-      this.#sendBurst(documentId, handle, payload.patchInfo.before);
+      this.#sendBurst(documentId, handle, before);
       return;
     }
-    this.#pending.set(documentId, { handle, before: payload.patchInfo.before });
+    this.#pending.set(documentId, { handle, before });
     this.#queueFlush();
   }
 
@@ -326,11 +345,12 @@ export class ChangeFastPath {
     this.#lastApplied.set(documentId, { at, costMs });
   }
 
-  #sendBurst(documentId: string, handle: DocHandle<unknown>, before: A.Doc<unknown>): void {
+  #sendBurst(documentId: string, handle: DocHandle<unknown>, before: A.Heads): void {
     const repo = this.#repo;
     if (!repo) return;
     try {
-      const changes = A.getChanges(before, handle.doc());
+      // The changes since `before`: what A.getChanges(beforeDoc, doc) returns, from the heads alone.
+      const changes = A.getBackend(handle.doc()).getChanges(before);
       const batch = fastPathBatch(changes);
       if (batch && this.#options.send(documentId, batch)) {
         this.stats.sentChanges += changes.length;
