@@ -221,6 +221,36 @@ describe("sync pacing (patched automerge-repo DocSynchronizer)", () => {
     }
   });
 
+  it("keeps a younger note when the stale ones before it are cut from the queue, and forgets it at its own time", async () => {
+    const net = await star(["paced"]);
+    try {
+      const { origin } = await pacedDocument(net, 60_000);
+      // notePeerHas writes into the sync state the hub keeps for "paced", the one it last reported.
+      let state: A.SyncState | undefined;
+      net.hub.synchronizer.on("sync-state", (e) => void (e.peerId === "paced" && e.documentId === origin.documentId && (state = e.syncState)));
+      syncWithPeerNow(net.hub, origin.documentId, "paced");
+      await pollUntil(() => state !== undefined);
+      vi.useFakeTimers({ toFake: ["Date"] });
+      const start = Date.now();
+      const note = (...hashes: string[]) => notePeerHas(net.hub, origin.documentId, "paced", hashes);
+      const held = (...hashes: string[]) => hashes.filter((h) => (state as unknown as { sentHashes: Record<string, true> }).sentHashes[h]);
+      const hash = (n: number) => n.toString(16).padStart(64, "0");
+      note(hash(1), hash(2), hash(3), hash(4), hash(5));
+      vi.setSystemTime(start + NOTED_CHANGE_TTL_MS / 2);
+      note(hash(6));
+      // Five of seven notes are stale: the queue's front is cut off, and the younger note must survive the cut.
+      vi.setSystemTime(start + NOTED_CHANGE_TTL_MS + 1);
+      note(hash(7));
+      expect(held(hash(1), hash(2), hash(3), hash(4), hash(5), hash(6), hash(7))).toEqual([hash(6), hash(7)]);
+      vi.setSystemTime(start + NOTED_CHANGE_TTL_MS / 2 + NOTED_CHANGE_TTL_MS + 1);
+      note(hash(8));
+      expect(held(hash(6), hash(7), hash(8))).toEqual([hash(7), hash(8)]);
+    } finally {
+      vi.useRealTimers();
+      await net.close();
+    }
+  });
+
   it("sends a noted change the peer never got once the note is older than NOTED_CHANGE_TTL_MS, with no later note", async () => {
     const net = await star(["paced"]);
     try {
