@@ -3,7 +3,7 @@ import { Repo, type DocHandle, type DocumentId, type PeerId } from "@automerge/a
 import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FAST_PATH_SYNC_INTERVAL_MS, NOTED_CHANGE_TTL_MS } from "./limits.js";
-import { notePeerHas, syncPacing, syncWithPeerNow } from "./sync-pacing.js";
+import { notePeerHas, SyncPacing, syncPacing, syncWithPeerNow } from "./sync-pacing.js";
 
 interface Text {
   text: string;
@@ -97,6 +97,25 @@ async function pacedDocument(net: { hub: Repo; repos: Map<string, Repo> }, inter
   await vi.waitFor(settled, { timeout: 10_000 });
   return { origin, paced, settled };
 }
+
+describe("SyncPacing registry", () => {
+  it("paces each (local, remote) pair on its own; a cleared pair is back to the stock pace, the others kept", () => {
+    const pacing = new SyncPacing();
+    pacing.set("core", "relay", 500);
+    pacing.set("core", "window", 20);
+    pacing.set("relay", "core", 700);
+    expect([pacing.intervalFor("core", "relay"), pacing.intervalFor("core", "window"), pacing.intervalFor("relay", "core")]).toEqual([500, 20, 700]);
+    expect(pacing.intervalFor("window", "core")).toBeUndefined();
+    pacing.clear("core", "relay");
+    expect(pacing.intervalFor("core", "relay")).toBeUndefined();
+    expect(pacing.intervalFor("core", "window")).toBe(20);
+    pacing.clear("core", "window");
+    pacing.clear("core", "window");
+    expect(pacing.intervalFor("relay", "core")).toBe(700);
+    pacing.set("core", "relay", 40);
+    expect(pacing.intervalFor("core", "relay")).toBe(40);
+  });
+});
 
 describe("sync pacing (patched automerge-repo DocSynchronizer)", () => {
   const registry = syncPacing();

@@ -17,26 +17,28 @@ import { NOTED_CHANGE_TTL_MS } from "./limits.js";
 const SYNC_PACING_KEY = Symbol.for("automerge-repo.syncPacing");
 
 export class SyncPacing {
-  readonly #intervals = new Map<string, number>();
+  /** local peer -> remote peer -> interval: looked up on every change, so no key string is built per lookup. */
+  readonly #intervals = new Map<string, Map<string, number>>();
 
   /** Syncs `remote` from `local`'s Repo at most every `intervalMs` per document. */
   set(local: string, remote: string, intervalMs: number): void {
-    this.#intervals.set(pairKey(local, remote), intervalMs);
+    let byRemote = this.#intervals.get(local);
+    if (!byRemote) this.#intervals.set(local, (byRemote = new Map()));
+    byRemote.set(remote, intervalMs);
   }
 
   /** Back to the stock pace. */
   clear(local: string, remote: string): void {
-    this.#intervals.delete(pairKey(local, remote));
+    const byRemote = this.#intervals.get(local);
+    if (!byRemote) return;
+    byRemote.delete(remote);
+    if (byRemote.size === 0) this.#intervals.delete(local);
   }
 
   /** Called by the patched DocSynchronizer on every document change, once per peer. */
   intervalFor(local: string, remote: string): number | undefined {
-    return this.#intervals.get(pairKey(local, remote));
+    return this.#intervals.get(local)?.get(remote);
   }
-}
-
-function pairKey(local: string, remote: string): string {
-  return `${local}\u0000${remote}`;
 }
 
 /** The process-wide registry the patched DocSynchronizer reads (installed on first use). */
