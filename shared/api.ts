@@ -120,6 +120,13 @@ export interface SaveReceipt {
   savedAt: number;
 }
 
+/**
+ * A write that changes a plan (create, rename, archive, restore, restoreVersion, bind/unbind) answers once it is on
+ * disk; when the disk cannot take it, it rejects with 'storage-failure' while the change stays made in memory and is
+ * saved once the disk takes writes again. A write of a record (settings, share, delete) refused by the disk is
+ * 'storage-failure' with nothing changed. A 'storage-failure' with details.damaged is a plan whose stored copy
+ * cannot be read.
+ */
 export interface ChopinApi {
   listDocuments(query?: ListDocumentsQuery): Promise<DocumentSummary[]>;
   getDocument(id: DocumentId): Promise<DocumentDetail>;

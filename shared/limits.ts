@@ -212,6 +212,13 @@ export const HOST_SECRET_BYTES = 32;
 /** waitSaved gives up after this long when the core never receives the asked-for heads. */
 export const WAIT_SAVED_TIMEOUT_MS = 30_000;
 
+/**
+ * While chopin.db refuses writes (a full disk, a read-only file), a background write that failed (a plan's save, a
+ * text snapshot, a team-removal record) is tried again this often, so it lands once the disk takes writes again
+ * without waiting for the next edit.
+ */
+export const STORAGE_RETRY_MS = 2_000;
+
 // ---- MCP server (main/mcp) ----
 /** Random bytes in the per-installation MCP bearer token. */
 export const MCP_TOKEN_BYTES = 32;

@@ -7,6 +7,7 @@
 import { chmodSync, mkdirSync } from "node:fs";
 import { Repo, type DocumentId, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinApi, ChopinEvents, SyncStatus } from "../../shared/api.js";
+import type { ChopinError } from "../../shared/errors.js";
 import { DEFAULT_MCP_PORT } from "../../shared/defaults.js";
 import { FastLinkAdapter } from "../../shared/fast-link/fast-link-adapter.js";
 import { verifiedChangeHashes } from "../../shared/node/change-hash.js";
@@ -84,7 +85,8 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     shareConfig: { announce: mayAnnounce, access: (peer, doc) => mayShare(peer, doc) },
   });
   // A failed write must neither end the process nor pass as saved (repo-save-guard.ts).
-  guardRepoSaves(repo, (failure) => options.onStorageFault?.(failure.message));
+  const onStorageFault = (failure: ChopinError) => options.onStorageFault?.(failure.message);
+  guardRepoSaves(repo, onStorageFault);
   const farewell = new WindowFarewell(repo, () => rendererPeers as Set<PeerId>, mayShare);
 
   documents = await DocumentService.open({
@@ -98,6 +100,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     setAside: (id) => void setAsideChunks(db, chunks, id, Date.now()),
     // A window that asked for the document is one of its synchronizer's peers until the window goes.
     inWindow: (id) => [...rendererPeers].some((peer) => repo.synchronizer.docSynchronizers[id as DocumentId]?.hasPeer(peer as PeerId) === true),
+    onStorageFault,
   });
   const docs = documents;
 
@@ -137,10 +140,18 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     if (connected && !relayConnected) docs.prefetchTeam(true);
     relayConnected = connected;
   };
-  relay = new RelayLink(repo, db, docs, peerId, onRelayChange, (user) => {
-    // The relay's name for this person becomes the default display name: windows must hear the new identity.
-    if (settings.noteTeamHandle(user)) events.emit("settings-changed", settings.get());
-  });
+  relay = new RelayLink(
+    repo,
+    db,
+    docs,
+    peerId,
+    onRelayChange,
+    (user) => {
+      // The relay's name for this person becomes the default display name: windows must hear the new identity.
+      if (settings.noteTeamHandle(user)) events.emit("settings-changed", settings.get());
+    },
+    onStorageFault,
+  );
   events.on("documents-changed", publishStatus);
   // Sharing a document changes what the relay may see: let the Repo re-announce.
   events.on("documents-changed", () => repo.shareConfigChanged());

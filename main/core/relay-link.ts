@@ -5,17 +5,22 @@
  * The credential is the relay token when one is set, else the signed-in GitHub user token (relay admission by GitHub,
  * issue #3; see relayCredential): follow() reconnects only when the address or that credential really changed, so
  * every GitHub refresh reconnects once with the fresh token and signing out of GitHub disconnects.
- * What must stay true: the adapter of a replaced connection is removed from the Repo before the new one joins.
+ * What must stay true: the adapter of a replaced connection is removed from the Repo before the new one joins. What
+ * is remembered in settings (the team index id, the relay's storage id, the relay's name for this person) is a cache:
+ * a database that refuses the write (a full disk) is said once and the write tried at the next chance; it must never
+ * throw (relayStorageId runs in the core's status timer, where a throw ended the process) nor keep the team's list
+ * from attaching (the failed cache write made every team lookup fail, reported as the relay being unavailable).
  */
 import type { PeerId, Repo, StorageId } from "@automerge/automerge-repo";
 import { RelayReceived } from "./relay-received.js";
 import type { Database } from "better-sqlite3";
 import type { SyncState } from "../../shared/api.js";
-import type { ErrorShape } from "../../shared/errors.js";
+import type { ChopinError, ErrorShape } from "../../shared/errors.js";
 import type { DocumentService } from "../documents/document-service.js";
 import { getSetting, setSetting } from "../store/settings.js";
 import { RelayConnection } from "../sync/relay-connection.js";
 import { fetchTeamInfo } from "../sync/team-info.js";
+import { saveFailure } from "./save-failure.js";
 
 export interface RelayLinkStatus {
   state: SyncState;
@@ -46,6 +51,8 @@ export class RelayLink {
   #closed = false;
   readonly #learning = new WeakSet<RelayConnection>();
   readonly #received: RelayReceived;
+  /** Set from a refused cache write until one works, so a run of refusals is said once. */
+  #rememberFailing = false;
 
   constructor(
     private readonly repo: Repo,
@@ -53,8 +60,10 @@ export class RelayLink {
     private readonly documents: DocumentService,
     private readonly peerId: string,
     private readonly onChange: () => void,
-    /** Told who the relay says this device signs in as, each time the team is learnt. */
+    /** Told who the relay says this device signs in as, each time the team is learnt (it may write settings). */
     private readonly onTeamUser: (user: string) => void = () => undefined,
+    /** Hears a cache write to chopin.db that was refused, once per run of them. */
+    private readonly onStorageFault: (failure: ChopinError) => void = () => undefined,
   ) {
     this.#received = new RelayReceived(repo);
   }
@@ -123,9 +132,9 @@ export class RelayLink {
     try {
       const info = await fetchTeamInfo(url, token);
       if (this.#connection !== connection) return false;
-      setSetting(this.db, teamIndexKey(url), info.teamIndexDocumentId);
+      this.#remember(() => setSetting(this.db, teamIndexKey(url), info.teamIndexDocumentId));
       await this.documents.setTeamIndex(info.teamIndexDocumentId);
-      this.onTeamUser(info.user);
+      this.#remember(() => this.onTeamUser(info.user));
       this.#teamError = null;
       this.onChange();
       return true;
@@ -152,8 +161,19 @@ export class RelayLink {
     const relayPeer = this.repo.peers.find((peer) => this.isRelayPeer(peer));
     const live = relayPeer ? this.repo.getStorageIdOfPeer(relayPeer) : undefined;
     const remembered = getSetting(this.db, storageIdKey(url)) as StorageId | null;
-    if (live && live !== remembered) setSetting(this.db, storageIdKey(url), live);
+    if (live && live !== remembered) this.#remember(() => setSetting(this.db, storageIdKey(url), live));
     return live ?? remembered ?? null;
+  }
+
+  /** Writes a cached setting; one the database refuses is said (once per run) and written the next time it is due. */
+  #remember(write: () => void): void {
+    try {
+      write();
+      this.#rememberFailing = false;
+    } catch (error) {
+      if (!this.#rememberFailing) this.onStorageFault(saveFailure(error));
+      this.#rememberFailing = true;
+    }
   }
 
   status(): RelayLinkStatus {

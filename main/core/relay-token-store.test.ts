@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { OsCipher } from "../github/secret-vault.js";
+import { fillDatabase } from "../store/full-database.js";
 import { openLocalDb } from "../store/local-db.js";
 import { SettingsService } from "./settings-service.js";
 import { ENCRYPTED_RELAY_TOKEN_KEY, RELAY_TOKEN_KEY } from "./relay-token-store.js";
@@ -58,6 +59,19 @@ describe("the relay token at rest", () => {
     const settings = new SettingsService(db, fakeCipher());
     expect(storedValues(db).some((v) => v.includes("tok-older"))).toBe(false);
     expect(settings.relayToken()).toBe("tok-older");
+  });
+
+  it("still opens, the token readable, when the database cannot take its encrypted copy (a full disk); encrypts it later", () => {
+    const db = openDb();
+    new SettingsService(db).update({ relayToken: "tok-older" });
+    const disk = fillDatabase(db, ["settings"]);
+    // A full disk must not stop the core from starting over an upgrade of how the token is kept.
+    const settings = new SettingsService(db, fakeCipher());
+    expect(settings.relayToken()).toBe("tok-older");
+    expect(storedValues(db)).toContain("tok-older");
+    disk.free();
+    expect(new SettingsService(db, fakeCipher()).relayToken()).toBe("tok-older");
+    expect(storedValues(db).some((v) => v.includes("tok-older"))).toBe(false);
   });
 
   it("keeps at most one copy: replacing or removing the token leaves no other behind", () => {

@@ -21,7 +21,14 @@ export class RelayTokenStore {
     private readonly cipher: OsCipher | null = null,
   ) {
     const plain = getSetting(db, RELAY_TOKEN_KEY);
-    if (plain !== null && this.#canEncrypt()) this.set(plain);
+    if (plain !== null && this.#canEncrypt()) {
+      try {
+        db.transaction(() => this.set(plain))();
+      } catch {
+        // The database refuses writes (a full disk): the token stays as it was, readable, and is encrypted at the
+        // next start that can write. Encrypting it is worth no failed start.
+      }
+    }
   }
 
   get(): string | null {

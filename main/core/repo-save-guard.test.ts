@@ -32,7 +32,8 @@ describe("guardRepoSaves", () => {
     await fx.service.persist(created.id);
 
     storage.failing = true;
-    await fx.service.renameDocument(created.id, "Renamed on a full disk");
+    // The rename answers once on disk (document-service.ts): here it cannot be, and says so; it stays in memory.
+    await expect(fx.service.renameDocument(created.id, "Renamed on a full disk")).rejects.toMatchObject({ code: "storage-failure" });
     // The Repo's throttled save runs on its own timer; once it has failed, let any rejection surface.
     await waitFor(() => storage.failedWrites > 0);
     await new Promise((resolve) => setImmediate(resolve));
@@ -58,6 +59,25 @@ describe("guardRepoSaves", () => {
     expect(guard.failing).toBeNull();
     const saved = await fx.repo.storageSubsystem!.loadDoc<{ title: string }>(created.id as never);
     expect(saved?.title).toBe("Renamed on a full disk");
+    expect(unhandled).toEqual([]);
+  });
+
+  it("saves a write that failed once the disk takes writes again, with nobody asking for a flush", async () => {
+    process.on("unhandledRejection", onUnhandled);
+    const storage = new FailingStorage();
+    fx = await makeFixture({ storage });
+    guardRepoSaves(fx.repo, () => {}, 20);
+    const created = await fx.service.createDocument({ title: "Plan", markdown: "first" });
+    await fx.service.persist(created.id);
+
+    storage.failing = true;
+    // A change arriving from a peer (or a window's keystroke): only the Repo's own throttled save follows it.
+    const handle = await fx.repo.find<{ title: string }>(created.id as never);
+    handle.change((doc) => void (doc.title = "Written on a full disk"));
+    await waitFor(() => storage.failedWrites > 0);
+    storage.failing = false;
+    const saved = async () => (await fx!.repo.storageSubsystem!.loadDoc<{ title: string }>(created.id as never))?.title;
+    await waitFor(async () => (await saved()) === "Written on a full disk");
     expect(unhandled).toEqual([]);
   });
 });

@@ -11,14 +11,19 @@
  * sentence (save-failure.ts), so waitSaved and MCP writes refuse and the window shows "Not saved yet"; in the Repo's
  * background saves it is reported once per run of failures and swallowed. Nothing is lost by swallowing: the
  * Repo records a document's heads as saved only after its write succeeded, so the next flush writes them again.
+ * That next flush is not left to chance: a document whose save failed is flushed again every STORAGE_RETRY_MS until
+ * its save works. A rename or archive the window was told is "not on disk yet" otherwise waited for the document's
+ * next edit, or for the app to quit, after the disk had room again.
  *
  * What must stay true: a background save never rejects; a flush rejects whenever one of its writes failed; a flush
- * that resolves wrote everything it covers. repo.flush calls saveDoc inside its own call, so the flag below (an
- * AsyncLocalStorage, which follows awaits) is set whenever saveDoc runs on a flush's behalf.
+ * that resolves wrote everything it covers; a document whose save failed is retried while it stays loaded. repo.flush
+ * calls saveDoc inside its own call, so the flag below (an AsyncLocalStorage, which follows awaits) is set whenever
+ * saveDoc runs on a flush's behalf.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { DocumentId, Repo } from "@automerge/automerge-repo";
 import type { ChopinError } from "../../shared/errors.js";
+import { STORAGE_RETRY_MS } from "../../shared/limits.js";
 import { saveFailure } from "./save-failure.js";
 
 export interface RepoSaveGuard {
@@ -27,7 +32,11 @@ export interface RepoSaveGuard {
 }
 
 /** `onFault` hears the first failure of each run of failures (the sentence says what a person can do). */
-export function guardRepoSaves(repo: Repo, onFault: (failure: ChopinError) => void = () => {}): RepoSaveGuard {
+export function guardRepoSaves(
+  repo: Repo,
+  onFault: (failure: ChopinError) => void = () => {},
+  retryMs: number = STORAGE_RETRY_MS,
+): RepoSaveGuard {
   const storage = repo.storageSubsystem;
   let failing: ChopinError | null = null;
   const guard: RepoSaveGuard = {
@@ -44,13 +53,30 @@ export function guardRepoSaves(repo: Repo, onFault: (failure: ChopinError) => vo
     return failure;
   };
 
+  /** Documents whose last save failed: flushed again until it works. */
+  const unsaved = new Set<DocumentId>();
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  const retryLater = () => {
+    retry ??= setTimeout(() => {
+      retry = null;
+      // One deleted or let go meanwhile has nothing waiting in memory (a handle is let go only once saved).
+      for (const id of unsaved) if (!repo.handles[id]?.isReady()) unsaved.delete(id);
+      // A failure here is counted by saveDoc below, which sets the next retry.
+      if (unsaved.size > 0) void repo.flush([...unsaved]).catch(() => undefined);
+    }, retryMs);
+    retry.unref?.();
+  };
+
   const saveDoc = storage.saveDoc.bind(storage);
   storage.saveDoc = async (documentId, doc) => {
     try {
       await saveDoc(documentId, doc);
       failing = null;
+      unsaved.delete(documentId);
     } catch (error) {
       const failure = fail(error);
+      unsaved.add(documentId);
+      retryLater();
       if (inFlush.getStore()) throw failure;
     }
   };

@@ -2,7 +2,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { toErrorShape } from "../../shared/errors.js";
 import { MAX_DISPLAY_NAME_CHARS, MAX_RELAY_TOKEN_CHARS, MAX_RELAY_URL_CHARS } from "../../shared/limits.js";
+import { fillDatabase } from "../store/full-database.js";
 import { openLocalDb } from "../store/local-db.js";
 import { SettingsService } from "./settings-service.js";
 
@@ -66,6 +68,33 @@ describe("SettingsService", () => {
     expect(() => s.update({ displayName: "Grace", relayUrl: "http://not-a-relay" })).toThrow(expect.objectContaining({ code: "invalid-input" }));
     expect(s.get().displayName).toBe("Ada");
     expect(() => s.update({ relayToken: "has space" })).toThrow(expect.objectContaining({ code: "invalid-input" }));
+  });
+
+  it("refuses a patch the database cannot take (a full disk) as 'storage-failure', changing nothing; takes it once there is room", () => {
+    const db = openLocalDb(mkdtempSync(join(tmpdir(), "chopin-settings-")));
+    const s = new SettingsService(db);
+    s.update({ displayName: "Ada", relayUrl: "ws://relay.example" });
+    const disk = fillDatabase(db, ["settings"]);
+    let refused: unknown = null;
+    try {
+      // The relay address is removed first, in the same transaction: it must come back with the refusal.
+      s.update({ displayName: "Grace Hopper ".repeat(6), relayUrl: null, relayToken: "tok-new" });
+    } catch (error) {
+      refused = error;
+    }
+    // What the window gets (api-dispatch.ts): not 'internal', and not the edits-kept sentence of a plan's save.
+    expect(toErrorShape(refused)).toMatchObject({
+      code: "storage-failure",
+      message: expect.stringMatching(/the disk is full.*Nothing was changed/),
+      details: expect.objectContaining({ sqliteCode: "SQLITE_FULL" }),
+    });
+    expect(s.get()).toEqual({ displayName: "Ada", relayUrl: "ws://relay.example", relayTokenSet: false });
+    disk.free();
+    expect(s.update({ displayName: "Grace Hopper", relayUrl: null, relayToken: "tok-new" })).toEqual({
+      displayName: "Grace Hopper",
+      relayUrl: null,
+      relayTokenSet: true,
+    });
   });
 
   it("refuses names teammates could not see or would misread", () => {

@@ -12,6 +12,7 @@ import { requireOptionsObject } from "../../shared/options-object.js";
 import { deleteSetting, getSetting, setSetting } from "../store/settings.js";
 import type { OsCipher } from "../github/secret-vault.js";
 import { RelayTokenStore } from "./relay-token-store.js";
+import { writeWhole } from "./save-failure.js";
 
 const KEYS = {
   displayName: "settings.displayName",
@@ -124,17 +125,22 @@ export class SettingsService {
     return this.#relayToken.get();
   }
 
-  /** Validates the whole patch before writing any of it, so a refused patch changes nothing. */
+  /**
+   * Validates the whole patch before writing any of it, so a refused patch changes nothing; one transaction, so a
+   * database that refuses the write (a full disk) changes nothing either, and says so as a 'storage-failure'.
+   */
   update(input: SettingsPatch): Settings {
     const patch = requireOptionsObject<SettingsPatch>(input, "Settings");
     const writes: Array<[string, string | null]> = [];
     if (patch.displayName !== undefined) writes.push([KEYS.displayName, normalizeDisplayName(patch.displayName)]);
     if (patch.relayUrl !== undefined) writes.push([KEYS.relayUrl, normalizeRelayUrl(patch.relayUrl)]);
     const relayToken = patch.relayToken === undefined ? undefined : normalizeRelayToken(patch.relayToken);
-    this.db.transaction(() => {
-      for (const [key, value] of writes) value === null ? deleteSetting(this.db, key) : setSetting(this.db, key, value);
-      if (relayToken !== undefined) this.#relayToken.set(relayToken);
-    })();
+    writeWhole(() =>
+      this.db.transaction(() => {
+        for (const [key, value] of writes) value === null ? deleteSetting(this.db, key) : setSetting(this.db, key, value);
+        if (relayToken !== undefined) this.#relayToken.set(relayToken);
+      })(),
+    );
     return this.get();
   }
 }

@@ -9,6 +9,7 @@
  */
 import type { DocumentId } from "@automerge/automerge-repo";
 import { ChopinError } from "../../shared/errors.js";
+import { writeWhole } from "../core/save-failure.js";
 import type { PlanAccess } from "./plan-access.js";
 
 /** Moves a document's stored chunks out of automerge-repo's storage, keeping them; the app core's is SQLite's. */
@@ -26,7 +27,8 @@ export async function removeDamagedPlan(
   beforeLeaving?: (documentId: string) => Promise<void>,
 ): Promise<void> {
   await beforeLeaving?.(documentId);
-  setAside(documentId);
+  // A database that refuses to keep the bytes (a full disk) refuses the removal: 'storage-failure', nothing changed.
+  writeWhole(() => setAside(documentId));
   access.snapshots.forget(documentId);
   access.indexes.remove(documentId);
   // The failed handle is stuck loading in the Repo's cache: it goes too, so a copy a teammate still holds can come

@@ -1,14 +1,14 @@
 /**
  * Adds a saved Automerge document (a plan, or an older draft that migrates to one) to this device as a new document.
  * What must stay true: anything else is refused with 'invalid-document' and nothing of it is kept (the imported
- * handle is deleted again), and an accepted import is indexed, watched and snapshotted like a created document.
+ * handle is deleted again), as is an import whose share the database refuses ('storage-failure'); an accepted import
+ * is indexed, watched and snapshotted like a created document.
  */
 import type { DocumentDetail } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import type { PlanAccess } from "./plan-access.js";
 import { readPlan, type PlanHandle } from "./plan-reader.js";
-import { entryOf } from "./workspace-index.js";
 
 export function importDocument(access: PlanAccess, bytes: Uint8Array, shared: boolean): DocumentDetail {
   let handle: PlanHandle;
@@ -27,7 +27,7 @@ export function importDocument(access: PlanAccess, bytes: Uint8Array, shared: bo
       : new ChopinError("invalid-document", "That document is not a Chopin plan.");
   }
   access.track(handle);
-  access.indexes.add(handle.documentId, entryOf(plan), shared, access.now());
+  access.enterNew(handle, plan, shared);
   access.snapshots.changed(handle);
   access.changed.add([handle.documentId]);
   return access.detailOf(handle, plan);

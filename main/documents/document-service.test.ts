@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { next as A } from "@automerge/automerge";
 import { DEFAULT_DOCUMENT_TITLE, MAX_DOCUMENT_ID_CHARS, MAX_LIST_DOCUMENTS, MAX_TITLE_CHARS, MAX_DOCUMENT_MARKDOWN_BYTES } from "../../shared/limits.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
-import { makeFixture, waitFor, type Fixture } from "./test-fixture.js";
+import { guardRepoSaves } from "../core/repo-save-guard.js";
+import { FailingStorage, makeFixture, waitFor, type Fixture } from "./test-fixture.js";
 
 let fx: Fixture;
 afterEach(async () => {
@@ -202,6 +203,41 @@ describe("rename / archive / restore / delete", () => {
     // The Repo saves a changed document 100 ms after the change (saveDebounceRate); an emptied handle's save came then.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(left()).toEqual([]);
+  });
+});
+
+describe("a window's write answers once it is on disk", () => {
+  it("rename and archive on a full disk reject with 'storage-failure', stay in memory, and are saved once the disk takes writes", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const storage = new FailingStorage();
+      fx = await makeFixture({ storage });
+      guardRepoSaves(fx.repo, () => {}, 20);
+      const { id } = await fx.service.createDocument({ title: "Plan" });
+      const stored = async () => fx.repo.storageSubsystem!.loadDoc<PlanDocument>(id as never);
+
+      storage.failing = true;
+      // Answered "renamed" before, while nothing of it was on disk: a crash then lost a rename the window showed done.
+      await expect(fx.service.renameDocument(id, "Renamed on a full disk")).rejects.toMatchObject({
+        code: "storage-failure",
+        message: expect.stringContaining("kept in memory, not on disk yet"),
+      });
+      await expect(fx.service.archiveDocument(id)).rejects.toMatchObject({ code: "storage-failure" });
+      expect(await fx.service.getDocument(id)).toMatchObject({ title: "Renamed on a full disk", archivedAt: expect.any(Number) });
+      expect((await stored())?.title).toBe("Plan");
+
+      storage.failing = false;
+      // Nobody asks again: the core saves what the window was told is waiting.
+      await waitFor(async () => (await stored())?.archivedAt !== null && (await stored())?.title === "Renamed on a full disk");
+      // With room on disk, the answer comes only once the write is there.
+      await fx.service.restoreDocument(id);
+      expect((await stored())?.archivedAt).toBeNull();
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
   });
 });
 

@@ -7,7 +7,10 @@
  * and index upkeep on every change (index-upkeep.ts).
  * What must stay true: every write validates bounds first and refuses archived documents; every change names its
  * author; text is written with updateText (a minimal diff) so concurrent edits merge; sharing never reverses; every
- * method reports failure as a rejected promise, never a synchronous throw.
+ * method reports failure as a rejected promise, never a synchronous throw. A write of the window's API (DocumentApi,
+ * and the repository binding) answers only once it is on disk, as MCP's writes do: on a disk that cannot take it, it
+ * rejects with 'storage-failure' while the change stays in memory and is saved once the disk takes writes again
+ * (repo-save-guard.ts), the same news the window's "Not saved yet" gives for typed text.
  */
 import type { SetAsideChunks } from "./damaged-removal.js";
 import type { DocumentId, Repo } from "@automerge/automerge-repo";
@@ -27,6 +30,7 @@ import type {
 import { WAIT_SAVED_TIMEOUT_MS } from "../../shared/limits.js";
 import { optionalOptionsObject } from "../../shared/options-object.js";
 import type { RepositoryBinding } from "../../shared/schema/plan-document.js";
+import type { ChopinError } from "../../shared/errors.js";
 import type { TypedEmitter } from "../core/typed-emitter.js";
 import type { AgentAuthor } from "./change-messages.js";
 import { CoalescedIds, watchRepoChanges } from "./change-watcher.js";
@@ -85,6 +89,10 @@ export interface DocumentServiceOptions {
   setAside?: SetAsideChunks;
   /** Whether a window syncs the document now (a prefetched plan is then kept loaded, plan-release.ts). Default: none. */
   inWindow?: (documentId: string) => boolean;
+  /** Hears a background write to chopin.db that was refused (a snapshot, a teammate's removal), once per run. */
+  onStorageFault?: (failure: ChopinError) => void;
+  /** How soon such a write is tried again (STORAGE_RETRY_MS by default). */
+  storageRetryMs?: number;
 }
 
 export class DocumentService implements DocumentApi {
@@ -119,10 +127,11 @@ export class DocumentService implements DocumentApi {
   }
 
   static async open(options: DocumentServiceOptions): Promise<DocumentService> {
-    const indexes = await Indexes.open(options.repo, options.db, options.storedIds);
+    const faults = { onFault: options.onStorageFault, retryMs: options.storageRetryMs };
+    const indexes = await Indexes.open(options.repo, options.db, options.storedIds, faults);
     const now = options.now ?? Date.now;
     const changed = new CoalescedIds((ids) => options.events.emit("documents-changed", { ids }));
-    const snapshots = new SnapshotWriter({ db: options.db, intervalMs: options.snapshotIntervalMs, now });
+    const snapshots = new SnapshotWriter({ db: options.db, intervalMs: options.snapshotIntervalMs, now, ...faults });
     const { repo, displayName } = options;
     const access = new PlanAccess({ repo, indexes, snapshots, changed, displayName, now });
     const service = new DocumentService(options, access);
@@ -144,6 +153,7 @@ export class DocumentService implements DocumentApi {
     this.#prefetch.stop();
     this.#access.watch?.stop();
     this.#access.snapshots.close();
+    this.#access.indexes.close();
   }
 
   get localIndexId(): DocumentId {
@@ -222,7 +232,7 @@ export class DocumentService implements DocumentApi {
   /** No input at all (the UI's New) makes a default document; anything but an object is refused (options-object.ts). */
   async createDocument(input?: CreateDocumentInput): Promise<DocumentDetail> {
     const { title, markdown, shared } = optionalOptionsObject<CreateDocumentInput>(input, "A new document's details") ?? {};
-    return this.createDocumentWith({ title, markdown, shared });
+    return this.#saved(await this.createDocumentWith({ title, markdown, shared }));
   }
 
   /** `by`: the agent asking (its changes are credited to it in the history); the person at this device when absent. */
@@ -231,17 +241,17 @@ export class DocumentService implements DocumentApi {
   }
 
   async renameDocument(id: string, title: string, by?: AgentAuthor): Promise<DocumentSummary> {
-    return writes.renameDocument(this.#access, id, title, by);
+    return this.#saved(await writes.renameDocument(this.#access, id, title, by));
   }
 
   /** Idempotent: archiving an archived document changes nothing. */
   async archiveDocument(id: string, by?: AgentAuthor): Promise<DocumentSummary> {
-    return writes.archiveDocument(this.#access, id, by);
+    return this.#saved(await writes.archiveDocument(this.#access, id, by));
   }
 
   /** Idempotent: restoring a live document changes nothing. */
   async restoreDocument(id: string, by?: AgentAuthor): Promise<DocumentSummary> {
-    return writes.restoreDocument(this.#access, id, by);
+    return this.#saved(await writes.restoreDocument(this.#access, id, by));
   }
 
   /**
@@ -265,7 +275,7 @@ export class DocumentService implements DocumentApi {
 
   /** Binds the document to a repository, or unbinds it with null (repository-binding.ts). */
   async setRepository(id: string, binding: RepositoryBinding | null): Promise<DocumentDetail> {
-    return setRepository(this.#access, id, binding);
+    return this.#saved(await setRepository(this.#access, id, binding));
   }
 
   // ---- saving (document-saving.ts) ----
@@ -280,6 +290,12 @@ export class DocumentService implements DocumentApi {
     return waitSaved(this.#access, id, heads, this.#waitSavedTimeoutMs);
   }
 
+  /** A write's answer, once the plan and both indexes are on disk; 'storage-failure' (kept in memory) when not. */
+  async #saved<T extends { id: string }>(answer: T): Promise<T> {
+    await this.persist(answer.id);
+    return answer;
+  }
+
   // ---- version history (version-history-service.ts) ----
 
   async listVersions(id: string): Promise<VersionEntry[]> {
@@ -292,6 +308,6 @@ export class DocumentService implements DocumentApi {
 
   /** ONE new change making title and text equal that version; history keeps everything in between. */
   async restoreVersion(id: string, versionId: string): Promise<DocumentDetail> {
-    return history.restoreVersion(this.#access, id, versionId);
+    return this.#saved(await history.restoreVersion(this.#access, id, versionId));
   }
 }

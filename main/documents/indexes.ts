@@ -4,14 +4,20 @@
  * - Team index: shared documents of the relay's team; its id comes from the relay (`setTeam`); it IS shared.
  * A share is recorded in SQLite first (document_sharing), then entered into the team index; `setTeam` reconciles
  * every recorded share, so a share made before the first connection reaches the team once the index is known.
+ * What must stay true: a share or a removal asked for through the API writes its SQLite records first, whole, and
+ * changes an index only once they are written; a database that refuses them (a full disk) gets a 'storage-failure'
+ * saying nothing changed, and nothing did. A teammate's removal is never refused (team-removal-records.ts).
  */
 import type { DocumentId, Repo } from "@automerge/automerge-repo";
 import type { Database } from "better-sqlite3";
+import type { ChopinError } from "../../shared/errors.js";
 import type { IndexEntry, WorkspaceIndex } from "../../shared/schema/workspace-index.js";
+import { writeWhole } from "../core/save-failure.js";
 import { isRecordedShared, listShared, recordShared, forgetSharing } from "../store/document-sharing.js";
 import { getSetting, setSetting } from "../store/settings.js";
 import { LOST_LOCAL_INDEX_SETTING, rebuildLocalIndex, type IndexRecovery } from "./index-recovery.js";
-import { forgetTeamRemoval, recordTeamRemoval, teamRemovalOf } from "../store/team-removals.js";
+import { forgetTeamRemoval, teamRemovalOf } from "../store/team-removals.js";
+import { TeamRemovalRecords } from "./team-removal-records.js";
 import {
   ensureIndexShape,
   hasEntry,
@@ -29,6 +35,12 @@ export interface ListedEntry {
   shared: boolean;
 }
 
+/** Where a record the database refused in the background is said, and how soon it is tried again. */
+export interface IndexRecordOptions {
+  onFault?: (failure: ChopinError) => void;
+  retryMs?: number;
+}
+
 export class Indexes {
   readonly local: IndexHandle;
   #team: IndexHandle | null = null;
@@ -36,14 +48,16 @@ export class Indexes {
   readonly #db: Database;
   /** Deleted on this device this session: their own removal from the team index is not a teammate's. */
   readonly #deletedHere = new Set<string>();
+  readonly #removals: TeamRemovalRecords;
 
   /** Set when the local index named in settings did not load and a rebuilt one replaced it at this start. */
   readonly recovery: IndexRecovery | null;
 
-  private constructor(local: IndexHandle, db: Database, recovery: IndexRecovery | null) {
+  private constructor(local: IndexHandle, db: Database, recovery: IndexRecovery | null, records: IndexRecordOptions) {
     this.local = local;
     this.#db = db;
     this.recovery = recovery;
+    this.#removals = new TeamRemovalRecords(db, records.onFault, records.retryMs);
   }
 
   /**
@@ -51,7 +65,12 @@ export class Indexes {
    * load, a new one is rebuilt from the plans in storage (`storedIds`: the ids of every stored document) before it is
    * recorded, so no private plan drops out of the list; the unreadable one's id is kept (index-recovery.ts).
    */
-  static async open(repo: Repo, db: Database, storedIds: () => readonly string[] = () => []): Promise<Indexes> {
+  static async open(
+    repo: Repo,
+    db: Database,
+    storedIds: () => readonly string[] = () => [],
+    records: IndexRecordOptions = {},
+  ): Promise<Indexes> {
     const storedId = getSetting(db, LOCAL_INDEX_SETTING);
     let local: IndexHandle | null = null;
     let recovery: IndexRecovery | null = null;
@@ -73,7 +92,12 @@ export class Indexes {
       setSetting(db, LOCAL_INDEX_SETTING, local.documentId);
     }
     ensureIndexShape(local);
-    return new Indexes(local, db, recovery);
+    return new Indexes(local, db, recovery, records);
+  }
+
+  /** Stops retrying records the database refused (the database is about to close). */
+  close(): void {
+    this.#removals.close();
   }
 
   get team(): IndexHandle | null {
@@ -100,8 +124,13 @@ export class Indexes {
     // The team index is shared from the moment its id is known, so the relay may deliver it to our find().
     if (id === this.#expectedTeamId) return true;
     if (this.#team && id === this.#team.documentId) return true;
-    if (isRecordedShared(this.#db, id)) return true;
+    if (this.#recordedShared(id)) return true;
     return !!this.#team && hasEntry(this.#team, id);
+  }
+
+  /** The sharing record, unless a teammate's removal not on disk yet is to remove it (and outweighs it meanwhile). */
+  #recordedShared(id: string): boolean {
+    return this.#removals.unwritten(id) === undefined && isRecordedShared(this.#db, id);
   }
 
   /** Names the team index before it is loaded; null forgets it. */
@@ -121,7 +150,7 @@ export class Indexes {
     if (!team) return [];
     const entered: string[] = [];
     for (const { documentId } of listShared(this.#db)) {
-      if (hasEntry(team, documentId)) continue;
+      if (hasEntry(team, documentId) || this.#removals.unwritten(documentId) !== undefined) continue;
       const entry = await load(documentId as DocumentId);
       if (entry && this.#team === team && upsertEntry(team, documentId, entry)) entered.push(documentId);
     }
@@ -148,31 +177,45 @@ export class Indexes {
     return out;
   }
 
-  /** Enters a new document: always in the local index, in the team index too when shared. */
+  /**
+   * Enters a new document: always in the local index, in the team index too when shared. A share whose record is
+   * refused ('storage-failure') enters it nowhere.
+   */
   add(id: string, entry: IndexEntry, shared: boolean, now: number): void {
-    upsertEntry(this.local, id, entry);
     if (shared) this.share(id, entry, now);
+    upsertEntry(this.local, id, entry);
   }
 
-  /** Records the share durably, then enters it into the team index when one is known. */
+  /** Records the share durably, then enters it into the team index when one is known ('storage-failure' if refused). */
   share(id: string, entry: IndexEntry, now: number): void {
-    forgetTeamRemoval(this.#db, id);
-    recordShared(this.#db, id, now);
+    writeWhole(() =>
+      this.#db.transaction(() => {
+        forgetTeamRemoval(this.#db, id);
+        recordShared(this.#db, id, now);
+      })(),
+    );
+    this.#removals.forget(id);
     if (this.#team) upsertEntry(this.#team, id, entry);
   }
 
   /** Refreshes cached entries wherever the document is listed (and in the team index when shared). */
   refresh(id: string, entry: IndexEntry): void {
     if (hasEntry(this.local, id)) upsertEntry(this.local, id, entry);
-    if (this.#team && (hasEntry(this.#team, id) || isRecordedShared(this.#db, id))) upsertEntry(this.#team, id, entry);
+    if (this.#team && (hasEntry(this.#team, id) || this.#recordedShared(id))) upsertEntry(this.#team, id, entry);
   }
 
+  /** Forgets the document's records, then takes it out of both indexes ('storage-failure' if refused). */
   remove(id: string): void {
+    writeWhole(() =>
+      this.#db.transaction(() => {
+        forgetSharing(this.#db, id);
+        forgetTeamRemoval(this.#db, id);
+      })(),
+    );
+    this.#removals.forget(id);
     this.#deletedHere.add(id);
     removeEntry(this.local, id);
     if (this.#team) removeEntry(this.#team, id);
-    forgetSharing(this.#db, id);
-    forgetTeamRemoval(this.#db, id);
   }
 
   /**
@@ -182,14 +225,14 @@ export class Indexes {
    */
   keepAfterTeamRemoval(id: string, entry: IndexEntry, now: number): boolean {
     if (this.#deletedHere.has(id) || hasEntry(this.local, id) || (this.#team && hasEntry(this.#team, id))) return false;
+    // Listed first, whatever the database says: nothing typed here may drop out of every list.
     upsertEntry(this.local, id, entry);
-    forgetSharing(this.#db, id);
-    recordTeamRemoval(this.#db, id, now);
+    this.#removals.record(id, now);
     return true;
   }
 
   /** When a teammate removed the document from the team's list while this device held it, or null. */
   leftTeamAt(id: string): number | null {
-    return teamRemovalOf(this.#db, id);
+    return this.#removals.unwritten(id) ?? teamRemovalOf(this.#db, id);
   }
 }

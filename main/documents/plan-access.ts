@@ -19,6 +19,7 @@ import { refreshIndexEntry } from "./index-upkeep.js";
 import type { Indexes } from "./indexes.js";
 import { readPlan, toDetail, toSummary, type PlanHandle } from "./plan-reader.js";
 import type { SnapshotWriter } from "./snapshot-writer.js";
+import { entryOf } from "./workspace-index.js";
 
 export interface LoadedPlan {
   handle: PlanHandle;
@@ -137,6 +138,21 @@ export class PlanAccess {
     return loaded;
   }
 
+  /**
+   * Lists a plan just made on this device (created or imported). When the indexes refuse it (a share whose record the
+   * database cannot take: 'storage-failure', nothing changed) the plan is let go again, so the caller's refusal is
+   * true: no plan is left in memory that no list names and no answer gave an id for. A save the Repo queued for it
+   * meets the same full disk.
+   */
+  enterNew(handle: PlanHandle, plan: PlanDocument, shared: boolean): void {
+    try {
+      this.indexes.add(handle.documentId, entryOf(plan), shared, this.now());
+    } catch (error) {
+      this.repo.delete(handle.documentId);
+      throw error;
+    }
+  }
+
   /** `by` names the agent asking (none: the person here); `message` overrides the change's message. */
   change(handle: PlanHandle, fn: (doc: PlanDocument) => void, by?: AgentAuthor, message?: string): void {
     const now = this.now();
@@ -167,7 +183,8 @@ export class PlanAccess {
 /**
  * Why a listed document did not open. automerge-repo rejects a document no storage or peer holds as "unavailable";
  * anything else is this device's stored copy failing to load (a damaged chunk, a read error), which is not the same
- * news: the copy is still in storage, untouched, and "not found" would say it is gone.
+ * news: the copy is still in storage, untouched, and "not found" would say it is gone. details.damaged tells it from
+ * the 'storage-failure' of a write a full disk refused: only a damaged plan is offered for removal (NoticeBanner).
  */
 function findFailure(error: unknown): ChopinError {
   const cause = error instanceof Error ? error.message : String(error);
@@ -175,6 +192,6 @@ function findFailure(error: unknown): ChopinError {
   return new ChopinError(
     "storage-failure",
     "This device's stored copy of that document could not be read; it may be damaged. It stays in storage as it is.",
-    { cause },
+    { cause, damaged: true },
   );
 }

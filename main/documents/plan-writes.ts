@@ -16,7 +16,6 @@ import type { AgentAuthor } from "./change-messages.js";
 import { isDamagedRefusal, removeDamagedPlan, type SetAsideChunks } from "./damaged-removal.js";
 import type { LoadedPlan, PlanAccess } from "./plan-access.js";
 import { readPlan, revisionOfHandle } from "./plan-reader.js";
-import { entryOf } from "./workspace-index.js";
 import { utf8Bytes } from "../../shared/utf8.js";
 import { updateTextBounded } from "../../shared/text-update.js";
 import { writeTitle } from "./title-write.js";
@@ -58,7 +57,7 @@ export function createDocument(access: PlanAccess, input: NewDocumentInput, defa
     Object.assign(doc, init);
   }, by);
   const plan = readPlan(handle);
-  access.indexes.add(handle.documentId, entryOf(plan), shared, now);
+  access.enterNew(handle, plan, shared);
   access.changed.add([handle.documentId]);
   return access.detailOf(handle, plan);
 }
@@ -113,15 +112,20 @@ export async function deleteDocument(
   if (plan.archivedAt === null) {
     throw new ChopinError("document-not-archived", "Archive the document before deleting it.");
   }
+  // A disk that cannot take the plan's last edits refuses the delete here, while nothing is changed: once the plan
+  // left the indexes, a failing flush below left it half deleted (in no list, still stored, never saved again).
+  await access.repo.flush([handle.documentId]);
   await beforeLeaving?.(handle.documentId);
-  access.snapshots.forget(handle.documentId);
+  // Its records go first, whole: refused ('storage-failure'), the plan stays listed as it was.
   access.indexes.remove(handle.documentId);
+  access.snapshots.forget(handle.documentId);
   // automerge-repo 2.5.6's delete() removes nothing from storage: the Repo's save listener stored the handle's emptied
   // document instead, which compacted the text away but left an empty chunk per deleted plan for good (resource
   // audit: 1,000 deletes, 1,000 chunks). So the save listener goes first (a save already queued carries the heads the
-  // flush stores, so it is skipped), then the chunks, sync states included.
+  // flush stores, so it is skipped), then the chunks, sync states included. The plan has left the lists by now, so a
+  // disk that filled since the flush above does not stop the delete halfway: a queued save fails on it the same way.
   handle.removeAllListeners("heads-changed");
-  await access.repo.flush([handle.documentId]);
+  await access.repo.flush([handle.documentId]).catch(() => undefined);
   access.repo.delete(handle.documentId);
   access.forgetUse(handle.documentId);
   access.changed.add([handle.documentId]);

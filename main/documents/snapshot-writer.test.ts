@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { next as A } from "@automerge/automerge";
-import { MAX_SNAPSHOT_TEXT_BYTES, SNAPSHOT_WRITE_INTERVAL_MS } from "../../shared/limits.js";
+import type { ChopinError } from "../../shared/errors.js";
+import { MAX_SNAPSHOT_TEXT_BYTES, SNAPSHOT_WRITE_INTERVAL_MS, STORAGE_RETRY_MS } from "../../shared/limits.js";
+import { fillDatabase } from "../store/full-database.js";
 import { openLocalDb, type LocalDb } from "../store/local-db.js";
 import { readSnapshot, writeSnapshot } from "./snapshot-store.js";
 import { SnapshotWriter, type SnapshotSource } from "./snapshot-writer.js";
@@ -138,6 +140,32 @@ describe("SnapshotWriter", () => {
     writeSnapshot(db, { documentId: "d", heads: ["f".repeat(64)], title: "T", text: "old", savedAt: 0 });
     writer.ensure(src);
     expect(writer.pendingIds()).toEqual(["d"]);
+  });
+
+  it("tries a write the database refused (a full disk) again until it lands, with no new change; says so once", () => {
+    const faults: ChopinError[] = [];
+    writer = new SnapshotWriter({ db, now: () => ++writes, onFault: (failure) => faults.push(failure) });
+    const src = Source.plan("d", "typed before the disk filled");
+    writer.changed(src);
+    writer.flush();
+    // Longer than the room left in place: the row needs new pages, which a full disk has none of.
+    const typed = "typed on a full disk. ".repeat(400);
+    src.edit(typed);
+    const disk = fillDatabase(db, ["document_snapshots"]);
+    writer.changed(src);
+    // The refused write is not thrown into the timer (that would end the process).
+    expect(() => vi.advanceTimersByTime(SNAPSHOT_WRITE_INTERVAL_MS)).not.toThrow();
+    expect(readSnapshot(db, "d")?.text).toBe("typed before the disk filled");
+    expect(faults).toMatchObject([{ code: "storage-failure", details: { sqliteCode: "SQLITE_FULL" } }]);
+    vi.advanceTimersByTime(STORAGE_RETRY_MS);
+    expect(faults).toHaveLength(1);
+    expect(writer.pendingIds()).toEqual(["d"]);
+
+    disk.free();
+    vi.advanceTimersByTime(STORAGE_RETRY_MS);
+    // Search and a first paint read this row: it shows the plan as it is, not as it was before the disk filled.
+    expect(readSnapshot(db, "d")).toMatchObject({ text: typed, heads: A.getHeads(src.current) });
+    expect(writer.pendingIds()).toEqual([]);
   });
 
   it("a closed database does not make a late write throw", () => {

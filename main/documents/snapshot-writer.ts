@@ -3,11 +3,15 @@
  * snapshot rewritten at most once per SNAPSHOT_WRITE_INTERVAL_MS (a trailing write that reads the newest state, so
  * a burst of keystrokes costs one write), and every pending write happens on flush()/close().
  * What must stay true: nothing here runs inside a change (writes are deferred to a timer), a failed write is only a
- * slower open later, and a text too large for a bridge frame leaves no row rather than a truncated one.
+ * slower open later, and a text too large for a bridge frame leaves no row rather than a truncated one. A write the
+ * database refused (a full disk) is said once per run of failures and tried again every STORAGE_RETRY_MS, reading
+ * the newest state: a stale row otherwise stayed until the plan's next change, and search kept answering from it.
  */
 import { next as A } from "@automerge/automerge";
 import type { Database } from "better-sqlite3";
-import { MAX_SNAPSHOT_TEXT_BYTES, SNAPSHOT_WRITE_INTERVAL_MS } from "../../shared/limits.js";
+import type { ChopinError } from "../../shared/errors.js";
+import { MAX_SNAPSHOT_TEXT_BYTES, SNAPSHOT_WRITE_INTERVAL_MS, STORAGE_RETRY_MS } from "../../shared/limits.js";
+import { saveFailure } from "../core/save-failure.js";
 import { deleteSnapshot, readSnapshotHeads, sameHeads, writeSnapshot } from "./snapshot-store.js";
 
 /** The part of a DocHandle the writer reads. */
@@ -21,18 +25,28 @@ export interface SnapshotWriterOptions {
   db: Database;
   intervalMs?: number;
   now?: () => number;
+  /** How long after a refused write it is tried again (STORAGE_RETRY_MS by default). */
+  retryMs?: number;
+  /** Hears the first refused write of each run of them. */
+  onFault?: (failure: ChopinError) => void;
 }
 
 export class SnapshotWriter {
   readonly #db: Database;
   readonly #intervalMs: number;
+  readonly #retryMs: number;
+  readonly #onFault: (failure: ChopinError) => void;
   readonly #now: () => number;
   readonly #pending = new Map<string, { source: SnapshotSource; timer: ReturnType<typeof setTimeout> }>();
   #closed = false;
+  /** Set from a refused write until a write works, so a run of refusals is said once. */
+  #failing = false;
 
   constructor(options: SnapshotWriterOptions) {
     this.#db = options.db;
     this.#intervalMs = options.intervalMs ?? SNAPSHOT_WRITE_INTERVAL_MS;
+    this.#retryMs = options.retryMs ?? STORAGE_RETRY_MS;
+    this.#onFault = options.onFault ?? (() => {});
     this.#now = options.now ?? Date.now;
   }
 
@@ -44,7 +58,11 @@ export class SnapshotWriter {
       pending.source = source;
       return;
     }
-    const timer = setTimeout(() => this.#writePending(source.documentId), this.#intervalMs);
+    this.#schedule(source, this.#intervalMs);
+  }
+
+  #schedule(source: SnapshotSource, delayMs: number): void {
+    const timer = setTimeout(() => this.#writePending(source.documentId), delayMs);
     timer.unref?.();
     this.#pending.set(source.documentId, { source, timer });
   }
@@ -79,10 +97,10 @@ export class SnapshotWriter {
     for (const id of [...this.#pending.keys()]) this.#writePending(id);
   }
 
-  /** Flushes, then ignores later changes (the database is about to close). */
+  /** Flushes, then ignores later changes (the database is about to close); a write refused now is not retried. */
   close(): void {
-    this.flush();
     this.#closed = true;
+    this.flush();
   }
 
   /** Ids with a write scheduled (for tests and diagnostics). */
@@ -102,17 +120,26 @@ export class SnapshotWriter {
     if (doc?.kind !== "plan" || typeof doc.text !== "string" || typeof doc.title !== "string") return;
     const { title, text } = doc;
     const heads = A.getHeads(doc as A.Doc<unknown>);
-    this.#guard(() => {
+    const refused = this.#guard(() => {
       if (Buffer.byteLength(text, "utf8") > MAX_SNAPSHOT_TEXT_BYTES) deleteSnapshot(this.#db, documentId);
       else writeSnapshot(this.#db, { documentId, heads, title, text, savedAt: this.#now() });
     });
+    // Read again at the retry, so it writes the newest state (later changes coalesce into it).
+    if (refused && !this.#closed && !this.#pending.has(documentId)) this.#schedule(source, this.#retryMs);
   }
 
-  #guard(write: () => void): void {
+  /** Runs a write; true when the database refused it (a SQLite or system error, which a retry may get past). */
+  #guard(write: () => void): boolean {
     try {
       write();
-    } catch {
+      this.#failing = false;
+      return false;
+    } catch (error) {
       // The snapshot is a cache (e.g. the database closed under a late timer): the next open just loads.
+      if (typeof (error as { code?: unknown } | null)?.code !== "string") return false;
+      if (!this.#failing) this.#onFault(saveFailure(error));
+      this.#failing = true;
+      return true;
     }
   }
 }

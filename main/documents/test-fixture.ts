@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { ChopinEvents } from "../../shared/api.js";
 import { TypedEmitter } from "../core/typed-emitter.js";
 import { openLocalDb, type LocalDb } from "../store/local-db.js";
-import { DocumentService } from "./document-service.js";
+import { DocumentService, type DocumentServiceOptions } from "./document-service.js";
 
 export class MemoryStorage implements StorageAdapterInterface {
   readonly data = new Map<string, Uint8Array>();
@@ -62,7 +62,16 @@ export interface Fixture {
 }
 
 export async function makeFixture(
-  options: { storage?: MemoryStorage; dir?: string; waitSavedTimeoutMs?: number; snapshotIntervalMs?: number } = {},
+  options: {
+    storage?: MemoryStorage;
+    dir?: string;
+    waitSavedTimeoutMs?: number;
+    snapshotIntervalMs?: number;
+    storageRetryMs?: number;
+    onStorageFault?: DocumentServiceOptions["onStorageFault"];
+    /** Called with the fixture's database, once it is open. */
+    setAside?: (db: LocalDb, documentId: string) => void;
+  } = {},
 ): Promise<Fixture> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "chopin-docs-"));
   const storage = options.storage ?? new MemoryStorage();
@@ -81,6 +90,9 @@ export async function makeFixture(
     now: () => clock.now,
     waitSavedTimeoutMs: options.waitSavedTimeoutMs,
     snapshotIntervalMs: options.snapshotIntervalMs,
+    storageRetryMs: options.storageRetryMs,
+    onStorageFault: options.onStorageFault,
+    setAside: options.setAside && ((documentId) => options.setAside!(db, documentId)),
   });
   return {
     repo,

@@ -21,7 +21,7 @@ async function openDamaged() {
   const app = renderApp((b) => {
     const { getDocument, archiveDocument, deleteDocument } = b.api;
     b.api.getDocument = async (id) => {
-      if (id === damagedId) throw new ChopinError("storage-failure", DAMAGED);
+      if (id === damagedId) throw new ChopinError("storage-failure", DAMAGED, { damaged: true });
       return getDocument(id);
     };
     // The core removes a damaged plan unarchived; the memory bridge's delete wants it archived.
@@ -74,6 +74,22 @@ describe("the damaged plan's banner", () => {
     await app.services.documents.getState().refresh();
     await app.services.documents.getState().rename(doc.id, "");
     await until(() => screen.queryByRole("alert") !== null, "the notice");
+    expect(screen.queryByRole("button", { name: "Remove from this device" })).toBeNull();
+  });
+
+  it("is not offered for a write a full disk refused (the same code, a plan that is fine)", async () => {
+    const app = renderApp((b) => {
+      b.api.renameDocument = async () => {
+        throw new ChopinError("storage-failure", "Chopin cannot write to its database because the disk is full: free some space.", {
+          sqliteCode: "SQLITE_FULL",
+        });
+      };
+    });
+    const doc = await app.bridge.api.createDocument({ title: "Plan" });
+    await app.services.documents.getState().refresh();
+    await app.services.documents.getState().rename(doc.id, "Renamed");
+    await until(() => screen.queryByRole("alert") !== null, "the notice");
+    expect(screen.getByRole("alert").textContent).toContain("the disk is full");
     expect(screen.queryByRole("button", { name: "Remove from this device" })).toBeNull();
   });
 });

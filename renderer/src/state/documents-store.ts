@@ -57,8 +57,9 @@ export interface DocumentsState {
   /** The document the notice is about, when a document action failed; null for any other notice. */
   noticeAbout: DocumentId | null;
   /**
-   * True when the notice is the core's 'storage-failure' for `noticeAbout`: that plan's stored copy cannot be read,
-   * so the banner offers to remove it (its bytes are kept aside by the core). Reset with every notice.
+   * True when the notice is the core's 'storage-failure' with details.damaged for `noticeAbout`: that plan's stored
+   * copy cannot be read, so the banner offers to remove it (its bytes are kept aside by the core). Not for a write the
+   * disk refused (the same code, no such detail): that plan is fine. Reset with every notice.
    */
   noticeDamaged: boolean;
   /** The document create() just made, until its title field has taken the focus (then null). */
@@ -95,7 +96,9 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
         if (about !== null && get().noticeAbout === about) set({ notice: null, noticeAbout: null, noticeDamaged: false });
         return result;
       } catch (error) {
-        const damaged = about !== null && (error as { code?: unknown } | null)?.code === "storage-failure";
+        // Only a plan whose stored copy cannot be read: a write a full disk refused is also a 'storage-failure'.
+        const refusal = error as { code?: unknown; details?: { damaged?: unknown } } | null;
+        const damaged = about !== null && refusal?.code === "storage-failure" && refusal.details?.damaged === true;
         set({ notice: describeError(error), noticeAbout: about, noticeDamaged: damaged });
         return undefined;
       }
