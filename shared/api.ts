@@ -138,6 +138,12 @@ export interface ChopinApi {
   deleteDocument(id: DocumentId): Promise<void>;
   /** Shares a private document with the relay's team. Never the reverse. */
   shareDocument(id: DocumentId): Promise<DocumentSummary>;
+  /**
+   * A shared plan whose stored copy on this device cannot be read ('storage-failure' with details.damaged): its
+   * unreadable bytes are set aside and the team's copy is fetched from the relay; the plan stays listed, here and on
+   * the team's list. 'relay-unavailable' when the copy has not arrived yet (it opens once it does).
+   */
+  restoreDamagedFromTeam(id: DocumentId): Promise<DocumentDetail>;
   /** Resolves once the core holds `heads` of the document on disk. */
   waitSaved(id: DocumentId, heads: string[]): Promise<SaveReceipt>;
   listVersions(id: DocumentId): Promise<VersionEntry[]>;
@@ -256,6 +262,7 @@ export const API_METHODS = [
   "restoreDocument",
   "deleteDocument",
   "shareDocument",
+  "restoreDamagedFromTeam",
   "waitSaved",
   "listVersions",
   "readVersion",

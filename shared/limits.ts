@@ -218,6 +218,11 @@ export const WAIT_SAVED_TIMEOUT_MS = 30_000;
  * without waiting for the next edit.
  */
 export const STORAGE_RETRY_MS = 2_000;
+/**
+ * How long getting the team's copy of a damaged shared plan waits for it to arrive before answering that it has not
+ * yet (the fetch goes on: the plan opens once the relay sends it).
+ */
+export const DAMAGED_REFETCH_WAIT_MS = 20_000;
 
 // ---- MCP server (main/mcp) ----
 /** Random bytes in the per-installation MCP bearer token. */

@@ -201,6 +201,10 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
       repo.shareConfigChanged();
       return summary;
     },
+    restoreDamagedFromTeam: async (id) => {
+      requireRelayToShare(relayUrl(), "team-copy");
+      return docs.restoreDamagedFromTeam(id);
+    },
     waitSaved: (id, heads) => docs.waitSaved(id, heads),
     listVersions: (id) => docs.listVersions(id),
     readVersion: (id, versionId) => docs.readVersion(id, versionId),

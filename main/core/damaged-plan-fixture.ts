@@ -42,10 +42,16 @@ export async function damagedPlanFolder(prefix: string): Promise<{
   const good = await first.api.createDocument({ title: "Fine", markdown: "kept words" });
   await first.close();
 
-  const db = new Database(join(dir.path, LOCAL_DB_FILE));
-  for (const row of chunksOf(dir.path, bad.id)) db.prepare("UPDATE automerge_chunks SET data = ? WHERE key = ?").run(randomBytes(row.data.length), row.key);
-  db.close();
-  const garbage = chunksOf(dir.path, bad.id);
-  expect(garbage.length).toBeGreaterThan(0);
+  const garbage = garbleChunks(dir.path, bad.id);
   return { dir, bad: { id: bad.id }, good: { id: good.id }, garbage };
+}
+
+/** Overwrites a plan's stored chunks with random bytes of the same length (no core may run on `dir`); the garbage. */
+export function garbleChunks(dir: string, id: string): StoredChunk[] {
+  const db = new Database(join(dir, LOCAL_DB_FILE));
+  for (const row of chunksOf(dir, id)) db.prepare("UPDATE automerge_chunks SET data = ? WHERE key = ?").run(randomBytes(row.data.length), row.key);
+  db.close();
+  const garbage = chunksOf(dir, id);
+  expect(garbage.length).toBeGreaterThan(0);
+  return garbage;
 }

@@ -8,12 +8,14 @@
  */
 import { ChopinError } from "../../shared/errors.js";
 
-export type ShareRequest = "create-shared" | "share";
+export type ShareRequest = "create-shared" | "share" | "team-copy";
 
 const SENTENCES: Record<ShareRequest, string> = {
   "create-shared":
     "No team relay is configured, so a shared document cannot be created: configure a team relay in Settings, or create the document private (it can be shared once a relay is set up).",
   share: "No team relay is configured, so this document cannot be shared yet: configure a team relay in Settings first; it stays private until then.",
+  "team-copy":
+    "No team relay is configured, so there is no team copy to fetch: configure the team relay in Settings first; the damaged copy stays as it is until then.",
 };
 
 /** Throws 'no-relay' when sharing is asked for and `relayUrl` (the Settings relay address) is not set. */

@@ -30,11 +30,12 @@ import type {
 import { WAIT_SAVED_TIMEOUT_MS } from "../../shared/limits.js";
 import { optionalOptionsObject } from "../../shared/options-object.js";
 import type { RepositoryBinding } from "../../shared/schema/plan-document.js";
-import type { ChopinError } from "../../shared/errors.js";
+import { ChopinError } from "../../shared/errors.js";
 import type { TypedEmitter } from "../core/typed-emitter.js";
 import type { AgentAuthor } from "./change-messages.js";
 import { CoalescedIds, watchRepoChanges } from "./change-watcher.js";
 import { importDocument } from "./document-import.js";
+import { refetchDamagedPlan } from "./damaged-refetch.js";
 import { persistDocument, waitSaved } from "./document-saving.js";
 import { indexUpkeep } from "./index-upkeep.js";
 import { Indexes } from "./indexes.js";
@@ -63,6 +64,7 @@ export type DocumentApi = Pick<
   | "restoreDocument"
   | "deleteDocument"
   | "shareDocument"
+  | "restoreDamagedFromTeam"
   | "waitSaved"
   | "listVersions"
   | "readVersion"
@@ -200,6 +202,13 @@ export class DocumentService implements DocumentApi {
   /** Private -> shared, never the reverse. */
   async shareDocument(id: string): Promise<DocumentSummary> {
     return this.#sharing.shareDocument(id);
+  }
+
+  /** A damaged shared plan: its bytes set aside, the team's copy fetched (damaged-refetch.ts). */
+  async restoreDamagedFromTeam(id: string): Promise<DocumentDetail> {
+    const setAside = this.#setAside;
+    if (!setAside) throw new ChopinError("not-configured", "This core keeps no place to set a damaged plan's bytes aside.");
+    return refetchDamagedPlan(this.#access, id, setAside);
   }
 
   // ---- reads (plan-reads.ts) ----

@@ -1,9 +1,10 @@
 /**
  * The window's notice: the last failure, in words, with a way to dismiss it. When the core refused a plan because
- * its stored copy cannot be read ('storage-failure'), the notice also offers to remove that plan from this device:
- * it cannot be archived (archiving writes to it), so without this it stayed in the list for good. The removal is the
- * ordinary delete, which the core allows unarchived for a damaged plan and which keeps its bytes aside for recovery.
- * It asks first, as every delete does (ConfirmDialog).
+ * its stored copy cannot be read ('storage-failure' with details.damaged), the notice also offers a way out: a shared
+ * plan can be fetched again from the team (the core sets the unreadable bytes aside; the plan stays on everyone's
+ * list), and any damaged plan can be removed from this device: it cannot be archived (archiving writes to it), so
+ * without this it stayed in the list for good. The removal is the ordinary delete, which the core allows unarchived
+ * for a damaged plan and which keeps its bytes aside for recovery. It asks first, as every delete does (ConfirmDialog).
  */
 import { useStore } from "zustand";
 import type { DocumentId } from "../../../shared/api.js";
@@ -15,10 +16,16 @@ export function NoticeBanner() {
   const { documents } = services;
   const notice = useStore(documents, (s) => s.notice);
   const damaged = useStore(documents, (s) => (s.noticeDamaged ? s.noticeAbout : null));
+  const damagedShared = useStore(documents, (s) => damaged !== null && s.documents.some((d) => d.id === damaged && d.shared));
   if (!notice) return null;
   return (
     <div className="notice" role="alert">
       <span>{notice}</span>
+      {damaged !== null && damagedShared && (
+        <button type="button" className="button button-small" onClick={() => void documents.getState().restoreFromTeam(damaged)}>
+          Get the team’s copy
+        </button>
+      )}
       {damaged !== null && (
         <button type="button" className="button button-small button-danger" onClick={() => askToRemoveDamaged(services, damaged)}>
           Remove from this device

@@ -92,4 +92,39 @@ describe("the damaged plan's banner", () => {
     expect(screen.getByRole("alert").textContent).toContain("the disk is full");
     expect(screen.queryByRole("button", { name: "Remove from this device" })).toBeNull();
   });
+
+  it("offers the team's copy for a damaged shared plan: the core fetches it, and the plan opens, still listed", async () => {
+    let damagedId = "";
+    const asked: string[] = [];
+    const app = renderApp((b) => {
+      b.settings.relayUrl = "ws://127.0.0.1:1";
+      const { getDocument, restoreDamagedFromTeam } = b.api;
+      b.api.getDocument = async (id) => {
+        if (id === damagedId) throw new ChopinError("storage-failure", DAMAGED, { damaged: true });
+        return getDocument(id);
+      };
+      b.api.restoreDamagedFromTeam = async (id) => {
+        asked.push(id);
+        damagedId = "";
+        return restoreDamagedFromTeam(id);
+      };
+    });
+    const doc = await app.bridge.api.createDocument({ title: "Team plan", shared: true });
+    damagedId = doc.id;
+    await app.services.documents.getState().refresh();
+    await app.services.documents.getState().open(doc.id);
+    await until(() => screen.queryByRole("button", { name: "Get the team’s copy" }) !== null, "the offer");
+    expect(screen.getByRole("button", { name: "Remove from this device" })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Get the team’s copy" }));
+    await until(() => app.services.documents.getState().selected?.id === doc.id, "the plan open");
+    expect(asked).toEqual([doc.id]);
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(app.services.documents.getState().documents.map((d) => d.title)).toEqual(["Team plan"]);
+  });
+
+  it("does not offer the team's copy for a damaged private plan (no other copy exists)", async () => {
+    const app = await openDamaged();
+    expect(screen.queryByRole("button", { name: "Get the team’s copy" })).toBeNull();
+    expect(app.services.documents.getState().documents.find((d) => d.id === app.doc.id)?.shared).toBe(false);
+  });
 });

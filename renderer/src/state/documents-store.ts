@@ -78,6 +78,8 @@ export interface DocumentsState {
   archive(id: DocumentId): Promise<void>;
   restore(id: DocumentId): Promise<void>;
   remove(id: DocumentId): Promise<void>;
+  /** A damaged shared plan: the core sets its bytes aside and fetches the team's copy, then it opens. */
+  restoreFromTeam(id: DocumentId): Promise<void>;
   share(id: DocumentId): Promise<void>;
   /** Shows a notice; `about` names the document it concerns (see `notice`). */
   showNotice(notice: string, about?: DocumentId | null): void;
@@ -230,6 +232,11 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
       },
       async share(id) {
         if (await attempt(() => api.shareDocument(id), id)) await afterChange();
+      },
+      async restoreFromTeam(id) {
+        const detail = await attempt(() => api.restoreDamagedFromTeam(id), id);
+        await get().refresh();
+        if (detail) await get().open(id);
       },
       showNotice(notice, about = null) {
         set({ notice, noticeAbout: about, noticeDamaged: false });

@@ -130,6 +130,12 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
       docs.delete(id);
       bridge.emit("documents-changed", { ids: [id] });
     },
+    // Nothing is stored damaged in memory (a test makes getDocument refuse); the checks are the core's.
+    async restoreDamagedFromTeam(id) {
+      if (!bridge.settings.relayUrl) throw new ChopinError("no-relay", "No team relay is configured, so there is no team copy to fetch.");
+      if (!need(id).shared) throw new ChopinError("not-shared", "That document is private to this device.");
+      return { ...need(id) };
+    },
     async shareDocument(id) {
       if (!bridge.settings.relayUrl) throw noRelay();
       if (need(id).shared) throw new ChopinError("already-shared", "This document is already shared.");
