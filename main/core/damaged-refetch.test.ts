@@ -4,8 +4,9 @@
  * damage is random bytes over the plan's chunks while the core is down, as the storage audit made it.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { join } from "node:path";
 import { startRelay } from "../../sync-relay/server.js";
-import { tempDir, waitFor } from "../sync/test-helpers.js";
+import { setUpRelay, tearDownRelay, tempDir, waitFor } from "../sync/test-helpers.js";
 import { createAppCore } from "./app-core.js";
 import { chunksOf, damagedPlanFolder, garbleChunks, rows } from "./damaged-plan-fixture.js";
 import type { AppCore } from "./types.js";
@@ -23,14 +24,12 @@ async function core(dataDir: string, relay?: { url: string; token: string }): Pr
 
 describe("getting the team's copy of a damaged shared plan", () => {
   it("sets the unreadable bytes aside, fetches the relay's copy, and keeps the plan on everyone's list", { timeout: 120_000 }, async () => {
-    const relayDir = tempDir("chopin-refetch-relay-");
-    cleanups.push(() => relayDir.remove());
-    const relay = await startRelay({ dataDir: relayDir.path, port: 0 });
-    cleanups.push(() => relay.close());
+    const { relay, tokens, ...fixture } = await setUpRelay("chopin-refetch-relay-");
+    cleanups.push(() => tearDownRelay({ relay, tokens, ...fixture }, []));
     const [dirA, dirB] = [tempDir("chopin-refetch-a-"), tempDir("chopin-refetch-b-")];
     cleanups.push(() => dirA.remove(), () => dirB.remove());
-    const alice = { url: relay.url, token: relay.users.add("alice").token };
-    const bob = { url: relay.url, token: relay.users.add("bob").token };
+    const alice = { url: relay.url, token: tokens.alice };
+    const bob = { url: relay.url, token: tokens.bob };
 
     const a = await core(dirA.path, alice);
     let b = await core(dirB.path, bob);
@@ -62,22 +61,20 @@ describe("getting the team's copy of a damaged shared plan", () => {
   });
 
   it("answers 'relay-unavailable' while the relay is down, keeps the plan listed, and the plan opens once the relay is back", { timeout: 120_000 }, async () => {
-    const relayDir = tempDir("chopin-refetch-down-relay-");
-    cleanups.push(() => relayDir.remove());
-    let relay = await startRelay({ dataDir: relayDir.path, port: 0 });
+    const fixture = await setUpRelay("chopin-refetch-down-relay-");
     let relayOpen = true;
-    cleanups.push(() => (relayOpen ? relay.close() : undefined));
-    const port = Number(new URL(relay.url).port);
+    cleanups.push(() => (relayOpen ? tearDownRelay(fixture, []) : fixture.dir.remove()));
+    const { url } = fixture.relay;
     const [dirA, dirB] = [tempDir("chopin-refetch-down-a-"), tempDir("chopin-refetch-down-b-")];
     cleanups.push(() => dirA.remove(), () => dirB.remove());
-    const bob = { url: relay.url, token: relay.users.add("bob").token };
-    const a = await core(dirA.path, { url: relay.url, token: relay.users.add("alice").token });
+    const bob = { url, token: fixture.tokens.bob };
+    const a = await core(dirA.path, { url, token: fixture.tokens.alice });
     let b = await core(dirB.path, bob);
     const plan = await a.api.createDocument({ title: "Team plan", markdown: "agreed words" });
     await waitFor(() => chunksOf(dirB.path, plan.id).length > 0, "B holds the team's plan", 60_000);
     await b.close();
     garbleChunks(dirB.path, plan.id);
-    await relay.close();
+    await fixture.relay.close();
     relayOpen = false;
 
     b = await core(dirB.path, bob);
@@ -86,7 +83,8 @@ describe("getting the team's copy of a damaged shared plan", () => {
     expect((await b.api.listDocuments({})).map((d) => d.title)).toContain("Team plan");
     expect(chunksOf(dirB.path, plan.id)).toEqual([]);
 
-    relay = await startRelay({ dataDir: relayDir.path, port });
+    // The same relay again: its folder (setUpRelay's "relay") and address.
+    fixture.relay = await startRelay({ dataDir: join(fixture.dir.path, "relay"), port: Number(new URL(url).port) });
     relayOpen = true;
     await waitFor(async () => (await b.api.getSyncStatus()).state === "connected", "B reconnected", 60_000);
     await waitFor(

@@ -6,11 +6,10 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChopinError } from "../../shared/errors.js";
-import { startRelay } from "../../sync-relay/server.js";
 import { makeFixture } from "../documents/test-fixture.js";
 import { fillDatabase } from "../store/full-database.js";
 import { getSetting } from "../store/settings.js";
-import { tempDir, waitFor } from "../sync/test-helpers.js";
+import { setUpRelay, tearDownRelay, waitFor } from "../sync/test-helpers.js";
 import { RelayLink } from "./relay-link.js";
 import { SettingsService } from "./settings-service.js";
 
@@ -21,10 +20,9 @@ afterEach(async () => {
 
 describe("the relay link's remembered settings", () => {
   it("attaches the team's list and answers the relay's storage id though the database refuses to remember them", { timeout: 60_000 }, async () => {
-    const relayDir = tempDir("chopin-link-relay-");
-    cleanups.push(() => relayDir.remove());
-    const relay = await startRelay({ dataDir: relayDir.path, port: 0 });
-    cleanups.push(() => relay.close());
+    const fixture = await setUpRelay("chopin-link-relay-");
+    cleanups.push(() => tearDownRelay(fixture, []));
+    const { relay } = fixture;
     const fx = await makeFixture();
     cleanups.push(() => fx.close());
     const faults: ChopinError[] = [];
@@ -36,7 +34,7 @@ describe("the relay link's remembered settings", () => {
     const link = new RelayLink(fx.repo, fx.db, fx.service, fx.repo.peerId, () => {}, noteUser, (failure) => faults.push(failure));
     cleanups.push(() => link.close());
 
-    await link.configure(relay.url, relay.users.add("alice").token);
+    await link.configure(relay.url, fixture.tokens.alice);
     await waitFor(() => fx.service.teamIndexId !== null, "the team's list attached");
     expect(link.status()).toMatchObject({ state: "connected", lastError: null });
     expect(users).toEqual(["alice"]);
