@@ -8,6 +8,7 @@
  * the open; an answer for a document no longer shown is dropped.
  */
 import { useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import type { DocHandle } from "@automerge/automerge-repo";
 import type { DocumentSnapshot } from "../../../shared/api.js";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
@@ -87,7 +88,11 @@ export function useOpenDocument(id: string, url: string): OpeningState {
       markOpening("replica-load-start");
       const handle = await openDocumentFrom(repo, url, bytes ? decode(bytes) : null);
       markOpening("replica-ready");
-      if (!cancelled) setState((s) => (s.id === id ? { ...s, handle } : s));
+      // Rendered at once, not scheduled: after the load held the main thread for a second or more, a scheduled render
+      // queued behind everything that piled up meanwhile (the core's sync messages among them), and the editor became
+      // editable ~70 ms after the handle was ready; flushSync binds it in this task (passive effects of a sync update
+      // are flushed with its commit), ~10 ms after (cold-open bench, steps replica-ready -> editable).
+      if (!cancelled) flushSync(() => setState((s) => (s.id === id ? { ...s, handle } : s)));
     })().catch((error: unknown) => {
       if (!cancelled) setState((s) => (s.id === id ? { ...s, error: describeError(error) } : s));
     });
