@@ -20,7 +20,7 @@ import type { DocumentService } from "../documents/document-service.js";
 import { getSetting, setSetting } from "../store/settings.js";
 import { RelayConnection } from "../sync/relay-connection.js";
 import { fetchTeamInfo } from "../sync/team-info.js";
-import { saveFailure } from "./save-failure.js";
+import { FaultRun } from "./fault-run.js";
 
 export interface RelayLinkStatus {
   state: SyncState;
@@ -51,8 +51,8 @@ export class RelayLink {
   #closed = false;
   readonly #learning = new WeakSet<RelayConnection>();
   readonly #received: RelayReceived;
-  /** Set from a refused cache write until one works, so a run of refusals is said once. */
-  #rememberFailing = false;
+  /** A refused cache write is said once per run of them. */
+  readonly #rememberFaults: FaultRun;
 
   constructor(
     private readonly repo: Repo,
@@ -66,6 +66,7 @@ export class RelayLink {
     private readonly onStorageFault: (failure: ChopinError) => void = () => undefined,
   ) {
     this.#received = new RelayReceived(repo);
+    this.#rememberFaults = new FaultRun(onStorageFault);
   }
 
   /** (Re)connects to `url` with `token`; null for either disconnects and returns to local-only. */
@@ -169,10 +170,9 @@ export class RelayLink {
   #remember(write: () => void): void {
     try {
       write();
-      this.#rememberFailing = false;
+      this.#rememberFaults.worked();
     } catch (error) {
-      if (!this.#rememberFailing) this.onStorageFault(saveFailure(error));
-      this.#rememberFailing = true;
+      this.#rememberFaults.refused(error);
     }
   }
 

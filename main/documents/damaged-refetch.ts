@@ -14,7 +14,7 @@ import type { DocumentDetail } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
 import { DAMAGED_REFETCH_WAIT_MS } from "../../shared/limits.js";
 import { writeWhole } from "../core/save-failure.js";
-import type { SetAsideChunks } from "./damaged-removal.js";
+import { letGoOfDamagedCopy, type SetAsideChunks } from "./damaged-removal.js";
 import type { PlanAccess } from "./plan-access.js";
 
 export async function refetchDamagedPlan(
@@ -35,12 +35,8 @@ export async function refetchDamagedPlan(
   }
   // A database that refuses to keep the bytes (a full disk) refuses the refetch: 'storage-failure', nothing changed.
   writeWhole(() => setAside(documentId));
-  // The failed handle is stuck loading in the Repo's cache; without it, the next find asks the relay. Its save listener
-  // never ran (it never became ready), so nothing is written for it.
-  if (access.repo.handles[documentId]) access.repo.delete(documentId);
-  access.forgetUse(documentId);
-  await access.repo.storageSubsystem?.removeDoc(documentId);
-  access.changed.add([documentId]);
+  // Without the stuck handle, the next find asks the relay.
+  await letGoOfDamagedCopy(access, documentId);
   return fetchTeamCopy(access, documentId, waitMs);
 }
 

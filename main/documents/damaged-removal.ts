@@ -31,11 +31,18 @@ export async function removeDamagedPlan(
   writeWhole(() => setAside(documentId));
   access.snapshots.forget(documentId);
   access.indexes.remove(documentId);
-  // The failed handle is stuck loading in the Repo's cache: it goes too, so a copy a teammate still holds can come
-  // back as a fresh document. Its save listener never ran (it never became ready), so nothing is written for it.
+  await letGoOfDamagedCopy(access, documentId);
+}
+
+/**
+ * Lets go of what this session holds of a damaged plan whose chunks are set aside (removed, or to be fetched again,
+ * damaged-refetch.ts). The failed handle is stuck loading in the Repo's cache: it goes, so a copy a teammate holds can
+ * come back as a fresh document; its save listener never ran (it never became ready), so nothing is written for it.
+ * The damaged mark goes too, and the storage subsystem's memory of the document.
+ */
+export async function letGoOfDamagedCopy(access: PlanAccess, documentId: DocumentId): Promise<void> {
   if (access.repo.handles[documentId]) access.repo.delete(documentId);
   access.forgetUse(documentId);
-  access.changed.add([documentId]);
-  // Clears the storage subsystem's memory of the document; its chunks are already set aside.
   await access.repo.storageSubsystem?.removeDoc(documentId);
+  access.changed.add([documentId]);
 }

@@ -11,7 +11,7 @@ import { next as A } from "@automerge/automerge";
 import type { Database } from "better-sqlite3";
 import type { ChopinError } from "../../shared/errors.js";
 import { MAX_SNAPSHOT_TEXT_BYTES, SNAPSHOT_WRITE_INTERVAL_MS, STORAGE_RETRY_MS } from "../../shared/limits.js";
-import { saveFailure } from "../core/save-failure.js";
+import { FaultRun } from "../core/fault-run.js";
 import { deleteSnapshot, readSnapshotHeads, sameHeads, writeSnapshot } from "./snapshot-store.js";
 
 /** The part of a DocHandle the writer reads. */
@@ -35,18 +35,17 @@ export class SnapshotWriter {
   readonly #db: Database;
   readonly #intervalMs: number;
   readonly #retryMs: number;
-  readonly #onFault: (failure: ChopinError) => void;
+  /** A refused write is said once per run of them. */
+  readonly #faults: FaultRun;
   readonly #now: () => number;
   readonly #pending = new Map<string, { source: SnapshotSource; timer: ReturnType<typeof setTimeout> }>();
   #closed = false;
-  /** Set from a refused write until a write works, so a run of refusals is said once. */
-  #failing = false;
 
   constructor(options: SnapshotWriterOptions) {
     this.#db = options.db;
     this.#intervalMs = options.intervalMs ?? SNAPSHOT_WRITE_INTERVAL_MS;
     this.#retryMs = options.retryMs ?? STORAGE_RETRY_MS;
-    this.#onFault = options.onFault ?? (() => {});
+    this.#faults = new FaultRun(options.onFault);
     this.#now = options.now ?? Date.now;
   }
 
@@ -132,13 +131,12 @@ export class SnapshotWriter {
   #guard(write: () => void): boolean {
     try {
       write();
-      this.#failing = false;
+      this.#faults.worked();
       return false;
     } catch (error) {
       // The snapshot is a cache (e.g. the database closed under a late timer): the next open just loads.
       if (typeof (error as { code?: unknown } | null)?.code !== "string") return false;
-      if (!this.#failing) this.#onFault(saveFailure(error));
-      this.#failing = true;
+      this.#faults.refused(error);
       return true;
     }
   }

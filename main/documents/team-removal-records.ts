@@ -12,7 +12,7 @@
 import type { Database } from "better-sqlite3";
 import type { ChopinError } from "../../shared/errors.js";
 import { STORAGE_RETRY_MS } from "../../shared/limits.js";
-import { saveFailure } from "../core/save-failure.js";
+import { FaultRun } from "../core/fault-run.js";
 import { forgetSharing } from "../store/document-sharing.js";
 import { recordTeamRemoval } from "../store/team-removals.js";
 
@@ -20,14 +20,16 @@ export class TeamRemovalRecords {
   /** Removals the database refused, by document id: when the teammate removed the plan. */
   readonly #unwritten = new Map<string, number>();
   #retry: ReturnType<typeof setTimeout> | null = null;
-  /** Set from a refused write until a write works, so a run of refusals is said once. */
-  #failing = false;
+  /** A refused write is said once per run of them. */
+  readonly #faults: FaultRun;
 
   constructor(
     private readonly db: Database,
-    private readonly onFault: (failure: ChopinError) => void = () => {},
+    onFault: (failure: ChopinError) => void = () => {},
     private readonly retryMs: number = STORAGE_RETRY_MS,
-  ) {}
+  ) {
+    this.#faults = new FaultRun(onFault);
+  }
 
   /** Records the removal now, or keeps it to record later; never throws a storage error. */
   record(documentId: string, removedAt: number): void {
@@ -58,13 +60,12 @@ export class TeamRemovalRecords {
           recordTeamRemoval(this.db, documentId, removedAt);
         })();
       } catch (error) {
-        if (!this.#failing) this.onFault(saveFailure(error));
-        this.#failing = true;
+        this.#faults.refused(error);
         this.#retryLater();
         return;
       }
       this.#unwritten.delete(documentId);
-      this.#failing = false;
+      this.#faults.worked();
     }
   }
 
