@@ -5,7 +5,9 @@
  * goes on, so a keyboard-only person can name a plan and write it without reaching for the mouse.
  * Escape cancels: the title goes back to what it was and the focus to the body, and that move's blur commits nothing.
  * What must stay true: nothing is cut or reverted silently: reaching MAX_TITLE_CHARS and an emptied title kept as it
- * was are both said in words (a hint the field names as its description, in a live region).
+ * was are both said in words (a hint the field names as its description, in a live region). A committed title stays
+ * shown until the core has answered, then the field shows the core's title: the old one never flashes back meanwhile,
+ * and a refusal whose change the core kept in memory (a full disk) keeps the new one.
  */
 import { useEffect, useId, useRef, useState } from "react";
 import { useStore } from "zustand";
@@ -20,6 +22,9 @@ export function TitleField({ doc }: { doc: DocumentDetail }) {
   const [editing, setEditing] = useState(false);
   /** What the hint says after an emptied title was kept (cleared by the next edit). */
   const [kept, setKept] = useState<string | null>(null);
+  /** The document whose new title was sent to the core: the field shows that title until the answer is in. */
+  const [sendingFor, setSendingFor] = useState<string | null>(null);
+  const renames = useRef(0);
   const input = useRef<HTMLInputElement>(null);
   /** Set by Escape until the field's next blur, focus or edit: that blur must not rename in the text just cancelled. */
   const cancelled = useRef(false);
@@ -40,8 +45,8 @@ export function TitleField({ doc }: { doc: DocumentDetail }) {
     input.current?.select();
   }, [titleFocusRequests]);
   useEffect(() => {
-    if (!editing) setValue(doc.title);
-  }, [doc.title, editing]);
+    if (!editing && sendingFor !== doc.id) setValue(doc.title);
+  }, [doc.id, doc.title, editing, sendingFor]);
 
   const commit = async () => {
     setEditing(false);
@@ -55,7 +60,17 @@ export function TitleField({ doc }: { doc: DocumentDetail }) {
       setKept(emptyTitleWords(doc.title));
       return;
     }
-    if (next !== doc.title && !(await documents.getState().rename(doc.id, next))) setValue(doc.title);
+    if (next === doc.title) return;
+    setValue(next);
+    setSendingFor(doc.id);
+    const mine = ++renames.current;
+    try {
+      // Settles after the store has read the core's title back, whatever the answer; the effect above then shows it.
+      await documents.getState().rename(doc.id, next);
+    } finally {
+      // Only the latest rename lets go: an earlier one answering late must not show the title in between.
+      if (renames.current === mine) setSendingFor(null);
+    }
   };
 
   // The browser stops input at maxLength without a word; the hint says why while the field is full.

@@ -209,7 +209,8 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
       },
       async rename(id, title) {
         const renamed = await attempt(() => api.renameDocument(id, title), id);
-        if (renamed) await afterChange();
+        // Also after a refusal: a write the disk refused stays in the core's memory, so its title is the new one.
+        await afterChange();
         return renamed !== undefined;
       },
       async archive(id) {
