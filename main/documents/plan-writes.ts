@@ -159,6 +159,8 @@ export async function updateMarkdown(
   }
   // A body no larger than the document is now always fits, even above the limit (concurrent edits can pass it).
   const body = checkMarkdown(markdown, utf8Bytes(plan.text));
+  // The same body changes nothing: no empty change in the history, and the revision stays the one the caller holds.
+  if (body === plan.text) return access.detailOf(handle);
   access.change(handle, (doc) => {
     updateTextBounded(doc, ["text"], body);
     doc.updatedAt = access.now();

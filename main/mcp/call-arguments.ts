@@ -18,12 +18,32 @@ export function wrapNonObjectArguments(body: unknown): void {
     if (!isPlainObject(params) || !("arguments" in (params as object))) continue;
     const args = (params as { arguments?: unknown }).arguments;
     if (args === undefined || isPlainObject(args)) continue;
-    (params as { arguments: unknown }).arguments = { [NON_OBJECT_ARGUMENTS]: args === null ? "null" : Array.isArray(args) ? "a list" : typeof args };
+    (params as { arguments: unknown }).arguments = { [NON_OBJECT_ARGUMENTS]: kindOf(args) };
   }
 }
 
-/** What the wrapped arguments were, or null when they were an object (or absent). */
+/** Words for what a non-object value is; the only values the wrapper ever holds. */
+const KINDS: Readonly<Record<string, string>> = {
+  null: "null",
+  list: "a list",
+  string: "a string",
+  number: "a number",
+  boolean: "true or false",
+};
+
+function kindOf(value: unknown): string {
+  const kind = value === null ? "null" : Array.isArray(value) ? "list" : typeof value;
+  return KINDS[kind] ?? "not an object";
+}
+
+/**
+ * What the wrapped arguments were, or null when they were an object (or absent). Only our own wrapper counts: an
+ * agent sending the key itself is sending an unknown field, which the tool's schema refuses without echoing its value.
+ */
 export function nonObjectArguments(args: unknown): string | null {
-  if (!isPlainObject(args) || !(NON_OBJECT_ARGUMENTS in (args as object))) return null;
-  return String((args as Record<string, unknown>)[NON_OBJECT_ARGUMENTS]);
+  if (!isPlainObject(args)) return null;
+  const keys = Object.keys(args as object);
+  const value = (args as Record<string, unknown>)[NON_OBJECT_ARGUMENTS];
+  if (keys.length !== 1 || keys[0] !== NON_OBJECT_ARGUMENTS || typeof value !== "string") return null;
+  return Object.values(KINDS).includes(value) ? value : null;
 }

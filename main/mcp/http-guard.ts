@@ -13,7 +13,9 @@ import { bearerTokenOf, tokensEqual } from "./token.js";
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 export function hostAllowed(host: string | undefined, port: number): boolean {
-  return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
+  // Host names are case-insensitive (RFC 9110): LOCALHOST is this machine too.
+  const name = host?.toLowerCase();
+  return name === `127.0.0.1:${port}` || name === `localhost:${port}`;
 }
 
 /** Absent is fine (non-browser clients); present must be http(s) on a loopback host. */

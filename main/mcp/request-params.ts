@@ -19,7 +19,7 @@ import {
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import { ChopinError } from "../../shared/errors.js";
-import { MAX_MCP_PARAMS_ISSUES_LISTED, MAX_MCP_PARAMS_PATH_CHARS } from "../../shared/limits.js";
+import { issueWords } from "./issue-words.js";
 
 type RequestSchema = (typeof ClientRequestSchema.options)[number];
 
@@ -28,25 +28,6 @@ const SCHEMA_OF_METHOD: ReadonlyMap<string, RequestSchema> = new Map(
   ClientRequestSchema.options.map((schema) => [schema.shape.method.value, schema] as const),
 );
 
-function shownPath(path: readonly PropertyKey[]): string {
-  const joined = path.map(String).join(".") || "the request";
-  return joined.length > MAX_MCP_PARAMS_PATH_CHARS ? `${joined.slice(0, MAX_MCP_PARAMS_PATH_CHARS)}…` : joined;
-}
-
-function withArticle(kind: string): string {
-  if (kind === "null" || kind === "undefined") return kind;
-  return `${/^[aeiou]/i.test(kind) ? "an" : "a"} ${kind}`;
-}
-
-/** One zod issue as words about the value at `path` ("params.name should be a string, not a number"). */
-function describeIssue(path: string, message: string): string {
-  const typed = /^Invalid input: expected (\w+), received (\w+)$/.exec(message);
-  if (typed?.[2] === "undefined") return `${path} is missing`;
-  if (typed) return `${path} should be ${withArticle(typed[1])}, not ${withArticle(typed[2])}`;
-  if (message === "Invalid input") return `${path} is not valid`;
-  return `${path}: ${message.replace(/\.$/, "")}`;
-}
-
 /** The error answer for `message` when it is a request whose params its method's schema refuses; else null. */
 export function invalidParamsAnswer(message: unknown): JSONRPCErrorResponse | null {
   if (!isJSONRPCRequest(message)) return null;
@@ -54,14 +35,7 @@ export function invalidParamsAnswer(message: unknown): JSONRPCErrorResponse | nu
   if (!schema) return null;
   const parsed = schema.safeParse(message);
   if (parsed.success) return null;
-  const issues = parsed.error.issues.slice(0, MAX_MCP_PARAMS_ISSUES_LISTED).map((issue) => {
-    const path = shownPath(issue.path);
-    return { path, message: describeIssue(path, issue.message) };
-  });
-  const more = parsed.error.issues.length - 1;
-  const sentence =
-    `The params of this ${message.method} request are not valid: ${issues[0].message}` +
-    `${more > 0 ? ` (and ${more} more ${more === 1 ? "problem" : "problems"})` : ""}.`;
+  const { issues, sentence } = issueWords(parsed.error.issues, `The params of this ${message.method} request are not valid`);
   const error = new ChopinError("invalid-input", sentence, { issues });
   return { jsonrpc: "2.0", id: message.id, error: { code: ErrorCode.InvalidParams, message: sentence, data: error.toJSON() } };
 }

@@ -18,7 +18,7 @@ import { wrapNonObjectArguments } from "./call-arguments.js";
 import { authorized, BODY_TOO_LARGE_MESSAGE, BodyTooLarge, hostAllowed, originAllowed, readBody, refuse } from "./http-guard.js";
 import { ReplayLog } from "./replay.js";
 import { refuseInvalidParams } from "./request-params.js";
-import { ClientSessions } from "./sessions.js";
+import { ClientSessions, UNKNOWN_CLIENT } from "./sessions.js";
 import { TOOL_DESCRIPTIONS, TOOL_INPUTS, toolJsonSchema, type ToolName } from "./tool-schemas.js";
 import { callTool } from "./tools.js";
 
@@ -28,6 +28,22 @@ export const MCP_INSTRUCTIONS =
   "Chopin holds plan documents written in Markdown. Read a document before changing it and pass its revision to " +
   "update_document; on 'revision-conflict' read again and reapply your edit. Give every create/update a unique " +
   "idempotencyKey and reuse it only to retry the same request. Archived documents are read-only.";
+
+/** JSON-RPC's -32001 "Session not found", as the SDK's stateful transport answers it, with a sentence. */
+function sessionNotFound(res: ServerResponse): void {
+  res.writeHead(404, { "content-type": "application/json" });
+  res.end(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      error: {
+        code: -32001,
+        message: "Session not found: Chopin does not know this mcp-session-id (it was closed or forgotten); send initialize again.",
+        data: { code: "not-found" },
+      },
+      id: null,
+    }),
+  );
+}
 
 export interface McpServerOptions {
   documents: DocumentService;
@@ -52,7 +68,7 @@ export interface RunningMcpServer {
 export async function startMcpServer(options: McpServerOptions): Promise<RunningMcpServer> {
   const host = options.host ?? "127.0.0.1";
   const replays = new ReplayLog(options.db);
-  const sessions = new ClientSessions();
+  const sessions = new ClientSessions(options.db);
   const relayUrl = options.relayUrl ?? (() => null);
   let port = 0;
 
@@ -102,11 +118,16 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
     wrapNonObjectArguments(body);
     // Only an initialize the protocol accepts opens a session: one with bad params is refused (request-params.ts).
     const initialize = (Array.isArray(body) ? body : [body]).find(isInitializeRequest);
-    let clientName = sessions.nameOf(sessionId);
+    let clientName: string;
     if (initialize) {
       const opened = sessions.open(initialize.params.clientInfo.name);
-      clientName = sessions.nameOf(opened);
+      clientName = sessions.nameOf(opened) ?? UNKNOWN_CLIENT;
       res.setHeader("mcp-session-id", opened);
+    } else {
+      const known = sessions.nameOf(sessionId);
+      // The protocol's answer to a session the server does not know: 404, and the client initializes again.
+      if (known === null) return sessionNotFound(res);
+      clientName = known;
     }
 
     const server = protocolServer(clientName);

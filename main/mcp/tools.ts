@@ -9,6 +9,8 @@ import type { DocumentDetail, DocumentSummary } from "../../shared/api.js";
 import type { DocumentService } from "../documents/document-service.js";
 import { byRecency } from "../documents/search.js";
 import { nonObjectArguments } from "./call-arguments.js";
+import { issueWords } from "./issue-words.js";
+import { parseDocumentId } from "../documents/document-id.js";
 import { titleFromMarkdown } from "./title-from-markdown.js";
 import { requireRelayToShare } from "../core/share-guard.js";
 import type { ReplayLog } from "./replay.js";
@@ -71,7 +73,8 @@ const HANDLERS: { [T in ToolName]: Handler<T> } = {
         clientName,
       };
       const detail = await documents.createDocumentWith(
-        { title: input.title ?? titleFromMarkdown(input.markdown), markdown: input.markdown, shared: input.shared, createdVia: "mcp", repository, provenance,
+        // A blank title (trimmed by the schema) is no title: the Markdown's first heading names the plan then too.
+        { title: input.title || titleFromMarkdown(input.markdown), markdown: input.markdown, shared: input.shared, createdVia: "mcp", repository, provenance,
           brief: input.brief ?? null },
         { agent: clientName },
       );
@@ -82,11 +85,13 @@ const HANDLERS: { [T in ToolName]: Handler<T> } = {
   },
 
   async update_document(input, { documents, replays, clientName }) {
+    // Either form of the id (bare or automerge: URL) is the same request for the replay log.
+    const request = { ...input, id: parseDocumentId(input.id) };
     const update = async () => {
-      const detail = await documents.updateMarkdown(input.id, input.revision, input.markdown, { agent: clientName });
+      const detail = await documents.updateMarkdown(request.id, request.revision, request.markdown, { agent: clientName });
       return { id: detail.id, revision: detail.revision };
     };
-    return replays.run("update_document", input, "updated", update, ({ id }) => documents.persist(id));
+    return replays.run("update_document", request, "updated", update, ({ id }) => documents.persist(id));
   },
 
   async rename_document(input, { documents, clientName }) {
@@ -119,9 +124,8 @@ export async function callTool(name: string, args: unknown, context: ToolContext
     }
     const parsed = TOOL_INPUTS[name].safeParse(args ?? {});
     if (!parsed.success) {
-      throw new ChopinError("invalid-input", `The arguments to ${name} are not valid.`, {
-        issues: parsed.error.issues.slice(0, 10).map((issue) => ({ path: issue.path.join("."), message: issue.message })),
-      });
+      const { issues, sentence } = issueWords(parsed.error.issues, `The arguments to ${name} are not valid`, "the arguments");
+      throw new ChopinError("invalid-input", sentence, { issues });
     }
     const result = await (HANDLERS[name] as Handler<ToolName>)(parsed.data as never, context);
     return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };

@@ -65,4 +65,13 @@ export const LOCAL_DB_MIGRATIONS: readonly Migration[] = [
     set_aside_at INTEGER NOT NULL
   ) STRICT;
   `,
+  // 5 -> 6: MCP sessions (main/mcp/sessions.ts): the client name an initialize gave, kept across restarts so an agent
+  // that stays connected while the app restarts keeps its name in provenance; at most MAX_MCP_SESSIONS rows.
+  `
+  CREATE TABLE mcp_sessions (
+    session_id  TEXT PRIMARY KEY NOT NULL,
+    client_name TEXT NOT NULL,
+    opened_at   INTEGER NOT NULL
+  ) STRICT;
+  `,
 ];
