@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorCode } from "../../shared/errors.js";
-import { MAX_MCP_DRAINED_BYTES, MAX_MCP_REQUEST_BYTES } from "../../shared/limits.js";
+import { MAX_DOCUMENT_MARKDOWN_BYTES, MAX_MCP_DRAINED_BYTES, MAX_MCP_REQUEST_BYTES } from "../../shared/limits.js";
 import { bearerTokenOf, tokensEqual } from "./token.js";
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -44,16 +44,19 @@ export function refuse(
   code: ErrorCode,
   message: string,
   headers: Record<string, string> = {},
+  rpcCode = TRANSPORT_REFUSAL_RPC_CODE,
 ): void {
   if (res.headersSent) return;
   res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: TRANSPORT_REFUSAL_RPC_CODE, message, data: { code } }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: rpcCode, message, data: { code } }, id: null }));
 }
 
 /** The 413 sentence: names the limit, so an agent knows how much smaller to go. */
 export const BODY_TOO_LARGE_MESSAGE =
   `The request body is larger than ${MAX_MCP_REQUEST_BYTES} bytes (${MAX_MCP_REQUEST_BYTES / 1024} KiB), the most ` +
-  "Chopin's MCP server accepts in one request; send a smaller request (a document's Markdown is capped far below this).";
+  "Chopin's MCP server accepts in one request; send a smaller request. A document's Markdown is at most " +
+  `${MAX_DOCUMENT_MARKDOWN_BYTES / 1024} KiB of UTF-8, but escaped as \\uXXXX in JSON, text outside ASCII takes up to three ` +
+  "times its size: send it as plain UTF-8.";
 
 export class BodyTooLarge extends Error {}
 

@@ -18,6 +18,7 @@ import { wrapNonObjectArguments } from "./call-arguments.js";
 import { authorized, BODY_TOO_LARGE_MESSAGE, BodyTooLarge, hostAllowed, originAllowed, readBody, refuse } from "./http-guard.js";
 import { ReplayLog } from "./replay.js";
 import { refuseInvalidParams } from "./request-params.js";
+import { bodyRefusal, headerRefusal } from "./transport-checks.js";
 import { ClientSessions, UNKNOWN_CLIENT } from "./sessions.js";
 import { TOOL_DESCRIPTIONS, TOOL_INPUTS, toolJsonSchema, type ToolName } from "./tool-schemas.js";
 import { callTool } from "./tools.js";
@@ -105,15 +106,25 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
     }
     if (req.method !== "POST") return refuse(res, 405, "invalid-input", "Method not allowed.", { allow: "POST, DELETE" });
 
-    let body: unknown;
+    let raw: Buffer;
     try {
-      body = JSON.parse((await readBody(req)).toString("utf8"));
+      // Read (or drained, past the cap) before any answer, so a client is done sending when it comes.
+      raw = await readBody(req);
     } catch (error) {
       if (error instanceof BodyTooLarge) return refuse(res, 413, "too-large", BODY_TOO_LARGE_MESSAGE, { connection: "close" });
-      res.writeHead(400, { "content-type": "application/json" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null }));
-      return;
+      throw error;
     }
+    const headers = headerRefusal(req.headers.accept, req.headers["content-type"]);
+    if (headers) return refuse(res, headers.status, headers.code, headers.message, {}, headers.rpcCode);
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString("utf8"));
+    } catch {
+      return refuse(res, 400, "invalid-input", "Parse error: the request body is not JSON.", {}, -32700);
+    }
+    const version = req.headers["mcp-protocol-version"];
+    const malformed = bodyRefusal(body, typeof version === "string" ? version : undefined);
+    if (malformed) return refuse(res, malformed.status, malformed.code, malformed.message, {}, malformed.rpcCode);
 
     wrapNonObjectArguments(body);
     // Only an initialize the protocol accepts opens a session: one with bad params is refused (request-params.ts).
