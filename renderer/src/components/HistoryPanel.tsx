@@ -18,9 +18,15 @@ export function HistoryPanel({ documentId, versions, listError }: { documentId: 
   const [viewError, setViewError] = useState<string | null>(null);
   const error = viewError ?? listError;
   // Opening the panel (its button or Mod+Shift+H) moves the focus to it, so a keyboard or screen reader user lands
-  // in what they opened instead of staying in the editor with nothing said.
+  // in what they opened instead of staying in the editor with nothing said. Only then: the panel is mounted again for
+  // each plan opened while it is open, and the focus belongs to that plan's title or the list.
   const headingRef = useRef<HTMLHeadingElement>(null);
-  useEffect(() => headingRef.current?.focus(), []);
+  const focusPending = useStore(ui, (s) => s.historyFocusPending);
+  useEffect(() => {
+    if (!focusPending) return;
+    headingRef.current?.focus();
+    ui.getState().historyFocused();
+  }, [focusPending, ui]);
   // Back from a version (Back to current, Restore, Escape), the focus returns to the version it came from (else the
   // heading): the button that was pressed is gone, and the focus would fall to the page itself. A restore confirmed
   // in a dialog asks for the same place once the dialog is gone (focusViewedVersion).

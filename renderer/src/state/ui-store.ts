@@ -36,6 +36,12 @@ export interface UiState {
   outlineOpen: boolean;
   historyOpen: boolean;
   /**
+   * Set when a person opens the history panel (its button, Mod+Shift+H, the palette), cleared once the panel took the
+   * focus: the panel is shown again for each plan opened meanwhile, and that must not pull the focus to it.
+   */
+  historyFocusPending: boolean;
+  historyFocused(): void;
+  /**
    * The version shown read-only. `previousMarkdown` is the version before it (`previousId`; null for the first), so
    * the view can mark what this one changed. Whether it is the latest, and who wrote after it, are not kept here:
    * they follow the versions list as it is read again (use-version-facts.ts).
@@ -80,6 +86,8 @@ export function createUiStore(): UiStore {
     confirm: null,
     outlineOpen: true,
     historyOpen: false,
+    historyFocusPending: false,
+    historyFocused: () => set({ historyFocusPending: false }),
     viewingVersion: null,
     searchFocusRequests: 0,
     listFocusRequests: 0,
@@ -97,7 +105,10 @@ export function createUiStore(): UiStore {
     askConfirm: (confirm) => set({ confirm }),
     closeConfirm: () => set({ confirm: null }),
     toggleOutline: () => set({ outlineOpen: !get().outlineOpen }),
-    toggleHistory: (open) => set({ historyOpen: open ?? !get().historyOpen }),
+    toggleHistory: (open) => {
+      const historyOpen = open ?? !get().historyOpen;
+      set({ historyOpen, historyFocusPending: historyOpen });
+    },
     viewVersion: (viewingVersion) => set({ viewingVersion }),
     escape() {
       const { confirm, dialog, viewingVersion } = get();
