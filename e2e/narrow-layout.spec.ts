@@ -5,7 +5,7 @@
  * that clip with overflow: hidden), then the point clicked must hit the element itself (elementFromPoint).
  */
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { createDocument, editor, editorText, openApp } from "./support/app-page.js";
+import { createDocument, editor, editorText, openApp, setDisplayName, typeAtEnd } from "./support/app-page.js";
 import { startCore, stopAll, tempDir } from "./support/processes.js";
 
 const TITLES = ["Zoom plan A", "Zoom plan B", "Zoom plan C"];
@@ -162,3 +162,27 @@ for (const [width, height] of [
     });
   });
 }
+
+test("the status bar fits a narrow window while it shows a sync error: the save state and your name stay on screen", async ({ browser }) => {
+  // A relay nobody answers: the status bar says offline and why, the longest it gets.
+  const core = await startCore(tempDir("narrow-status"), ["--relay", "ws://127.0.0.1:9", "--relay-token", "t"]);
+  const width = 760;
+  const context = await browser.newContext({ viewport: { width, height: 600 } });
+  const page = await context.newPage();
+  await page.goto(core.ready.url);
+  await setDisplayName(page, "Alexandra Example-Longname");
+  // Changes waiting for the relay make the words longer still.
+  await createDocument(page, "Waiting plan");
+  await typeAtEnd(page, "offline words", 5);
+  const sync = page.getByRole("status", { name: "Sync status" });
+  await expect(sync).toContainText("waiting");
+  await expect(sync.locator(".status-detail")).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  for (const item of [page.getByRole("status", { name: "Save status" }), page.getByTitle("Your name as others see it")]) {
+    if ((await item.count()) === 0) continue;
+    const box = (await item.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(width);
+  }
+  await context.close();
+});

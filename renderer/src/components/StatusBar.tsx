@@ -93,7 +93,7 @@ export function StatusBar() {
 
   return (
     <footer className="statusbar">
-      <div className="status-item" role="status" aria-live="polite" aria-label="Sync status" title={syncDetail}>
+      <div className="status-item status-sync" role="status" aria-live="polite" aria-label="Sync status" title={syncDetail}>
         <span className={`status-dot tone-${syncKnown ? syncTone(sync) : "neutral"}`} aria-hidden="true" />
         <span>{syncText}</span>
         {retryText && <span aria-hidden="true"> · {retryText}</span>}
