@@ -43,8 +43,9 @@ describe("app core with relay admission by GitHub", () => {
     const b = await createAppCore({ dataDir: dirB.path, mcpPort: 0, relayUrl: relay.url, relayToken: bobToken });
     cleanups.push(() => b.close());
 
-    // A relay address without any credential: local-only until the person signs in to GitHub.
-    expect((await a.api.getSyncStatus()).state).toBe("local-only");
+    // A relay address without any credential: nothing connects until the person signs in to GitHub, and the status
+    // says what is missing.
+    expect(await a.api.getSyncStatus()).toMatchObject({ state: "unauthorized", lastError: { message: expect.stringMatching(/sign in with GitHub/) } });
     const { deviceFlow } = await a.api.startSignIn();
     fake.state.approveDevice(deviceFlow!.userCode, "alice");
     await waitFor(async () => (await a.api.getAuthState()).state === "signed-in", "A signed in to GitHub", 30_000);
@@ -70,9 +71,9 @@ describe("app core with relay admission by GitHub", () => {
     await a.api.renameDocument(plan.id, "Team plan, after refresh");
     await waitFor(async () => (await b.api.getDocument(plan.id)).title === "Team plan, after refresh", "B sees the rename", 30_000);
 
-    // Signing out of GitHub leaves the relay: no credential, local-only, no socket at the relay.
+    // Signing out of GitHub leaves the relay: no credential, no socket at the relay, and the status says why.
     await a.api.signOut();
-    await waitFor(async () => (await a.api.getSyncStatus()).state === "local-only", "A local-only after sign-out", 30_000);
+    await waitFor(async () => (await a.api.getSyncStatus()).lastError?.message.includes("nothing to sign in") === true, "A without a credential after sign-out", 30_000);
     await waitFor(() => relay.connections() === 1, "only B's socket left at the relay", 30_000);
   });
 });

@@ -71,8 +71,14 @@ describe("createAppCore", () => {
     await expect(c.api.shareDocument(mine.id)).rejects.toMatchObject({ code: "no-relay", message: expect.stringMatching(/Settings/) });
     expect((await c.api.getDocument(mine.id)).shared).toBe(false);
 
-    // A relay address is what "configured" means (no credential yet: the link stays local-only, nothing connects).
+    // A relay address is what "configured" means. With no credential yet nothing connects, and the status says so
+    // (not "local only": shared plans now wait for the relay).
     await c.api.updateSettings({ relayUrl: "ws://127.0.0.1:9" });
+    expect(await c.api.getSyncStatus()).toMatchObject({
+      state: "unauthorized",
+      relayUrl: "ws://127.0.0.1:9",
+      lastError: { code: "unauthorized", message: expect.stringMatching(/relay token in Settings/) },
+    });
     expect((await c.api.shareDocument(mine.id)).shared).toBe(true);
     expect((await c.api.createDocument({ title: "Team plan", shared: true })).shared).toBe(true);
     expect(await mcpCreate("k1")).toMatchObject({ isError: false, body: { status: "created", document: { shared: true } } });

@@ -30,6 +30,15 @@ export interface RelayLinkStatus {
   nextRetryAt: number | null;
 }
 
+/** What the status says while a relay address is set but there is neither a relay token nor a GitHub sign-in. */
+export function noCredential(url: string): ErrorShape {
+  return {
+    code: "unauthorized",
+    message: `Chopin has nothing to sign in to the team relay at ${url} with: add your relay token in Settings (or sign in with GitHub, if your team uses it).`,
+    details: { missing: "credential" },
+  };
+}
+
 /** Backoff while the team index cannot be fetched or found yet. */
 const TEAM_RETRY_MIN_MS = 250;
 const TEAM_RETRY_MAX_MS = 10_000;
@@ -178,7 +187,13 @@ export class RelayLink {
 
   status(): RelayLinkStatus {
     const connection = this.#connection;
-    if (!connection) return { state: "local-only", relayUrl: null, lastError: null, nextRetryAt: null };
+    if (!connection) {
+      // A relay address with nothing to sign in with is not "local only": shared plans wait for it, and the person
+      // must hear what is missing.
+      const url = this.#applied?.url;
+      if (url) return { state: "unauthorized", relayUrl: url, lastError: noCredential(url), nextRetryAt: null };
+      return { state: "local-only", relayUrl: null, lastError: null, nextRetryAt: null };
+    }
     const nextRetryAt = connection.status === "offline" ? connection.nextRetryAt : null;
     return { state: connection.status, relayUrl: connection.url, lastError: connection.lastError ?? this.#teamError, nextRetryAt };
   }

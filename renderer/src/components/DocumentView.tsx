@@ -56,7 +56,7 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
         <div className="doc-header-tools">
           <PresenceAvatars />
           {!preview && <RepositoryControl doc={doc} />}
-          <span className={`doc-badge ${doc.shared ? "is-shared" : "is-private"}`} title={doc.shared ? "Synced with your team's relay" : "Only on this device"}>
+          <span className={`doc-badge ${doc.shared ? "is-shared" : "is-private"}`} title={!doc.shared ? "Only on this device" : relayConfigured ? "Synced with your team's relay" : "Shared with a team, but no team relay is set up now, so it is not syncing"}>
             <Icon name={doc.shared ? "people" : "lock"} size={12} />
             {doc.shared ? "Shared" : "Private"}
           </span>

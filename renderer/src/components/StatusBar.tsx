@@ -9,6 +9,7 @@ import { useServices } from "../state/app-services.js";
 import { describeSync, retryWords, syncTone } from "../state/sync-words.js";
 import type { SaveState } from "../state/save-tracker.js";
 import { formatWhen } from "../format-time.js";
+import { lacksCredential } from "./relay-check.js";
 
 /** The sync status while this window cannot hear the core. */
 export const SYNC_UNKNOWN_TEXT = "Sync status unknown";
@@ -100,8 +101,8 @@ export function StatusBar() {
         {/* The separator is for the words a screen reader reads ("…team. Your access…"); the flex gap spaces it on screen. */}
         {syncKnown && sync?.lastError && sync.state !== "connected" && <span className="status-detail"><span className="visually-hidden">. </span>{sync.lastError.message}</span>}
       </div>
-      {/* The way into a team from where "Local only" is said: Settings holds the relay address and token. */}
-      {syncKnown && sync?.state === "local-only" && (
+      {/* The way into a team from where "Local only" (or a missing token) is said: Settings holds the relay address and token. */}
+      {syncKnown && (sync?.state === "local-only" || lacksCredential(sync)) && (
         <button type="button" className="link-button status-join" onClick={() => ui.getState().openDialog("settings", "relay")}>
           Join a team…
         </button>

@@ -19,6 +19,24 @@ describe("Join a team", () => {
     await until(() => document.activeElement === screen.getByLabelText("Relay URL"), "focus in the relay address");
   });
 
+  it("is offered when a relay address is set but there is nothing to sign in with", async () => {
+    const { services } = renderApp();
+    services.connection.setState({
+      sync: {
+        state: "unauthorized",
+        pendingChanges: 2,
+        relayUrl: "wss://team.example",
+        lastError: { code: "unauthorized", message: "Chopin has nothing to sign in to the team relay…", details: { missing: "credential" } },
+      } as never,
+    });
+    await until(() => screen.queryByRole("button", { name: "Join a team…" }) !== null, "the button");
+    // A relay that refused the token is another matter: the words say so, and no "join" is offered.
+    services.connection.setState({
+      sync: { state: "unauthorized", pendingChanges: 0, relayUrl: "wss://team.example", lastError: { code: "unauthorized", message: "Your access to this relay was revoked." } } as never,
+    });
+    await until(() => screen.queryByRole("button", { name: "Join a team…" }) === null, "the button gone");
+  });
+
   it("Settings opened another way starts with the focus in the display name, as before", async () => {
     const { services } = renderApp();
     services.ui.getState().openDialog("settings", "relay");

@@ -20,6 +20,14 @@ describe("relayCheck", () => {
     expect(relayCheck(status("offline", "ws://r", "Cannot reach the relay."), "ws://r")?.kind).toBe("error");
   });
 
+  it("says what is missing when there is nothing to sign in with, not that the relay refused", () => {
+    const missing: SyncStatus = { ...status("unauthorized", "ws://r", "Chopin has nothing to sign in…"), lastError: { code: "unauthorized", message: "Chopin has nothing to sign in…", details: { missing: "credential" } } };
+    expect(relayCheck(missing, "ws://r")).toEqual({
+      kind: "error",
+      text: "Saved. To join the team, add your relay token (or sign in with GitHub, if your team uses it).",
+    });
+  });
+
   it("reads a status about another address (the core not switched yet) as joining, and says nothing without a relay", () => {
     expect(relayCheck(status("connected", "ws://old"), "ws://new")?.kind).toBe("busy");
     expect(relayCheck(null, "ws://new")?.kind).toBe("busy");

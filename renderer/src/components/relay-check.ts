@@ -25,6 +25,13 @@ export function relayCheck(sync: SyncStatus | null, savedRelayUrl: string | null
     case "offline":
       return { kind: "error", text: `Saved, but the relay cannot be reached: ${sync.lastError?.message ?? "it did not answer"}` };
     case "unauthorized":
+      // Nothing was sent to the relay yet: say what is missing rather than that the relay refused.
+      if (lacksCredential(sync)) return { kind: "error", text: "Saved. To join the team, add your relay token (or sign in with GitHub, if your team uses it)." };
       return { kind: "error", text: `Saved, but the relay did not let this device in: ${sync.lastError?.message ?? "the token was refused."}` };
   }
+}
+
+/** A relay address is set but there is neither a relay token nor a GitHub sign-in to present (the core's words). */
+export function lacksCredential(sync: SyncStatus | null): boolean {
+  return sync?.state === "unauthorized" && sync.lastError?.details?.missing === "credential";
 }

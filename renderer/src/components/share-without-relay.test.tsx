@@ -67,4 +67,15 @@ describe("share actions without a team relay", () => {
     fireEvent.click(within(ask).getByRole("button", { name: "Share" }));
     await until(() => bridge.docs.get(doc.id)?.shared === true, "shared");
   });
+
+  it("a shared plan's badge says it is not syncing once the relay address is removed", async () => {
+    const { bridge } = renderApp((b) => void (b.settings.relayUrl = "wss://relay.example.test"));
+    await bridge.api.createDocument({ title: "Plan" });
+    await until(() => screen.queryByRole("button", { name: /^Plan/ }) !== null, "listed");
+    fireEvent.click(screen.getByRole("button", { name: /^Plan/ }));
+    await until(() => screen.queryByTitle("Synced with your team's relay") !== null, "the shared badge");
+    await act(async () => void (await bridge.api.updateSettings({ relayUrl: null })));
+    await until(() => screen.queryByTitle(/no team relay is set up now, so it is not syncing/) !== null, "the badge says why");
+    expect(screen.getByTitle(/not syncing/).textContent).toContain("Shared");
+  });
 });
