@@ -30,7 +30,8 @@ export function AccountIndicator() {
       // The name holds the visible words (WCAG 2.5.3, label in name), after what the button is.
       aria-label={`GitHub account: ${words}`}
       title={`GitHub account: ${words}`}
-      onClick={() => ui.getState().openDialog("settings")}
+      // To the GitHub account section, below the fold of Settings: that is what the button names.
+      onClick={() => ui.getState().openDialog("settings", "github")}
     >
       {auth?.state === "signed-in" && auth.login ? (
         <GitHubAvatar login={auth.login} name={auth.name} avatarUrl={auth.avatarUrl} size={22} />

@@ -11,13 +11,15 @@ import { GitHubAvatar } from "./GitHubAvatar.js";
 import { CopyButton } from "./CopyButton.js";
 
 export function GitHubAccountSection() {
-  const { github } = useServices();
+  const { github, ui } = useServices();
   const auth = useStore(github, (s) => s.auth);
+  // Opened from the GitHub account button: the dialog starts here (focusing the heading scrolls it into view).
+  const arrived = useStore(ui, (s) => s.settingsFocus === "github");
   const actionError = useStore(github, (s) => s.actionError);
   const headingId = useId();
   return (
     <section className="settings-section github-account" aria-labelledby={headingId}>
-      <h3 className="settings-heading" id={headingId}>
+      <h3 className="settings-heading" id={headingId} tabIndex={arrived ? -1 : undefined} data-autofocus={arrived ? true : undefined}>
         GitHub account
       </h3>
       {!auth ? <p className="panel-empty">Loading…</p> : <AccountBody auth={auth} />}

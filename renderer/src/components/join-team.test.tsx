@@ -54,4 +54,12 @@ describe("Join a team", () => {
     await until(() => screen.queryByRole("button", { name: "Join a team…" }) === null, "the button gone");
     expect(screen.getByRole("status", { name: "Sync status" }).textContent).toMatch(/Connected/);
   });
+
+  it("the GitHub account button opens Settings at the GitHub account section", async () => {
+    renderApp();
+    const button = await screen.findByRole("button", { name: /^GitHub account:/ });
+    fireEvent.click(button);
+    await until(() => screen.queryByRole("dialog", { name: "Settings" }) !== null, "Settings open");
+    await until(() => document.activeElement === screen.getByRole("heading", { name: "GitHub account" }), "focus at the GitHub section");
+  });
 });

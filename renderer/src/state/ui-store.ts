@@ -65,9 +65,12 @@ export interface UiState {
    */
   versionFocusRequests: number;
   focusViewedVersion(): void;
-  /** Settings opened for joining a team ("Join a team…") starts with the focus in the relay address. */
-  settingsFocus: "relay" | null;
-  openDialog(dialog: DialogName, focus?: "relay"): void;
+  /**
+   * Settings opened for joining a team ("Join a team…") starts with the focus in the relay address; opened from the
+   * GitHub account button, at the GitHub account section.
+   */
+  settingsFocus: "relay" | "github" | null;
+  openDialog(dialog: DialogName, focus?: "relay" | "github"): void;
   closeDialog(): void;
   askConfirm(request: ConfirmRequest): void;
   closeConfirm(): void;
