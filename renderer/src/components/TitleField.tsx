@@ -47,6 +47,8 @@ export function TitleField({ doc }: { doc: DocumentDetail }) {
   useEffect(() => {
     if (!editing && sendingFor !== doc.id) setValue(doc.title);
   }, [doc.id, doc.title, editing, sendingFor]);
+  // What was said about an emptied title belongs to that plan: another plan opened here starts without it.
+  useEffect(() => setKept(null), [doc.id]);
 
   const commit = async () => {
     setEditing(false);
@@ -90,6 +92,8 @@ export function TitleField({ doc }: { doc: DocumentDetail }) {
         placeholder="Untitled"
         onFocus={() => {
           cancelled.current = false;
+          // Said once, and heard: coming back to the field is the next attempt.
+          setKept(null);
           setEditing(true);
         }}
         onChange={(e) => {

@@ -40,10 +40,23 @@ describe("title hints", () => {
     await until(() => titleBox().value === "Plan", "the title back");
     expect(screen.getByRole("textbox", { name: "Document title", description: "A title cannot be empty; kept “Plan”." })).toBe(titleBox());
     expect(bridge.calls.some((c) => c.method === "renameDocument")).toBe(false);
-    // The next edit clears it.
+    // Coming back to the field (the next attempt) clears it.
     fireEvent.focus(titleBox());
-    fireEvent.change(titleBox(), { target: { value: "Plan B" } });
     expect(titleBox().getAttribute("aria-describedby")).not.toBeNull();
     expect(document.getElementById(titleBox().getAttribute("aria-describedby")!)!.textContent).toBe("");
+  });
+
+  it("say nothing of one plan's emptied title once another plan is open", async () => {
+    const { bridge } = await openPlan();
+    await bridge.api.createDocument({ title: "Other" });
+    fireEvent.focus(titleBox());
+    fireEvent.change(titleBox(), { target: { value: "" } });
+    fireEvent.blur(titleBox());
+    await until(() => screen.queryByText("A title cannot be empty; kept “Plan”.") !== null, "the hint");
+    const nav = screen.getByRole("navigation", { name: "Documents" });
+    await until(() => within(nav).queryByText("Other") !== null, "Other listed");
+    fireEvent.click(within(nav).getByText("Other"));
+    await until(() => titleBox().value === "Other", "Other open");
+    expect(screen.queryByText(/kept “Plan”/)).toBeNull();
   });
 });
