@@ -23,6 +23,9 @@ const BY_CODE: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: "The relay's certificate is for another address.",
 };
 
+/** The sentence for a failure no code or name explains. */
+export const UNEXPLAINED_CONNECT_ERROR = "Cannot reach the relay.";
+
 /** How far down an error's `cause` chain to look (fetch nests one or two deep; a cycle must not loop). */
 const MAX_CAUSE_DEPTH = 4;
 
@@ -39,7 +42,7 @@ export function plainConnectError(error: unknown): string {
     if (name === "TimeoutError") return BY_CODE.ETIMEDOUT;
     if (e instanceof Error && /handshake has timed out/i.test(e.message)) return BY_CODE.ETIMEDOUT;
   }
-  return "Cannot reach the relay.";
+  return UNEXPLAINED_CONNECT_ERROR;
 }
 
 /** How much of a refusal's body is read for its sentence (our relay's JSON answers are far shorter). */

@@ -51,6 +51,13 @@ describe("fetchTeamInfo failures in words", () => {
     );
   });
 
+  it("says an unexplained failure once, not twice", async () => {
+    // fetch refuses port 9 itself ("bad port"): no socket error code explains it.
+    const failure = await fetchTeamInfo("ws://127.0.0.1:9", "t").catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: "relay-unavailable" });
+    expect((failure as Error).message).toBe("Cannot reach the relay at ws://127.0.0.1:9.");
+  });
+
   it("says a silent relay did not answer in time", async () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { ChopinError } from "../../shared/errors.js";
 import { RELAY_HTTP_TIMEOUT_MS } from "../../shared/limits.js";
-import { plainConnectError, refusalText } from "./relay-errors.js";
+import { plainConnectError, refusalText, UNEXPLAINED_CONNECT_ERROR } from "./relay-errors.js";
 
 export interface TeamInfo {
   user: string;
@@ -38,7 +38,10 @@ export async function fetchTeamInfo(url: string, token: string, timeoutMs = RELA
     });
   } catch (error) {
     // The address as the person typed it (ws://...), and why in words: refused, not found and silent differ.
-    throw new ChopinError("relay-unavailable", `Cannot reach the relay at ${url}: ${plainConnectError(error)}`, {
+    const why = plainConnectError(error);
+    // Unexplained, the fallback sentence would only say the same twice ("Cannot reach the relay at …: Cannot reach…").
+    const message = why === UNEXPLAINED_CONNECT_ERROR ? `Cannot reach the relay at ${url}.` : `Cannot reach the relay at ${url}: ${why}`;
+    throw new ChopinError("relay-unavailable", message, {
       cause: error instanceof Error ? error.message : String(error),
     });
   }
