@@ -17,6 +17,9 @@ describe("App", () => {
     expect(screen.getByRole("searchbox", { name: "Search documents" })).toBeTruthy();
     expect(screen.getByRole("checkbox", { name: "Show archived" })).toBeTruthy();
     expect(screen.getByRole("button", { name: "Settings" })).toBeTruthy();
+    // The welcome's way into the palette is named for what it opens; its keys are the shortcut, not its name.
+    const find = screen.getByRole("button", { name: "Find a plan or command" });
+    expect(find.getAttribute("aria-keyshortcuts")).toMatch(/^(Control|Meta)\+K$/);
     await until(() => screen.getByRole("status", { name: "Sync status" }).textContent === "Local only", "sync status");
 
     fireEvent.click(screen.getByRole("button", { name: "New document" }));

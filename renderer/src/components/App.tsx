@@ -83,9 +83,18 @@ export function App() {
                 >
                   Start a new plan
                 </button>
-                <button type="button" className="button" onClick={() => ui.getState().openDialog("palette")}>
-                  Search <kbd>{modKeyName()}</kbd>
-                  <kbd>K</kbd>
+                {/* It opens the command palette (plans by title, and commands): its name says so; the keys are a hint,
+                    announced as the shortcut rather than read into the name. */}
+                <button
+                  type="button"
+                  className="button"
+                  aria-keyshortcuts={modKeyName() === "Cmd" ? "Meta+K" : "Control+K"}
+                  onClick={() => ui.getState().openDialog("palette")}
+                >
+                  Find a plan or command{" "}
+                  <span aria-hidden="true">
+                    <kbd>{modKeyName()}</kbd> <kbd>K</kbd>
+                  </span>
                 </button>
               </div>
             </div>
