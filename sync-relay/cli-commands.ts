@@ -68,10 +68,28 @@ function nameList(raw: string | undefined, what: string): string[] {
   return names;
 }
 
+/** A setting from its flag, else its environment variable, with where it came from (for the sentence about it). */
+interface Setting {
+  value: string;
+  from: string;
+}
+
+/**
+ * The flag wins over the variable. An empty variable counts as unset, as a template's `CHOPIN_RELAY_HOST=${HOST}`
+ * with no HOST gives: read as a host, "" listened on every interface.
+ */
+function setting(flags: Map<string, string>, env: NodeJS.ProcessEnv, flag: string, variable: string): Setting | undefined {
+  const given = flags.get(flag);
+  if (given !== undefined) return { value: given, from: `--${flag}` };
+  const fromEnv = env[variable];
+  if (fromEnv !== undefined && fromEnv.trim() !== "") return { value: fromEnv.trim(), from: variable };
+  return undefined;
+}
+
 function parseGitHubAdmission(flags: Map<string, string>, env: NodeJS.ProcessEnv): RelayGitHubOptions | undefined {
-  const apiUrl = flags.get("github-api-url") ?? env.CHOPIN_RELAY_GITHUB_API_URL;
-  const allowedUsers = nameList(flags.get("allowed-users") ?? env.CHOPIN_RELAY_ALLOWED_USERS, "user");
-  const allowedOrgs = nameList(flags.get("allowed-orgs") ?? env.CHOPIN_RELAY_ALLOWED_ORGS, "organization");
+  const apiUrl = setting(flags, env, "github-api-url", "CHOPIN_RELAY_GITHUB_API_URL")?.value;
+  const allowedUsers = nameList(setting(flags, env, "allowed-users", "CHOPIN_RELAY_ALLOWED_USERS")?.value, "user");
+  const allowedOrgs = nameList(setting(flags, env, "allowed-orgs", "CHOPIN_RELAY_ALLOWED_ORGS")?.value, "organization");
   if (!apiUrl) {
     if (allowedUsers.length > 0 || allowedOrgs.length > 0) {
       throw new ChopinError("invalid-input", "--allowed-users and --allowed-orgs need --github-api-url (e.g. https://api.github.com).");
@@ -107,14 +125,20 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliCommand {
       positional.push(arg);
     }
   }
-  const dataDir = flags.get("data") ?? env.CHOPIN_RELAY_DATA ?? DEFAULT_RELAY_DATA_DIR;
+  const dataDir = setting(flags, env, "data", "CHOPIN_RELAY_DATA")?.value ?? DEFAULT_RELAY_DATA_DIR;
   if (positional.length === 0) {
-    const rawPort = flags.get("port") ?? env.CHOPIN_RELAY_PORT ?? String(DEFAULT_RELAY_PORT);
-    const port = Number(rawPort);
-    if (!/^\d+$/.test(rawPort) || port > 65535) throw new ChopinError("invalid-input", `"${rawPort}" is not a port number.`);
+    const rawPort = setting(flags, env, "port", "CHOPIN_RELAY_PORT");
+    const port = Number(rawPort?.value ?? DEFAULT_RELAY_PORT);
+    if (rawPort && (!/^\d+$/.test(rawPort.value) || port > 65535)) {
+      throw new ChopinError("invalid-input", `${rawPort.from} "${rawPort.value}" is not a port number (0 to 65535; 0 picks a free one).`);
+    }
     const github = parseGitHubAdmission(flags, env);
-    return { kind: "serve", port, host: flags.get("host") ?? env.CHOPIN_RELAY_HOST ?? LOOPBACK_HOST, dataDir, ...(github ? { github } : {}) };
+    const host = setting(flags, env, "host", "CHOPIN_RELAY_HOST")?.value ?? LOOPBACK_HOST;
+    return { kind: "serve", port, host, dataDir, ...(github ? { github } : {}) };
   }
+  // A user command reads and writes the data folder only: a serving option there would be silently ignored.
+  const serving = [...flags.keys()].find((name) => name !== "data");
+  if (serving !== undefined) throw new ChopinError("invalid-input", `--${serving} is for serving; user commands take only --data DIR.`);
   const [group, action, handle, ...rest] = positional;
   if (group !== "user") throw new ChopinError("invalid-input", `Unknown command "${group}".`);
   if (rest.length > 0) throw new ChopinError("invalid-input", `Unexpected argument "${rest[0]}".`);

@@ -76,6 +76,26 @@ describe("parseCli", () => {
     }
   });
 
+  it("reads an empty environment variable as unset: never a host of \"\" (every interface) nor a folder of \"\"", () => {
+    expect(parseCli([], { CHOPIN_RELAY_HOST: "", CHOPIN_RELAY_PORT: " ", CHOPIN_RELAY_DATA: "" })).toEqual({
+      kind: "serve",
+      port: DEFAULT_RELAY_PORT,
+      host: "127.0.0.1",
+      dataDir: "relay-data",
+    });
+    expect(parseCli(["user", "list"], { CHOPIN_RELAY_DATA: "" })).toEqual({ kind: "user-list", dataDir: "relay-data" });
+  });
+
+  it("names where a bad port came from", () => {
+    expect(() => parseCli([], { CHOPIN_RELAY_PORT: "abc" })).toThrow(/^CHOPIN_RELAY_PORT "abc" is not a port number/);
+    expect(() => parseCli(["--port", "70000"], {})).toThrow(/^--port "70000" is not a port number/);
+  });
+
+  it("refuses serving options on user commands instead of ignoring them", () => {
+    expect(() => parseCli(["user", "add", "carol", "--port", "5", "--data", "/x"], {})).toThrow(/--port is for serving; user commands take only --data DIR/);
+    expect(parseCli(["user", "add", "carol", "--data", "/x"], {})).toEqual({ kind: "user-add", handle: "carol", dataDir: "/x" });
+  });
+
   it("says a handle is missing, and judges its shape before anything opens the database", () => {
     expect(() => parseCli(["user", "add"], {})).toThrow(/"user add" needs a handle: npm run relay -- user add <handle>/);
     expect(() => parseCli(["user", "revoke", "--data", "/x"], {})).toThrow(/"user revoke" needs a handle/);

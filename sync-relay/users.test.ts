@@ -53,6 +53,16 @@ describe("UserStore", () => {
     );
   });
 
+  it("refuses a handle that differs from an existing one only in case, revoked or not", () => {
+    users.add("alice");
+    expect(() => users.add("Alice")).toThrow(/"Alice" differs from the existing user "alice" only in case/);
+    users.revoke("alice");
+    expect(() => users.add("ALICE")).toThrow(/only in case/);
+    // The same handle itself can be admitted again after a revoke.
+    expect(users.add("alice").handle).toBe("alice");
+    expect(users.list().map((u) => u.handle)).toEqual(["alice"]);
+  });
+
   it("accepts a handle at MAX_HANDLE_CHARS and refuses one above, or with bad characters", () => {
     expect(isValidHandle("a".repeat(MAX_HANDLE_CHARS))).toBe(true);
     expect(isValidHandle("a".repeat(MAX_HANDLE_CHARS + 1))).toBe(false);

@@ -68,6 +68,14 @@ export class UserStore {
   /** Admits `handle` (or re-admits a revoked one) and returns its new token. */
   add(handle: string, now = Date.now()): { handle: string; token: string } {
     checkHandle(handle);
+    // Handles are told apart without case, as GitHub's logins are: "Alice" beside "alice" would be two users whom
+    // people (and a device id's "<handle>:" prefix, matched exactly) cannot tell apart.
+    const twin = this.#db.prepare("SELECT handle FROM users WHERE lower(handle) = lower(?) AND handle <> ?").get(handle, handle) as
+      | { handle: string }
+      | undefined;
+    if (twin) {
+      throw new ChopinError("invalid-input", `"${handle}" differs from the existing user "${twin.handle}" only in case; handles ignore case, so use "${twin.handle}".`);
+    }
     const token = randomBytes(RELAY_TOKEN_BYTES).toString("base64url");
     const tokenHash = hashToken(token);
     const existing = this.#db.prepare("SELECT revoked_at FROM users WHERE handle = ?").get(handle) as
