@@ -183,6 +183,19 @@ describe("relay peer binding", () => {
     expect(squatter.closed?.code).toBe(CLOSE_CODES.peerRefused);
   });
 
+  it("refuses a peer id carrying the relay's session marks, which would read as another user's session", async () => {
+    const plain = client(bob);
+    await plain.join("bobplain");
+    for (const id of ["bobplain#s2>x", "x>y", "alice:laptop#s7"]) {
+      const c = client(alice);
+      await expect(c.join(id), id).rejects.toThrow(/join refused/);
+      expect(c.closed).toMatchObject({ code: CLOSE_CODES.peerRefused, reason: expect.stringMatching(/may not contain ">" or end in "#s<number>"/) });
+    }
+    expect(plain.closed).toBeNull();
+    // A "#s" that is not the relay's suffix is an ordinary id.
+    await client(alice).join("alice:#shared");
+  });
+
   it("refuses a join with the relay's own peer id", async () => {
     const c = client(alice);
     await expect(c.join(RELAY_PEER_ID)).rejects.toThrow(/join refused/);
@@ -299,6 +312,7 @@ describe("relay bad input", () => {
     above.send(padTo(MAX_RELAY_MESSAGE_BYTES + 1));
     await waitFor(() => above.closed !== null, "close");
     expect(above.closed!.code).toBe(CLOSE_CODES.tooBig);
+    expect(above.closed!.reason).toBe(`message larger than ${MAX_RELAY_MESSAGE_BYTES} bytes, the most this relay takes`);
     await relayStillServes();
   });
 

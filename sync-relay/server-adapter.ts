@@ -446,6 +446,12 @@ export class RelayServerAdapter extends NetworkAdapter {
       this.#refuse(conn, peerId, CLOSE_CODES.policy, "unsupported protocol version");
       return;
     }
+    // The relay's own marks in an id would make it read as another session's ("bob#s2>x" as bob's): userOf and
+    // clientPeerIdOf split at them.
+    if (peerId.includes(RELAYED_SEPARATOR) || SESSION_SUFFIX.test(peerId)) {
+      this.#refuse(conn, peerId, CLOSE_CODES.peerRefused, `peer id "${peerId}" may not contain "${RELAYED_SEPARATOR}" or end in "#s<number>": the relay marks its sessions so`);
+      return;
+    }
     let allowed: boolean | PeerRefusal = false;
     try {
       allowed = peerId !== this.peerId && this.#options.authorizePeer(user, peerId);

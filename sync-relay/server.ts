@@ -31,7 +31,7 @@ import type { Duplex } from "node:stream";
 import { join } from "node:path";
 import { Repo, type DocumentId, type PeerId } from "@automerge/automerge-repo";
 import type Database from "better-sqlite3";
-import { WebSocketServer } from "ws";
+import { WebSocketServer, type WebSocket } from "ws";
 import {
   FAST_PATH_SYNC_INTERVAL_MS,
   MAX_RELAY_MESSAGE_BYTES,
@@ -68,6 +68,16 @@ export const RELAY_PEER_ID = "chopin-relay";
 
 /** WebSocket close code 1013 "Try Again Later": a refusal that may lift by itself (the client keeps retrying). */
 const TRY_AGAIN_LATER = 1013;
+
+/**
+ * ws closes a socket that sent a frame above maxPayload itself, with 1009 and no reason. The reason is the one thing a
+ * client (and the relay's log of who left, and why) learns from, so this socket's close gets one when ws gives none.
+ */
+function sayWhyTooBig(ws: WebSocket, maxMessageBytes: number): void {
+  const close = ws.close.bind(ws);
+  ws.close = (code?: number, reason?: string | Buffer) =>
+    close(code, code === CLOSE_CODES.tooBig && !reason ? `message larger than ${maxMessageBytes} bytes, the most this relay takes` : reason);
+}
 
 export interface RelayOptions {
   dataDir: string;
@@ -334,7 +344,8 @@ async function serve(
     log,
   });
   const refusals = createRefusalLog(log);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? MAX_RELAY_MESSAGE_BYTES });
+  const maxMessageBytes = options.maxMessageBytes ?? MAX_RELAY_MESSAGE_BYTES;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes });
   const loadedDocuments = () => Object.keys(repo.handles).length;
   const serveHttp = (req: IncomingMessage, res: ServerResponse): void =>
     handleHttp(
@@ -361,6 +372,7 @@ async function serve(
         // A socket closed while GitHub was asked is dropped by ws itself (it checks the socket before upgrading).
         wss.handleUpgrade(req, socket, head, (ws) => {
           auth.accepted(ws, outcome);
+          sayWhyTooBig(ws, maxMessageBytes);
           adapter.accept(ws, outcome.identity, req.socket.remoteAddress);
         });
       },
