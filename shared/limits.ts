@@ -79,6 +79,16 @@ export const MAX_MCP_PARAMS_ISSUES_LISTED = 10;
 // ---- Relay ----
 /** Largest single WebSocket message the relay accepts; larger frames close the socket with 1009. */
 export const MAX_RELAY_MESSAGE_BYTES = 16 * 1024 * 1024;
+/**
+ * Bytes queued to one relay socket (its reader slower than what it is sent) past which presence to it is dropped:
+ * presence is a latest state, the next one replaces it, and a stalled reader must not make the relay hold a flood.
+ */
+export const RELAY_PRESENCE_BUFFER_BYTES = 1024 * 1024;
+/**
+ * Bytes queued to one relay socket past which it is closed (1013, try again later): its client reconnects, and a fresh
+ * session catches up by sync. Above MAX_RELAY_MESSAGE_BYTES, so one largest message always fits.
+ */
+export const RELAY_MAX_BUFFERED_BYTES = 2 * MAX_RELAY_MESSAGE_BYTES;
 /** A revoked user's live sockets are closed within this bound (issue #2: within 5 s). */
 export const RELAY_REVOCATION_BOUND_MS = 5000;
 /** How often the relay re-reads its user table to notice revocations made by another process. */

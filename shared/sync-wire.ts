@@ -37,6 +37,8 @@ export const CLOSE_CODES = {
   policy: 1008,
   /** A frame above MAX_RELAY_MESSAGE_BYTES. */
   tooBig: 1009,
+  /** Try again later: the relay cannot serve this connection now (not ready, or its reader fell too far behind). */
+  tryAgainLater: 1013,
   /** The user's access was revoked or their token replaced; do not retry with the same token. */
   revoked: 4401,
   /** The peer id belongs to another user; do not retry with the same peer id. */

@@ -37,8 +37,10 @@ import {
   RELAY_CLOSE_GRACE_MS,
   RELAY_JOIN_TIMEOUT_MS,
   RELAY_KEEPALIVE_MS,
+  RELAY_MAX_BUFFERED_BYTES,
   RELAY_MAX_GOODBYES_PER_CONNECTION,
   RELAY_MAX_PRESENCE_SENDERS,
+  RELAY_PRESENCE_BUFFER_BYTES,
   RELAY_PRESENCE_SENDER_TTL_MS,
 } from "../shared/limits.js";
 import { presenceGoodbye } from "../shared/presence-goodbye.js";
@@ -126,6 +128,10 @@ export interface RelayServerAdapterOptions {
   maxPresenceSenders?: number;
   /** (document, sender) pairs remembered per connection for goodbyes at a cut (RELAY_MAX_GOODBYES_PER_CONNECTION). */
   maxGoodbyesPerConnection?: number;
+  /** Queued bytes past which presence to a socket is dropped (RELAY_PRESENCE_BUFFER_BYTES). */
+  presenceBufferBytes?: number;
+  /** Queued bytes past which a socket is closed 1013 (RELAY_MAX_BUFFERED_BYTES). */
+  maxBufferedBytes?: number;
 }
 
 /** Who may relay presence under a sender id: the core that first did, whichever socket it uses now. */
@@ -219,6 +225,8 @@ export class RelayServerAdapter extends NetworkAdapter {
       now: options.now ?? Date.now,
       maxPresenceSenders: options.maxPresenceSenders ?? RELAY_MAX_PRESENCE_SENDERS,
       maxGoodbyesPerConnection: options.maxGoodbyesPerConnection ?? RELAY_MAX_GOODBYES_PER_CONNECTION,
+      presenceBufferBytes: options.presenceBufferBytes ?? RELAY_PRESENCE_BUFFER_BYTES,
+      maxBufferedBytes: options.maxBufferedBytes ?? RELAY_MAX_BUFFERED_BYTES,
     };
   }
 
@@ -254,9 +262,24 @@ export class RelayServerAdapter extends NetworkAdapter {
     if (!conn || conn.closed || conn.peerId === null || conn.ws.readyState !== conn.ws.OPEN) return;
     // A socket never gets back the presence it relayed for its own local peers.
     if (message.senderId.startsWith(`${message.targetId}${RELAYED_SEPARATOR}`)) return;
+    if (!this.#hasRoom(conn, message.type === "ephemeral")) return;
     // Forwarded ephemeral messages carry another session's id as sender; clients know peers by their own ids.
     const frame = { ...message, targetId: conn.peerId, senderId: clientPeerIdOf(message.senderId) };
     conn.ws.send(encodeFrame(frame as unknown as WireFrame), () => undefined);
+  }
+
+  /**
+   * Whether more may be queued to `conn`, whose reader may be slower than its senders (or stalled): presence is
+   * dropped past presenceBufferBytes, and a socket past maxBufferedBytes is closed, since a sync message cannot be
+   * dropped without breaking the session's sync state, while a fresh session after the reconnect starts clean.
+   */
+  #hasRoom(conn: Connection, presence: boolean): boolean {
+    const queued = conn.ws.bufferedAmount;
+    if (queued > this.#options.maxBufferedBytes) {
+      this.#drop(conn, CLOSE_CODES.tryAgainLater, `too far behind: more than ${this.#options.maxBufferedBytes} bytes waited to be read; reconnect`);
+      return false;
+    }
+    return !(presence && queued > this.#options.presenceBufferBytes);
   }
 
   /** Takes over an authenticated socket; `address` is the remote address, for the log only. */
@@ -328,6 +351,7 @@ export class RelayServerAdapter extends NetworkAdapter {
   sendFastChanges(sessionId: string, documentId: string, changes: Uint8Array[]): boolean {
     const conn = this.#bySession.get(sessionId);
     if (!conn || !conn.fast || conn.closed || conn.peerId === null || !this.peerId || conn.ws.readyState !== conn.ws.OPEN) return false;
+    if (!this.#hasRoom(conn, false)) return false;
     const frame: FastChangesFrame = { type: FAST_CHANGES_TYPE, senderId: this.peerId, targetId: conn.peerId, documentId, changes };
     conn.ws.send(encodeFrame(frame), () => undefined);
     return true;

@@ -102,6 +102,10 @@ export interface RelayOptions {
   maxUnavailableDocs?: number;
   /** Presence pairs remembered per connection for goodbyes when a member is cut. Default RELAY_MAX_GOODBYES_PER_CONNECTION. */
   maxGoodbyesPerConnection?: number;
+  /** Queued bytes past which presence to a socket is dropped (RELAY_PRESENCE_BUFFER_BYTES); tests lower it. */
+  presenceBufferBytes?: number;
+  /** Queued bytes past which a socket is closed 1013 (RELAY_MAX_BUFFERED_BYTES); tests lower it. */
+  maxBufferedBytes?: number;
   /** Plain peer ids bound to one user at most (peer-bindings.ts). Default RELAY_MAX_PEER_BINDINGS_PER_USER. */
   maxPeerBindingsPerUser?: number;
 }
@@ -276,6 +280,8 @@ async function serve(
     joinTimeoutMs: timings.joinTimeoutMs,
     keepAliveMs: timings.keepAliveMs,
     ...(options.maxGoodbyesPerConnection === undefined ? {} : { maxGoodbyesPerConnection: options.maxGoodbyesPerConnection }),
+    ...(options.presenceBufferBytes === undefined ? {} : { presenceBufferBytes: options.presenceBufferBytes }),
+    ...(options.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: options.maxBufferedBytes }),
   });
 
   const repo = new Repo({
