@@ -300,7 +300,8 @@ describe("relay CLI data folder and startup failures", () => {
     expect(served.stderr).not.toMatch(/EEXIST|ENOTDIR/);
     const added = await run(["user", "add", "alice", "--data", join(file, "sub")]);
     expect(added.code).toBe(1);
-    expect(added.stderr).toMatch(/is a file, not a folder/);
+    // Not "…/sub is a file": a folder on its way is.
+    expect(added.stderr).toMatch(/The data path .*not-a-folder\/sub goes through a file as if it were a folder/);
   }, 60_000);
 
   it("a port in use gives a sentence, not EADDRINUSE", async () => {
@@ -324,6 +325,8 @@ describe("relay CLI data folder and startup failures", () => {
     expect(describeRelayFailure(listen)).toMatch(/^Not allowed to listen on port 80 on 0\.0\.0\.0 .*Choose another --port\.$/);
     const folder = Object.assign(new Error("EACCES: permission denied, mkdir '/root/x'"), { code: "EACCES", syscall: "mkdir", path: "/root/x" });
     expect(describeRelayFailure(folder)).toBe("No permission to use /root/x: choose a --data (or CHOPIN_RELAY_DATA) folder this user may write to.");
+    const unknownHost = Object.assign(new Error("getaddrinfo ENOTFOUND notahost.invalid"), { code: "ENOTFOUND", syscall: "getaddrinfo", hostname: "notahost.invalid" });
+    expect(describeRelayFailure(unknownHost)).toMatch(/^Cannot listen on notahost\.invalid: it is not a name this machine can look up\. Choose another --host/);
     expect(describeRelayFailure(new Error("boom"))).toBe("Unexpected failure: boom");
     expect(describeRelayFailure("odd")).toBe("Unexpected failure: odd");
     expect(describeRelayFailure(new ChopinError("not-found", "No relay database in /x."))).toBe("No relay database in /x.");

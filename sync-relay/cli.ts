@@ -54,12 +54,17 @@ async function main(): Promise<number> {
   // One machine-readable line that scripts and tests wait for.
   io.out(`RELAY_READY ${JSON.stringify({ url: relay.url, port: relay.port, teamIndexDocumentId: relay.teamIndexDocumentId })}`);
   await new Promise<void>((resolve) => {
+    // Kept listening after the first: a second signal (Ctrl-C reaches the relay from the terminal and from its
+    // launcher) must not take Node's default, which ends the process before storage is flushed.
+    let stopping = false;
     const stop = (signal: string) => {
+      if (stopping) return io.out(`${signal}: already shutting down`);
+      stopping = true;
       io.out(`${signal}: shutting down`);
       resolve();
     };
-    process.once("SIGTERM", () => stop("SIGTERM"));
-    process.once("SIGINT", () => stop("SIGINT"));
+    process.on("SIGTERM", () => stop("SIGTERM"));
+    process.on("SIGINT", () => stop("SIGINT"));
   });
   await relay.close();
   return 0;

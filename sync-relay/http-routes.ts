@@ -48,8 +48,9 @@ export function handleHttp(ctx: HttpRouteContext, req: IncomingMessage, res: Ser
     sendJson(res, 400, { code: "invalid-input", message: "The request URL could not be read." });
     return;
   }
-  if (req.method !== "GET") {
-    sendJson(res, 405, { code: "invalid-input", message: "Only GET is served here." }, { allow: "GET" });
+  // HEAD as GET without the body (Node's response leaves it out): health checkers use it.
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    sendJson(res, 405, { code: "invalid-input", message: "Only GET (or HEAD) is served here." }, { allow: "GET, HEAD" });
     return;
   }
   if (path === "/healthz") {

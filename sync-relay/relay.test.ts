@@ -67,6 +67,15 @@ describe("relay HTTP routes", () => {
     expect(body).toEqual({ ok: true, documents: expect.any(Number), connections: 1 });
   });
 
+  it("answers HEAD /healthz as GET without a body (health checkers use it); other methods 405", async () => {
+    const head = await fetch(`${relay.httpUrl}/healthz`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    const post = await fetch(`${relay.httpUrl}/healthz`, { method: "POST" });
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET, HEAD");
+  });
+
   it("answers /v1/team for a member and 401 with a reason otherwise", async () => {
     const ok = await fetch(`${relay.httpUrl}/v1/team`, { headers: { authorization: `Bearer ${alice}` } });
     expect(ok.status).toBe(200);

@@ -7,6 +7,7 @@
  * What must stay true: every input yields a sentence (never throws), and an unknown failure still shows its original
  * message so nothing is hidden.
  */
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ChopinError } from "../errors.js";
 
@@ -52,7 +53,18 @@ export function describeStartupFailure(error: unknown, words: FailureWords, cont
   switch (code) {
     case "EEXIST":
     case "ENOTDIR":
+      // ENOTDIR also comes for a folder on the way that is a file (".../afile/sub"): then the path named is not the file.
+      if (code === "ENOTDIR" && !isFile(path)) {
+        return `The data path ${path} goes through a file as if it were a folder: give ${words.dataOption} a folder; it is created if missing.`;
+      }
       return `The data path ${path} is a file, not a folder: give ${words.dataOption} a folder; it is created if missing.`;
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      if (e.syscall === "getaddrinfo") {
+        const name = typeof (e as { hostname?: unknown }).hostname === "string" ? (e as { hostname: string }).hostname : host;
+        return `Cannot listen on ${name ?? "that host"}: it is not a name this machine can look up.${words.hostOption ? ` Choose another ${words.hostOption} (127.0.0.1 for this machine only, 0.0.0.0 for the network).` : ""}`;
+      }
+      break;
     case "EISDIR":
       return `${typeof e.dest === "string" ? e.dest : path} is a folder where a file belongs: move it out of ${folder}, or choose another folder with ${words.dataOption}.`;
     case "EADDRINUSE":
@@ -78,6 +90,14 @@ export function describeStartupFailure(error: unknown, words: FailureWords, cont
   }
   const message = error instanceof Error ? error.message : typeof e.message === "string" ? e.message : String(error);
   return `Unexpected failure: ${message}`;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function capitalized(text: string): string {
