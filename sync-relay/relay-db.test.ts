@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { durableUserWrites, openExistingRelayDb, openRelayDb, RELAY_DB_FILE, SCHEMA_VERSION } from "./relay-db.js";
+import { durableUserWrites, openExistingRelayDb, openRelayDb, RELAY_DB_FILE, relayDbExists, SCHEMA_VERSION } from "./relay-db.js";
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -79,5 +79,19 @@ describe("relay database", () => {
     const again = openRelayDb(dir);
     expect(again.prepare("SELECT used_at FROM peer_bindings").all()).toEqual([{ used_at: 1234 }]);
     again.close();
+  });
+});
+
+describe("relayDbExists", () => {
+  const failing = (code: string) => () => {
+    throw Object.assign(new Error(code), { code });
+  };
+
+  it("reads a missing file (or a file on the way) as no database, and a folder it may not look into as a sentence", () => {
+    expect(relayDbExists("/x", failing("ENOENT"))).toBe(false);
+    expect(relayDbExists("/x", failing("ENOTDIR"))).toBe(false);
+    expect(relayDbExists("/x", () => ({}))).toBe(true);
+    expect(() => relayDbExists("/srv/relay", failing("EACCES"))).toThrow(/^No permission to look into \/srv\/relay: run this as the user that owns/);
+    expect(() => relayDbExists("/x", failing("EIO"))).toThrow("EIO");
   });
 });

@@ -5,7 +5,7 @@
  * synchronous=NORMAL (see openRelayDb); the CLI's user commands commit with FULL (durableUserWrites), because a
  * token issued or revoked must survive even a power cut the moment the CLI says so.
  */
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { ChopinError } from "../shared/errors.js";
@@ -18,9 +18,24 @@ export function relayDbPath(dataDir: string): string {
   return resolve(dataDir, RELAY_DB_FILE);
 }
 
-/** Whether `dataDir` already holds a relay database. */
-export function relayDbExists(dataDir: string): boolean {
-  return existsSync(relayDbPath(dataDir));
+/**
+ * Whether `dataDir` already holds a relay database. A folder this user may not look into is not "no database": that
+ * throws, with a sentence, instead of sending the person to check a path that is right.
+ */
+export function relayDbExists(dataDir: string, stat: (path: string) => unknown = statSync): boolean {
+  try {
+    stat(relayDbPath(dataDir));
+    return true;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return false;
+    if (code === "EACCES" || code === "EPERM") {
+      throw new ChopinError("storage-failure", `No permission to look into ${resolve(dataDir)}: run this as the user that owns the relay's data folder.`, {
+        path: relayDbPath(dataDir),
+      });
+    }
+    throw error;
+  }
 }
 
 /**
