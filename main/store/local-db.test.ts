@@ -149,7 +149,7 @@ describe("the folded search text of snapshots", () => {
   it("is filled for snapshots written before it existed, when the database opens", () => {
     const { db, dir } = freshDb();
     // A data folder from schema 2: the column is dropped back out and a row written without it.
-    db.exec("ALTER TABLE document_snapshots DROP COLUMN folded; DROP TABLE team_removals; DROP TABLE damaged_chunks");
+    db.exec("ALTER TABLE document_snapshots DROP COLUMN folded; DROP TABLE team_removals; DROP TABLE damaged_chunks; DROP TABLE mcp_sessions");
     db.pragma("user_version = 2");
     db.prepare("INSERT INTO document_snapshots (document_id, heads, title, text, saved_at) VALUES ('d', '[]', 't', 'Café ÜBER', 1)").run();
     db.close();
