@@ -37,6 +37,7 @@ import { CoalescedIds, watchRepoChanges } from "./change-watcher.js";
 import { importDocument } from "./document-import.js";
 import { refetchDamagedPlan } from "./damaged-refetch.js";
 import { persistDocument, waitSaved } from "./document-saving.js";
+import { PerDocumentQueue } from "./per-document-queue.js";
 import { indexUpkeep } from "./index-upkeep.js";
 import { Indexes } from "./indexes.js";
 import { TeamPrefetch } from "./team-prefetch.js";
@@ -103,6 +104,8 @@ export class DocumentService implements DocumentApi {
   readonly #db: Database;
   readonly #waitSavedTimeoutMs: number;
   readonly #setAside: SetAsideChunks | undefined;
+  /** Writes to one plan run one at a time (per-document-queue.ts). */
+  readonly #writes = new PerDocumentQueue();
 
   /** Fetches the team's plans this device lacks, so they open offline (team-prefetch.ts). */
   readonly #prefetch: TeamPrefetch;
@@ -201,14 +204,14 @@ export class DocumentService implements DocumentApi {
 
   /** Private -> shared, never the reverse. */
   async shareDocument(id: string): Promise<DocumentSummary> {
-    return this.#sharing.shareDocument(id);
+    return this.#oneAtATime(id, () => this.#sharing.shareDocument(id));
   }
 
   /** A damaged shared plan: its bytes set aside, the team's copy fetched (damaged-refetch.ts). */
   async restoreDamagedFromTeam(id: string): Promise<DocumentDetail> {
     const setAside = this.#setAside;
     if (!setAside) throw new ChopinError("not-configured", "This core keeps no place to set a damaged plan's bytes aside.");
-    return refetchDamagedPlan(this.#access, id, setAside);
+    return this.#oneAtATime(id, () => refetchDamagedPlan(this.#access, id, setAside));
   }
 
   // ---- reads (plan-reads.ts) ----
@@ -250,17 +253,17 @@ export class DocumentService implements DocumentApi {
   }
 
   async renameDocument(id: string, title: string, by?: AgentAuthor): Promise<DocumentSummary> {
-    return this.#saved(await writes.renameDocument(this.#access, id, title, by));
+    return this.#oneAtATime(id, async () => this.#saved(await writes.renameDocument(this.#access, id, title, by)));
   }
 
   /** Idempotent: archiving an archived document changes nothing. */
   async archiveDocument(id: string, by?: AgentAuthor): Promise<DocumentSummary> {
-    return this.#saved(await writes.archiveDocument(this.#access, id, by));
+    return this.#oneAtATime(id, async () => this.#saved(await writes.archiveDocument(this.#access, id, by)));
   }
 
   /** Idempotent: restoring a live document changes nothing. */
   async restoreDocument(id: string, by?: AgentAuthor): Promise<DocumentSummary> {
-    return this.#saved(await writes.restoreDocument(this.#access, id, by));
+    return this.#oneAtATime(id, async () => this.#saved(await writes.restoreDocument(this.#access, id, by)));
   }
 
   /**
@@ -269,12 +272,17 @@ export class DocumentService implements DocumentApi {
    * cannot be read) is removed unarchived, its bytes set aside (damaged-removal.ts).
    */
   async deleteDocument(id: string, beforeLeaving?: (documentId: string) => Promise<void>): Promise<void> {
-    return writes.deleteDocument(this.#access, id, beforeLeaving, this.#setAside);
+    return this.#oneAtATime(id, async () => {
+      await writes.deleteDocument(this.#access, id, beforeLeaving, this.#setAside);
+      // Answered once the indexes without it are on disk: a crash after the answer must not bring back an entry
+      // whose plan is gone (listed, but refused as not found by every call, for good).
+      await this.#access.repo.flush(this.#access.indexes.documentIds());
+    });
   }
 
   /** MCP's full-body update: refuses a stale revision ('revision-conflict', details.revision = current). */
   async updateMarkdown(id: string, expectedRevision: string, markdown: string, by?: AgentAuthor): Promise<DocumentDetail> {
-    return writes.updateMarkdown(this.#access, id, expectedRevision, markdown, by);
+    return this.#oneAtATime(id, () => writes.updateMarkdown(this.#access, id, expectedRevision, markdown, by));
   }
 
   /** Adds a saved Automerge document as a new one; refuses anything else with 'invalid-document'. */
@@ -284,7 +292,7 @@ export class DocumentService implements DocumentApi {
 
   /** Binds the document to a repository, or unbinds it with null (repository-binding.ts). */
   async setRepository(id: string, binding: RepositoryBinding | null): Promise<DocumentDetail> {
-    return this.#saved(await setRepository(this.#access, id, binding));
+    return this.#oneAtATime(id, async () => this.#saved(await setRepository(this.#access, id, binding)));
   }
 
   // ---- saving (document-saving.ts) ----
@@ -297,6 +305,17 @@ export class DocumentService implements DocumentApi {
   /** Resolves once the core's handle holds `heads` and they are flushed to storage. */
   async waitSaved(id: string, heads: string[]): Promise<SaveReceipt> {
     return waitSaved(this.#access, id, heads, this.#waitSavedTimeoutMs);
+  }
+
+  /** Runs a write after any other write to the same plan; an id that does not parse is refused by `work` itself. */
+  #oneAtATime<T>(id: string, work: () => Promise<T>): Promise<T> {
+    let key: string;
+    try {
+      key = this.#access.parseId(id);
+    } catch {
+      return work();
+    }
+    return this.#writes.run(key, work);
   }
 
   /** A write's answer, once the plan and both indexes are on disk; 'storage-failure' (kept in memory) when not. */
@@ -317,6 +336,6 @@ export class DocumentService implements DocumentApi {
 
   /** ONE new change making title and text equal that version; history keeps everything in between. */
   async restoreVersion(id: string, versionId: string): Promise<DocumentDetail> {
-    return this.#saved(await history.restoreVersion(this.#access, id, versionId));
+    return this.#oneAtATime(id, async () => this.#saved(await history.restoreVersion(this.#access, id, versionId)));
   }
 }
