@@ -62,12 +62,14 @@ export function upsertEntry(handle: IndexHandle, id: string, entry: IndexEntry):
   handle.change((doc) => {
     if (!doc.documents) doc.documents = {};
     const existing = doc.documents[id];
+    // The title as a scalar, never collaborative text (workspace-index schema, storedTitle).
+    const title = new A.RawString(entry.title) as unknown as string;
     if (!existing) {
-      doc.documents[id] = { ...entry };
+      doc.documents[id] = { ...entry, title };
       return;
     }
     // Field-wise writes keep concurrent edits of different fields by different devices.
-    if (existing.title !== entry.title) existing.title = entry.title;
+    if (String(existing.title) !== entry.title) existing.title = title;
     if (existing.createdVia !== entry.createdVia) existing.createdVia = entry.createdVia;
     if (existing.archivedAt !== entry.archivedAt) existing.archivedAt = entry.archivedAt;
     if (existing.createdAt !== entry.createdAt) existing.createdAt = entry.createdAt;
