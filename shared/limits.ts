@@ -37,6 +37,12 @@ export const SEARCH_SNIPPET_CONTEXT_CHARS = 40;
 export const VERSION_GROUP_GAP_MS = 2 * 60 * 1000;
 /** A version spans at most this long: steady typing without such a pause still makes a version every so often. */
 export const VERSION_MAX_SPAN_MS = 10 * 60 * 1000;
+/**
+ * People's changes closer together than this, whoever made them, form one version naming them all: two people typing
+ * at once made a version per keystroke (each author's run was one key long), hundreds for a minute together, pushing
+ * everything else out of the list. Someone editing after a pause this long starts a version of their own.
+ */
+export const VERSION_TOGETHER_MS = 15 * 1000;
 /** The history panel lists at most this many versions (newest first). */
 export const MAX_VERSIONS_LISTED = 500;
 /**

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { next as A } from "@automerge/automerge";
-import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS, VERSION_MAX_SPAN_MS } from "../../shared/limits.js";
+import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS, VERSION_MAX_SPAN_MS, VERSION_TOGETHER_MS } from "../../shared/limits.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { makeFixture, type Fixture } from "./test-fixture.js";
 import { groupVersions } from "./history.js";
@@ -70,6 +70,45 @@ describe("version history", () => {
     const after = await fx.service.listVersions(created.id);
     expect(after).toHaveLength(versions.length + 1);
     expect((await fx.service.readVersion(created.id, versions[0].id)).title).toBe("Launch plan");
+  });
+
+  it(`people typing together (within VERSION_TOGETHER_MS, ${VERSION_TOGETHER_MS / 1000} s) share one version naming both; a pause that long parts them`, async () => {
+    fx = await makeFixture();
+    const created = await fx.service.createDocument({ title: "Plan", markdown: "" });
+    const handle = await fx.repo.find<PlanDocument>(created.id as never);
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    // Sixty keys, Ada's and Grace's alternating a second apart: one version, not sixty.
+    for (let i = 0; i < 60; i += 1) {
+      fx.clock.now += 1000;
+      editAs(handle, i % 2 ? "Ada" : "Grace", fx.clock.now, (d) => A.splice(d, ["text"], 0, 0, i % 2 ? "a" : "g"));
+    }
+    let versions = await fx.service.listVersions(created.id);
+    expect(versions.map((v) => v.authors)).toEqual([["Grace", "Ada"], ["Ada"]]);
+    expect(versions[0]).toMatchObject({ changeCount: 60, summary: "+60 characters" });
+    // Grace again after a pause just short of VERSION_TOGETHER_MS: still together.
+    fx.clock.now += VERSION_TOGETHER_MS - 1000;
+    editAs(handle, "Grace", fx.clock.now, (d) => A.splice(d, ["text"], 0, 0, "g"));
+    versions = await fx.service.listVersions(created.id);
+    expect(versions).toHaveLength(2);
+    // Ada after a pause of VERSION_TOGETHER_MS: hers alone.
+    fx.clock.now += VERSION_TOGETHER_MS;
+    editAs(handle, "Ada", fx.clock.now, (d) => A.splice(d, ["text"], 0, 0, "a"));
+    versions = await fx.service.listVersions(created.id);
+    expect(versions.map((v) => v.authors)).toEqual([["Ada"], ["Grace", "Ada"], ["Ada"]]);
+  });
+
+  it("an agent writing while people type is a version of its own", async () => {
+    fx = await makeFixture();
+    const created = await fx.service.createDocument({ title: "Plan", markdown: "" });
+    const handle = await fx.repo.find<PlanDocument>(created.id as never);
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    editAs(handle, "Grace", fx.clock.now, (d) => A.splice(d, ["text"], 0, 0, "g"));
+    fx.clock.now += 1000;
+    await fx.service.updateMarkdown(created.id, (await fx.service.getDocument(created.id)).revision, "g and more", { agent: "Codex" });
+    fx.clock.now += 1000;
+    editAs(handle, "Grace", fx.clock.now, (d) => A.splice(d, ["text"], 0, 0, "g"));
+    const versions = await fx.service.listVersions(created.id);
+    expect(versions.map((v) => v.authors)).toEqual([["Grace"], ["Codex (agent)"], ["Grace"], ["Ada"]]);
   });
 
   it("a restore is a version of its own, even within the grouping gap, and restoring the one before undoes it", async () => {
@@ -156,19 +195,22 @@ describe("version history", () => {
     fx = await makeFixture();
     const created = await fx.service.createDocument({ title: "T", markdown: "" });
     const handle = await fx.repo.find<PlanDocument>(created.id as never);
-    // Two replicas taking turns, so every change is its own version (MAX_VERSIONS_LISTED + 1 in all).
+    // Two replicas taking turns, further apart than typing together, so every change is its own version
+    // (MAX_VERSIONS_LISTED + 1 in all).
     let ada = A.clone(handle.doc());
     let grace = A.clone(handle.doc());
+    const apart = Math.ceil(VERSION_TOGETHER_MS / 1000);
+    const start = Math.floor(fx.clock.now / 1000) + apart;
     for (let i = 0; i < MAX_VERSIONS_LISTED; i += 1) {
       const edit = (d: PlanDocument, name: string) => {
         A.splice(d, ["text"], 0, 0, "x");
         d.authors[A.getActorId(d)] = name;
       };
       if (i % 2) {
-        ada = A.change(ada, (d) => edit(d, "Ada"));
+        ada = A.change(ada, { time: start + i * apart }, (d) => edit(d, "Ada"));
         grace = A.merge(grace, ada);
       } else {
-        grace = A.change(grace, (d) => edit(d, "Grace"));
+        grace = A.change(grace, { time: start + i * apart }, (d) => edit(d, "Grace"));
         ada = A.merge(ada, grace);
       }
     }
@@ -192,11 +234,11 @@ describe("version history", () => {
     let ada = A.clone(base, { actor: "aa".repeat(16) });
     let bo = A.clone(base, { actor: "bb".repeat(16) });
     for (let i = 0; i < 3; i += 1) {
-      ada = A.change(ada, { time: 1_000 + i * 10 }, (d) => {
+      ada = A.change(ada, { time: 1_000 + i * 40 }, (d) => {
         A.splice(d, ["text"], 0, 0, "a");
         d.authors[A.getActorId(d)] = "Ada";
       });
-      bo = A.change(bo, { time: 1_005 + i * 10 }, (d) => {
+      bo = A.change(bo, { time: 1_020 + i * 40 }, (d) => {
         A.splice(d, ["text"], 0, 0, "b");
         d.authors[A.getActorId(d)] = "Bo";
       });
@@ -218,8 +260,8 @@ describe("version history", () => {
     fx.clock.now += VERSION_GROUP_GAP_MS;
     fx.name.value = "Al";
     await fx.service.updateMarkdown(id, (await fx.service.getDocument(id)).revision, "one two three");
-    // Within the grouping gap: a new name is a new version.
-    fx.clock.now += 1000;
+    // Within the grouping gap, but not typing together: a new name is a new version.
+    fx.clock.now += VERSION_TOGETHER_MS;
     fx.name.value = "Alfie";
     await fx.service.renameDocument(id, "Launch plan");
     const versions = await fx.service.listVersions(id);

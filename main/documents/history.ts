@@ -1,7 +1,9 @@
 /**
  * Version history derived from Automerge's change graph, so nothing extra is stored and every replica derives the
  * same versions. Changes (in causal order) are grouped into a version while the author stays the same and each
- * change follows the previous within VERSION_GROUP_GAP_MS. A version ends at the heads of the prefix it closes;
+ * change follows the previous within VERSION_GROUP_GAP_MS; people editing together (each change within
+ * VERSION_TOGETHER_MS of the previous, whoever made it) share one version that names them all. Agents' changes and
+ * restores are never grouped with anyone else's. A version ends at the heads of the prefix it closes;
  * that prefix is causally closed, so `A.view(doc, heads)` shows exactly the document after that version.
  * A person's change is named by the name its actor had recorded when it was made (names-as-made.ts), so renaming
  * oneself relabels no earlier version; a change made before its actor recorded any name falls back to the actor's
@@ -11,7 +13,7 @@ import { next as A } from "@automerge/automerge";
 import { changeMetasSince } from "../../shared/node/change-meta.js";
 import { deterministicCausalOrder } from "./causal-order.js";
 import { ChopinError } from "../../shared/errors.js";
-import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS, VERSION_MAX_SPAN_MS } from "../../shared/limits.js";
+import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS, VERSION_MAX_SPAN_MS, VERSION_TOGETHER_MS } from "../../shared/limits.js";
 import type { VersionEntry } from "../../shared/api.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { UNKNOWN_AUTHOR } from "./authors.js";
@@ -41,12 +43,12 @@ export function groupVersions(doc: A.Doc<PlanDocument>): VersionSpan[] {
   const asMade = namesAsMade(doc, metas);
   const spans: VersionSpan[] = [];
   const heads = new Set<string>();
-  let open: (VersionSpan & { key: string; lastMs: number; firstMs: number }) | null = null;
+  let open: (VersionSpan & { key: string; person: boolean; lastMs: number; firstMs: number }) | null = null;
   let before: string[] = [];
 
   const close = () => {
     if (!open) return;
-    const { key: _key, lastMs: _lastMs, firstMs: _firstMs, ...span } = open;
+    const { key: _key, person: _person, lastMs: _lastMs, firstMs: _firstMs, ...span } = open;
     spans.push(span);
     before = span.heads;
     open = null;
@@ -64,12 +66,15 @@ export function groupVersions(doc: A.Doc<PlanDocument>): VersionSpan[] {
     // A restore is a version of its own (a key no other change has), so restoring the version before it undoes it.
     const key = restore ? `restore:${meta.hash}` : agent === null ? (name ?? `actor:${meta.actor}`) : `agent:${agent}`;
     const ms = meta.time * 1000;
+    const person = agent === null && !restore;
     // A version ends at a pause of VERSION_GROUP_GAP_MS, and at the latest once it spans VERSION_MAX_SPAN_MS, so a
-    // long session of steady typing still leaves points to go back to.
-    if (!empty && (!open || open.key !== key || ms - open.lastMs >= VERSION_GROUP_GAP_MS || ms - open.firstMs >= VERSION_MAX_SPAN_MS)) {
+    // long session of steady typing still leaves points to go back to. Another person joins it when typing together.
+    const together = open !== null && open.person && person && ms - open.lastMs < VERSION_TOGETHER_MS;
+    if (!empty && (!open || (open.key !== key && !together) || ms - open.lastMs >= VERSION_GROUP_GAP_MS || ms - open.firstMs >= VERSION_MAX_SPAN_MS)) {
       close();
-      open = { id: "", heads: [], before, authors: [name ?? UNKNOWN_AUTHOR], at: ms, changeCount: 0, restored: restore, key, lastMs: ms, firstMs: ms };
+      open = { id: "", heads: [], before, authors: [], at: ms, changeCount: 0, restored: restore, key, person, lastMs: ms, firstMs: ms };
     }
+    if (open && !empty && !open.authors.includes(name ?? UNKNOWN_AUTHOR)) open.authors.push(name ?? UNKNOWN_AUTHOR);
     if (open) {
       open.heads = [...heads].sort();
       open.id = versionIdOf(open.heads);
