@@ -37,7 +37,10 @@ import { CoalescedIds, watchRepoChanges } from "./change-watcher.js";
 import { importDocument } from "./document-import.js";
 import { refetchDamagedPlan } from "./damaged-refetch.js";
 import { persistDocument, waitSaved } from "./document-saving.js";
+import type { IndexEntry } from "../../shared/schema/workspace-index.js";
 import { PerDocumentQueue } from "./per-document-queue.js";
+import { SnapshotRepair } from "./snapshot-repair.js";
+import { hasEntry } from "./workspace-index.js";
 import { indexUpkeep } from "./index-upkeep.js";
 import { Indexes } from "./indexes.js";
 import { TeamPrefetch } from "./team-prefetch.js";
@@ -109,6 +112,8 @@ export class DocumentService implements DocumentApi {
 
   /** Fetches the team's plans this device lacks, so they open offline (team-prefetch.ts). */
   readonly #prefetch: TeamPrefetch;
+  /** Rewrites snapshot rows a crash left missing or stale (snapshot-repair.ts). */
+  readonly #repair: SnapshotRepair;
 
   private constructor(options: DocumentServiceOptions, access: PlanAccess) {
     this.#access = access;
@@ -122,6 +127,17 @@ export class DocumentService implements DocumentApi {
       // Stored, then let go unless someone uses it: every plan of a large team stayed in memory (plan-release.ts).
       fetch: async (id) => {
         await access.find(id, { background: true });
+        await releasePlan(access, id, used).catch(() => false);
+      },
+    });
+    this.#repair = new SnapshotRepair({
+      db: options.db,
+      listed: () => [...indexes.list()].map(([id, listed]) => [id, listed.entry] as [string, IndexEntry]),
+      // The local index lists only plans made or kept here; the team's others are team prefetch's to bring.
+      held: (id) => repo.handles[id as DocumentId]?.isReady() === true || holds(id) || hasEntry(indexes.local, id),
+      visit: async (id) => {
+        await access.find(id, { background: true });
+        access.snapshots.writeNow(id);
         await releasePlan(access, id, used).catch(() => false);
       },
     });
@@ -150,12 +166,14 @@ export class DocumentService implements DocumentApi {
       },
     );
     access.track(indexes.local);
+    void service.repairSnapshots();
     return service;
   }
 
   /** Stops watching and writes every pending snapshot; call before the database closes. */
   close(): void {
     this.#prefetch.stop();
+    this.#repair.stop();
     this.#access.watch?.stop();
     this.#access.snapshots.close();
     this.#access.indexes.close();
@@ -190,6 +208,12 @@ export class DocumentService implements DocumentApi {
   async setTeamIndex(documentId: string | null): Promise<void> {
     await this.#sharing.setTeamIndex(documentId);
     this.prefetchTeam();
+    void this.repairSnapshots();
+  }
+
+  /** Rewrites, in the background, the snapshot rows a crash left missing or stale; resolves when the pass is done. */
+  repairSnapshots(): Promise<void> {
+    return this.#repair.run();
   }
 
   /**
