@@ -14,6 +14,13 @@ describe("titles", () => {
     expect(normalizeTitle(`  ${"a".repeat(MAX_TITLE_CHARS)}  `)).toBe("a".repeat(MAX_TITLE_CHARS));
     expect(() => normalizeTitle("a".repeat(MAX_TITLE_CHARS + 1))).toThrow(expect.objectContaining({ code: "invalid-input" }));
   });
+  it("refuses direction overrides and a title with nothing visible; keeps emoji joined by zero-width joiners", () => {
+    expect(() => normalizeTitle("\u202e\u200b")).toThrow(/direction override/);
+    expect(() => normalizeTitle("Plan \u2066x\u2069")).toThrow(/direction override/);
+    expect(() => normalizeTitle("\u200b\u200c \u2060")).toThrow(/at least one visible character/);
+    expect(() => normalizeNewTitle("\u200b")).toThrow(/at least one visible character/);
+    expect(normalizeTitle("Family 👨‍👩‍👧 plan")).toBe("Family 👨‍👩‍👧 plan");
+  });
   it("refuses empty on rename, defaults on create", () => {
     expect(() => normalizeTitle("   ")).toThrow(expect.objectContaining({ code: "invalid-input" }));
     expect(normalizeTitle("x")).toBe("x");

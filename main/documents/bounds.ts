@@ -25,6 +25,11 @@ function requireWellFormed(text: string, what: string): void {
   );
 }
 
+/** Bidirectional overrides and isolates. */
+export const DIRECTION_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/u;
+/** Format characters (zero-width spaces and joiners, direction marks) and white space: nothing anyone sees alone. */
+const INVISIBLE = /[\p{Cf}\s]/gu;
+
 /** Trimmed title within 1..MAX_TITLE_CHARS. `fallback` replaces an empty title (creation); otherwise empty refuses. */
 export function normalizeTitle(title: unknown, fallback?: string): string {
   if (title === undefined && fallback !== undefined) return fallback;
@@ -36,10 +41,18 @@ export function normalizeTitle(title: unknown, fallback?: string): string {
   if (/[\u0000-\u001f\u007f]/.test(oneLine)) {
     throw new ChopinError("invalid-input", "A title cannot contain control characters.");
   }
+  // Direction overrides and isolates reorder what follows them in every list and header the title is shown in.
+  if (DIRECTION_CONTROLS.test(oneLine)) {
+    throw new ChopinError("invalid-input", "A title cannot contain direction override characters (U+202A–U+202E, U+2066–U+2069).");
+  }
   const trimmed = oneLine.trim();
   if (trimmed.length === 0) {
     if (fallback !== undefined) return fallback;
     throw new ChopinError("invalid-input", "A title cannot be empty.");
+  }
+  // Only zero-width characters (or spaces) would be a title nobody can see or click in the list.
+  if (trimmed.replace(INVISIBLE, "").length === 0) {
+    throw new ChopinError("invalid-input", "A title needs at least one visible character.");
   }
   if (trimmed.length > MAX_TITLE_CHARS) {
     throw new ChopinError("invalid-input", `A title can be at most ${MAX_TITLE_CHARS} characters.`, {

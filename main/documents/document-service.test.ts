@@ -60,6 +60,12 @@ describe("create / get / list", () => {
     expect(await fx.service.listDocuments()).toHaveLength(MAX_LIST_DOCUMENTS);
   }, 120_000);
 
+  it("refuses a list query whose archived is not true or false, instead of reading it as false", async () => {
+    fx = await makeFixture();
+    await expect(fx.service.listDocuments({ archived: "yes" as never })).rejects.toMatchObject({ code: "invalid-input", message: expect.stringMatching(/archived must be true or false/) });
+    await expect(fx.service.listDocuments({ archived: true })).resolves.toEqual([]);
+  });
+
   it("refuses bad ids, unknown ids and index documents", async () => {
     fx = await makeFixture();
     await expect(fx.service.getDocument("not an id")).rejects.toMatchObject({ code: "invalid-input" });

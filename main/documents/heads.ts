@@ -32,6 +32,11 @@ export function versionIdOf(hexHeads: readonly string[]): string {
   return digest("v1-", hexHeads);
 }
 
+/** Whether `value` has the shape versionIdOf gives ("v1-" and 40 hex digits): anything else names no version. */
+export function isVersionId(value: string): boolean {
+  return /^v1-[0-9a-f]{40}$/.test(value);
+}
+
 export function toUrlHeads(hexHeads: readonly string[]): string[] {
   return encodeHeads([...hexHeads]);
 }

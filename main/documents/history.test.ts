@@ -352,7 +352,11 @@ describe("version history", () => {
   it("refuses an unknown version id", async () => {
     fx = await makeFixture();
     const { id } = await fx.service.createDocument({});
-    await expect(fx.service.readVersion(id, "v1-nope")).rejects.toMatchObject({ code: "not-found" });
+    // Well formed, but no point of this history.
+    await expect(fx.service.readVersion(id, `v1-${"0".repeat(40)}`)).rejects.toMatchObject({ code: "not-found" });
+    // Not the shape of a version id at all: refused before the history is walked.
+    await expect(fx.service.readVersion(id, "v1-nope")).rejects.toMatchObject({ code: "invalid-input", message: expect.stringMatching(/not a version id/) });
+    await expect(fx.service.readVersion(id, "x".repeat(1_000_000))).rejects.toMatchObject({ code: "invalid-input" });
     await expect(fx.service.restoreVersion(id, 5 as never)).rejects.toMatchObject({ code: "invalid-input" });
   });
 });

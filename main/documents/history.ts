@@ -18,7 +18,7 @@ import type { VersionEntry } from "../../shared/api.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { UNKNOWN_AUTHOR } from "./authors.js";
 import { agentLabel, agentOfMessage, isRestoreMessage } from "./change-messages.js";
-import { toUrlHeads, versionIdOf } from "./heads.js";
+import { isVersionId, toUrlHeads, versionIdOf } from "./heads.js";
 import { namesAsMade } from "./names-as-made.js";
 
 export interface VersionSpan {
@@ -146,6 +146,8 @@ export function listVersionEntries(doc: A.Doc<PlanDocument>): VersionEntry[] {
 
 export function findVersion(doc: A.Doc<PlanDocument>, versionId: unknown): VersionSpan {
   if (typeof versionId !== "string") throw new ChopinError("invalid-input", "A version id must be text.");
+  // Checked before anything walks the history (pointNamed hashes every change): junk of any length is refused at once.
+  if (!isVersionId(versionId)) throw new ChopinError("invalid-input", "That is not a version id: pass one listVersions returned.");
   const span = groupVersions(doc).find((candidate) => candidate.id === versionId) ?? pointNamed(doc, versionId);
   if (!span) throw new ChopinError("not-found", "That version does not exist in this document's history.");
   return span;

@@ -4,6 +4,7 @@
  * except the one-time schema migration inside readPlan; the list and the cold-open reads load no Automerge document
  * (titles come from the index, bodies from the text snapshots in SQLite, saved bytes straight from storage).
  */
+import { ChopinError } from "../../shared/errors.js";
 import type { Database } from "better-sqlite3";
 import type { DocumentDetail, DocumentSnapshot, DocumentSummary, ListDocumentsQuery } from "../../shared/api.js";
 import { MAX_LIST_DOCUMENTS, MAX_SAVED_DOCUMENT_BYTES } from "../../shared/limits.js";
@@ -34,6 +35,9 @@ export async function getContent(access: PlanAccess, id: string): Promise<Docume
 export function listDocuments(access: PlanAccess, db: Database, input?: ListDocumentsQuery): DocumentSummary[] {
   const query = optionalOptionsObject<ListDocumentsQuery>(input, "A document list query") ?? {};
   const words = searchWords(checkQuery(query.query));
+  if (query.archived !== undefined && typeof query.archived !== "boolean") {
+    throw new ChopinError("invalid-input", "archived must be true or false (or left out for the live documents).");
+  }
   const archived = query.archived === true;
   const out: DocumentSummary[] = [];
   const bodyOnly: DocumentSummary[] = [];

@@ -42,6 +42,8 @@ describe("titleFromMarkdown", () => {
     expect(titleFromMarkdown("# \u0000\u0001\u001f\n# Second")).toBe("Second");
     expect(titleFromMarkdown("# \u0000\t\u0007 \u007f\nbody")).toBeUndefined();
     expect(normalizeNewTitle(titleFromMarkdown("# \u0000\u0001\nbody"))).toBe(DEFAULT_DOCUMENT_TITLE);
+    // Zero-width characters alone are nothing showable either.
+    expect(titleFromMarkdown("# \u200b\u200c\n# Third")).toBe("Third");
   });
 
   it("always passes the title's own check", () => {
@@ -51,6 +53,8 @@ describe("titleFromMarkdown", () => {
       `${"x".repeat(MAX_TITLE_CHARS - 1)}😀`,
       `\u0000 ${"é".repeat(MAX_TITLE_CHARS * 2)} \u0000`,
       "tab\there\u0001\u0002",
+      "\u202eevil\u2066 plan\u2069",
+      "Family 👨‍👩‍👧",
     ];
     for (const heading of headings) {
       const title = titleFromMarkdown(`# ${heading}\nbody`)!;

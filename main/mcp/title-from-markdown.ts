@@ -14,8 +14,8 @@ const HEADING = /^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/su;
 
 /** Control characters that separate words (normalizeTitle turns these into spaces too), and Unicode's line breaks. */
 const SPACING_CONTROLS = /[\t\n\v\f\r\u0085\u2028\u2029]+/gu;
-/** Any other control character (C0, DEL, C1) and any lone surrogate: nothing a title can show. */
-const UNSHOWABLE = /[\p{Cc}\p{Surrogate}]/gu;
+/** Any other control character (C0, DEL, C1), any lone surrogate, and direction overrides (bounds.ts refuses them). */
+const UNSHOWABLE = /[\p{Cc}\p{Surrogate}\u202a-\u202e\u2066-\u2069]/gu;
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
@@ -40,6 +40,8 @@ function cutToLimit(text: string): string {
 /** A heading's text as a title, or "" when nothing showable is left. */
 function cleanTitle(raw: string): string {
   const text = raw.replace(/[*_`]/g, "").replace(SPACING_CONTROLS, " ").replace(UNSHOWABLE, "").trim();
+  // Nothing visible left (zero-width characters only): no title, as for an empty heading (bounds.ts refuses one).
+  if (text.replace(/[\p{Cf}\s]/gu, "").length === 0) return "";
   return cutToLimit(text).trimEnd();
 }
 
