@@ -15,6 +15,9 @@ describe("describeSync", () => {
     expect(describeSync(status("reconnecting"))).toBe("Reconnecting…");
     expect(describeSync(status("connecting"))).toBe("Connecting…");
     expect(describeSync(status("unauthorized"))).toBe("Cannot join the team");
+    // Changes wait while cut off or reconnecting too, and the words say how many.
+    expect(describeSync(status("unauthorized", 4))).toBe("Cannot join the team — 4 changes waiting");
+    expect(describeSync(status("reconnecting", 1))).toBe("Reconnecting… — 1 change waiting");
     expect(describeSync(null)).toBe("Checking…");
   });
 });

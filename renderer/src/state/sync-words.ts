@@ -1,7 +1,7 @@
 /**
  * The sync status in words. Only states the core reports are named; nothing is inferred or made up here.
- * "Offline" says how many local changes are still waiting for the relay when there are any (nothing waiting is just
- * "Offline"), and, while the core retries, when the next attempt comes (counted down from the core's nextRetryAt, so
+ * "Offline", "Reconnecting…" and "Cannot join the team" say how many local changes are still waiting for the relay
+ * when there are any (nothing waiting is the state alone), and, while the core retries, when the next attempt comes (counted down from the core's nextRetryAt, so
  * the words need the current time).
  */
 import type { SyncStatus } from "../../../shared/api.js";
@@ -17,6 +17,11 @@ export function retryWords(nextRetryAt: number | null | undefined, now: number):
   return seconds > 0 ? `retrying in ${seconds}s` : "retrying now";
 }
 
+/** " — 3 changes waiting", or "" when nothing waits. */
+function waiting(status: SyncStatus): string {
+  return status.pendingChanges > 0 ? ` — ${changesWord(status.pendingChanges)} waiting` : "";
+}
+
 /** `now` null leaves the retry countdown out (the status bar shows it apart, outside its live region). */
 export function describeSync(status: SyncStatus | null, now: number | null = Date.now()): string {
   if (!status) return "Checking…";
@@ -29,13 +34,13 @@ export function describeSync(status: SyncStatus | null, now: number | null = Dat
       return status.pendingChanges > 0 ? `Connected — sending ${changesWord(status.pendingChanges)}` : "Connected";
     case "offline": {
       const retry = now === null ? null : retryWords(status.nextRetryAt, now);
-      const waiting = status.pendingChanges > 0 ? ` — ${changesWord(status.pendingChanges)} waiting` : "";
-      return `Offline${waiting}${retry ? ` · ${retry}` : ""}`;
+      return `Offline${waiting(status)}${retry ? ` · ${retry}` : ""}`;
     }
+    // Changes wait in these states too: a person who was cut off or is reconnecting must still see how much.
     case "reconnecting":
-      return "Reconnecting…";
+      return `Reconnecting…${waiting(status)}`;
     case "unauthorized":
-      return "Cannot join the team";
+      return `Cannot join the team${waiting(status)}`;
   }
 }
 
