@@ -2,29 +2,20 @@
  * A crash before a plan's snapshot row was written (or rewritten after a rename) left body-text search blind to it,
  * or answering with the old title, until the plan was opened. At start, such rows are rewritten in the background.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { makeFixture, MemoryStorage, type Fixture } from "./test-fixture.js";
+import { describe, expect, it } from "vitest";
+import { fixturesClosedAfterEach, storageAtCrash, type Fixture } from "./test-fixture.js";
 import { readSnapshot } from "./snapshot-store.js";
 
-const fixtures: Fixture[] = [];
-afterEach(async () => {
-  for (const fx of fixtures.splice(0).reverse()) await fx.close();
-});
+const fixture = fixturesClosedAfterEach();
 
 /** Snapshot rows are never written on their timer here: every write the test sees is the repair's. */
 const NEVER = 3_600_000;
 
-async function open(options: Parameters<typeof makeFixture>[0] = {}): Promise<Fixture> {
-  const fx = await makeFixture({ snapshotIntervalMs: NEVER, ...options });
-  fixtures.push(fx);
-  return fx;
-}
+const open = (options: Parameters<typeof fixture>[0] = {}) => fixture({ snapshotIntervalMs: NEVER, ...options });
 
 /** A new core on storage as it was at the crash and the same database (SQLite writes are synchronous). */
-async function crashAndRestart(fx: Fixture): Promise<Fixture> {
-  const disk = new MemoryStorage();
-  for (const [key, value] of fx.storage.data) disk.data.set(key, value);
-  return open({ storage: disk, dir: fx.dir });
+function crashAndRestart(fx: Fixture): Promise<Fixture> {
+  return open({ storage: storageAtCrash(fx), dir: fx.dir });
 }
 
 describe("snapshot rows after a crash", () => {

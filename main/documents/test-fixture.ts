@@ -2,6 +2,7 @@
  * Test support for the document service (imported only by *.test.ts): a real Repo with no network, an in-memory
  * storage adapter that counts saves, a real SQLite database in a temp folder, and a poll-with-deadline helper.
  */
+import { afterEach } from "vitest";
 import { Repo, type Chunk, type StorageAdapterInterface, type StorageKey } from "@automerge/automerge-repo";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -122,4 +123,27 @@ export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 5000):
     if (Date.now() > deadline) throw new Error("condition not met before the deadline");
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/**
+ * Fixtures a test file opens, closed after each test (newest first: a restarted core closes before the one whose
+ * folder it shares). Call at the top of a test file.
+ */
+export function fixturesClosedAfterEach(): (options?: Parameters<typeof makeFixture>[0]) => Promise<Fixture> {
+  const open: Fixture[] = [];
+  afterEach(async () => {
+    for (const fx of open.splice(0).reverse()) await fx.close();
+  });
+  return async (options) => {
+    const fx = await makeFixture(options);
+    open.push(fx);
+    return fx;
+  };
+}
+
+/** A copy of what `fx`'s storage holds now: a crash at this instant, before any save timer fires. */
+export function storageAtCrash(fx: Fixture): MemoryStorage {
+  const disk = new MemoryStorage();
+  for (const [key, value] of fx.storage.data) disk.data.set(key, value);
+  return disk;
 }

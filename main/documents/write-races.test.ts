@@ -4,19 +4,10 @@
  * racing a rename never leaves an archived plan renamed. A resolved delete is on disk: a crash right after it does
  * not bring the plan back as a list entry that no call can open or remove.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { makeFixture, MemoryStorage, type Fixture } from "./test-fixture.js";
+import { describe, expect, it } from "vitest";
+import { fixturesClosedAfterEach, storageAtCrash } from "./test-fixture.js";
 
-const fixtures: Fixture[] = [];
-afterEach(async () => {
-  for (const fx of fixtures.splice(0).reverse()) await fx.close();
-});
-
-async function open(options: Parameters<typeof makeFixture>[0] = {}): Promise<Fixture> {
-  const fx = await makeFixture(options);
-  fixtures.push(fx);
-  return fx;
-}
+const open = fixturesClosedAfterEach();
 
 const settle = <T>(p: Promise<T>) => p.then((value) => ({ ok: true as const, value }), (error: { code?: string }) => ({ ok: false as const, code: error.code }));
 
@@ -67,9 +58,7 @@ describe("a resolved delete", () => {
     await fx.service.archiveDocument(plan.id);
     await fx.service.deleteDocument(plan.id);
     // The crash: storage as it is the moment the delete answered (before any save timer fires).
-    const disk = new MemoryStorage();
-    for (const [key, value] of fx.storage.data) disk.data.set(key, value);
-    const restarted = await open({ storage: disk, dir: fx.dir });
+    const restarted = await open({ storage: storageAtCrash(fx), dir: fx.dir });
     expect(await restarted.service.listDocuments({ archived: true })).toEqual([]);
     expect(await restarted.service.listDocuments({ archived: false })).toEqual([]);
   });

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { makeFixture, MemoryStorage, type Fixture } from "../documents/test-fixture.js";
+import { describe, expect, it } from "vitest";
+import { fixturesClosedAfterEach, storageAtCrash, type Fixture, type MemoryStorage } from "../documents/test-fixture.js";
 import { ReplayLog } from "./replay.js";
 import { callTool } from "./tools.js";
 
@@ -8,21 +8,11 @@ import { callTool } from "./tools.js";
  * after the answer. The crash is simulated by copying storage the moment the call resolves (before automerge-repo's
  * save timer could fire) and opening a new core on that copy and the same database.
  */
-const fixtures: Fixture[] = [];
-afterEach(async () => {
-  for (const fx of fixtures.splice(0).reverse()) await fx.close();
-});
-
-async function open(options: Parameters<typeof makeFixture>[0] = {}): Promise<Fixture> {
-  const fx = await makeFixture(options);
-  fixtures.push(fx);
-  return fx;
-}
+const open = fixturesClosedAfterEach();
 
 async function call(fx: Fixture, name: string, args: Record<string, unknown>): Promise<{ body: any; disk: MemoryStorage }> {
   const result = await callTool(name, args, { documents: fx.service, replays: new ReplayLog(fx.db), clientName: "agent" });
-  const disk = new MemoryStorage();
-  for (const [key, value] of fx.storage.data) disk.data.set(key, value);
+  const disk = storageAtCrash(fx);
   const text = (result.content[0] as { text: string }).text;
   return { body: JSON.parse(text), disk };
 }

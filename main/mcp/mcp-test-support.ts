@@ -48,3 +48,26 @@ export async function startMcpFixture(fx?: Fixture, options: { relayUrl?: () => 
     },
   };
 }
+
+/**
+ * A raw POST to the fixture's /mcp: the bearer token and the transport's headers, which `headers` override. A string
+ * body is sent as it is (bad JSON included); anything else as JSON. `json` is null for an empty answer.
+ */
+export async function postMcp(
+  mf: McpFixture,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; sessionId: string | null; json: any }> {
+  const response = await fetch(mf.server.url, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${mf.token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...headers,
+    },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, sessionId: response.headers.get("mcp-session-id"), json: text ? JSON.parse(text) : null };
+}

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_MCP_PARAMS_ISSUES_LISTED, MAX_MCP_PARAMS_PATH_CHARS } from "../../shared/limits.js";
-import { startMcpFixture, type McpFixture } from "./mcp-test-support.js";
+import { postMcp, startMcpFixture, type McpFixture } from "./mcp-test-support.js";
 
 let mf: McpFixture;
 afterEach(async () => {
@@ -8,19 +8,7 @@ afterEach(async () => {
 });
 
 /** One raw POST to /mcp, as an agent with a broken MCP library would send it; answers the parsed JSON body. */
-async function post(body: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(mf.server.url, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${mf.token}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : null };
-}
+const post = (body: unknown) => postMcp(mf, body);
 
 const INIT_PARAMS = { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "raw", version: "1" } };
 

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { makeFixture, type Fixture } from "../documents/test-fixture.js";
-import { startMcpFixture, type McpFixture } from "./mcp-test-support.js";
+import { postMcp, startMcpFixture, type McpFixture } from "./mcp-test-support.js";
 
 let mf: McpFixture | undefined;
 let fx: Fixture | undefined;
@@ -15,19 +15,7 @@ afterEach(async () => {
   mf = fx = undefined;
 });
 
-async function post(mf: McpFixture, body: unknown, sessionId?: string) {
-  const response = await fetch(mf.server.url, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${mf.token}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...(sessionId ? { "mcp-session-id": sessionId } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, sessionId: response.headers.get("mcp-session-id"), json: (await response.json()) as any };
-}
+const post = (mf: McpFixture, body: unknown, sessionId?: string) => postMcp(mf, body, sessionId ? { "mcp-session-id": sessionId } : {});
 
 const initialize = (name: string) => ({
   jsonrpc: "2.0",

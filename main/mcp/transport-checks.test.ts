@@ -3,7 +3,7 @@
  * JSON-RPC error with a sentence, and data.code, like every other refusal of the port.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { startMcpFixture, type McpFixture } from "./mcp-test-support.js";
+import { postMcp, startMcpFixture, type McpFixture } from "./mcp-test-support.js";
 
 let mf: McpFixture;
 afterEach(async () => {
@@ -18,14 +18,7 @@ const INIT = {
 };
 const LIST = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
 
-async function post(body: string, extra: Record<string, string> = {}) {
-  const res = await fetch(mf.server.url, {
-    method: "POST",
-    headers: { authorization: `Bearer ${mf.token}`, "content-type": "application/json", accept: "application/json, text/event-stream", ...extra },
-    body,
-  });
-  return { status: res.status, json: (await res.json()) as { error: { code: number; message: string; data: { code: string } } } };
-}
+const post = (body: string, headers: Record<string, string> = {}) => postMcp(mf, body, headers);
 
 describe("transport refusals in our shape", () => {
   it.each([
@@ -47,18 +40,9 @@ describe("transport refusals in our shape", () => {
 
   it("lets through what the transport accepts: a supported version, and a batch of requests", async () => {
     mf = await startMcpFixture();
-    const res = await fetch(mf.server.url, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${mf.token}`,
-        "content-type": "application/json; charset=utf-8",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-03-26",
-      },
-      body: JSON.stringify([LIST, { ...LIST, id: 3 }]),
-    });
+    const res = await postMcp(mf, [LIST, { ...LIST, id: 3 }], { "content-type": "application/json; charset=utf-8", "mcp-protocol-version": "2025-03-26" });
     expect(res.status).toBe(200);
-    const answers = (await res.json()) as { id: number; result: { tools: unknown[] } }[];
+    const answers = res.json as { id: number; result: { tools: unknown[] } }[];
     expect(answers.map((a) => a.id).sort()).toEqual([2, 3]);
     expect(answers[0].result.tools.length).toBeGreaterThan(0);
   });

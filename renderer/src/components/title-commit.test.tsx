@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fireEvent, screen, within } from "@testing-library/react";
 import "../test/jsdom-layout.js";
 import { until } from "../test/until.js";
-import { cleanupApps, renderApp } from "../test/render-app.js";
+import { cleanupApps, renderAppWithPlanOpen } from "../test/render-app.js";
 import { ChopinError } from "../../../shared/errors.js";
 import type { MemoryBridge } from "../test/memory-bridge.js";
 
@@ -15,15 +15,7 @@ afterEach(cleanupApps);
 
 const titleBox = () => screen.getByRole("textbox", { name: "Document title" }) as HTMLInputElement;
 
-async function openPlan(prepare?: (bridge: MemoryBridge) => void) {
-  const app = renderApp(prepare);
-  await app.bridge.api.createDocument({ title: "Plan" });
-  const nav = screen.getByRole("navigation", { name: "Documents" });
-  await until(() => within(nav).queryByText("Plan") !== null, "listed");
-  fireEvent.click(within(nav).getByText("Plan"));
-  await until(() => screen.queryByRole("textbox", { name: "Document title" }) !== null, "the title field");
-  return app;
-}
+const openPlan = (prepare?: (bridge: MemoryBridge) => void) => renderAppWithPlanOpen("Plan", prepare);
 
 function retitle(title: string) {
   fireEvent.focus(titleBox());

@@ -4,22 +4,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fireEvent, screen, within } from "@testing-library/react";
 import "../test/jsdom-layout.js";
 import { until } from "../test/until.js";
-import { cleanupApps, renderApp } from "../test/render-app.js";
+import { cleanupApps, renderAppWithPlanOpen } from "../test/render-app.js";
 import { MAX_TITLE_CHARS } from "../../../shared/limits.js";
 
 afterEach(cleanupApps);
 
 const titleBox = () => screen.getByRole("textbox", { name: "Document title" }) as HTMLInputElement;
 
-async function openPlan() {
-  const app = renderApp();
-  await app.bridge.api.createDocument({ title: "Plan" });
-  const nav = screen.getByRole("navigation", { name: "Documents" });
-  await until(() => within(nav).queryByText("Plan") !== null, "listed");
-  fireEvent.click(within(nav).getByText("Plan"));
-  await until(() => screen.queryByRole("textbox", { name: "Document title" }) !== null, "the title field");
-  return app;
-}
+const openPlan = () => renderAppWithPlanOpen("Plan");
 
 describe("title hints", () => {
   it(`say so when the title reaches MAX_TITLE_CHARS (${MAX_TITLE_CHARS}), and not below it`, async () => {

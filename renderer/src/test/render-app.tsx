@@ -2,7 +2,8 @@
  * Test support (imported only by *.test.tsx): the whole App rendered over a memory bridge and a pair of linked
  * in-memory repos (the core's and this window's). Call cleanupApps() after each test.
  */
-import { cleanup, render } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { until } from "./until.js";
 import { AppServicesContext, createAppServices, type AppServicesOptions } from "../state/app-services.js";
 import { App } from "../components/App.js";
 import { linkedRepos } from "./linked-repos.js";
@@ -28,4 +29,15 @@ export function renderApp(prepare?: (bridge: MemoryBridge) => void, options?: Ap
 export function cleanupApps(): void {
   cleanup();
   while (closers.length) closers.pop()!();
+}
+
+/** The App with one plan, `title`, made through the bridge and opened from the list; resolves once its title field is there. */
+export async function renderAppWithPlanOpen(title = "Plan", prepare?: (bridge: MemoryBridge) => void) {
+  const app = renderApp(prepare);
+  await app.bridge.api.createDocument({ title });
+  const nav = screen.getByRole("navigation", { name: "Documents" });
+  await until(() => within(nav).queryByText(title) !== null, `${title} listed`);
+  fireEvent.click(within(nav).getByText(title));
+  await until(() => screen.queryByRole("textbox", { name: "Document title" }) !== null, "the title field");
+  return app;
 }
