@@ -76,9 +76,12 @@ describe("relay back-pressure", () => {
     const reader = stall(sink);
     for (const documentId of documents) request(sink, "alice:sink", documentId);
     await waitFor(() => t.log.some((line) => /too far behind/.test(line)), "the relay closes it", 30_000);
+    expect(t.log).toContainEqual(expect.stringMatching(/^left: alice as peer alice:sink .*\(1013 too far behind/));
     reader.resume();
-    await waitFor(() => sink.closed !== null, "the sink hears the close", 30_000);
-    expect(sink.closed).toMatchObject({ code: CLOSE_CODES.tryAgainLater, reason: expect.stringMatching(/too far behind/) });
+    await waitFor(() => sink.closed !== null, "the sink's socket closed", 30_000);
+    // The close frame queues behind everything the reader did not read; when the relay's close grace runs out first
+    // (a loaded machine), the socket is cut and the client sees 1006. Either way it reconnects to a fresh session.
+    expect([CLOSE_CODES.tryAgainLater, 1006]).toContain(sink.closed!.code);
     // The relay serves the next connection as usual.
     const again = await t.joined("alice", "alice:sink");
     request(again, "alice:sink", documents[0]);
