@@ -23,6 +23,22 @@ async function core(dataDir: string, relay?: { url: string; token: string }): Pr
 }
 
 describe("createAppCore", () => {
+  it("refuses every call once closing with 'core-unavailable' and a sentence, not a raw error or a false 'not found'", async () => {
+    const dir = tempDir("chopin-core-closed-");
+    cleanups.push(() => dir.remove());
+    const c = await core(dir.path);
+    const plan = await c.api.createDocument({ title: "Kept" });
+    await c.close();
+    const refusal = { code: "core-unavailable", message: expect.stringMatching(/^Chopin is closing, so nothing was done/) };
+    await expect(c.api.listDocuments()).rejects.toMatchObject(refusal);
+    await expect(c.api.getDocument(plan.id)).rejects.toMatchObject(refusal);
+    await expect(c.api.getSettings()).rejects.toMatchObject(refusal);
+    // Over the bridge too: a typed error, not 'internal'.
+    expect(await dispatchApiCall(c.api, "createDocument", [{ title: "Late" }])).toMatchObject({ ok: false, error: { code: "core-unavailable" } });
+    const again = await core(dir.path);
+    expect((await again.api.listDocuments()).map((d) => d.title)).toEqual(["Kept"]);
+  });
+
   it("writes offline with no relay, publishes the MCP config, and keeps documents across restarts", async () => {
     const dir = tempDir("chopin-core-");
     cleanups.push(() => dir.remove());

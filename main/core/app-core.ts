@@ -4,6 +4,7 @@
  * What must stay true: renderer peers (same device, reached through a guarded shell) may sync every document; relay
  * peers only shared ones; any other peer nothing. The MCP server is up whatever else fails to connect.
  */
+import { refusedOnceClosing } from "./closed-guard.js";
 import { chmodSync, mkdirSync } from "node:fs";
 import { Repo, type DocumentId, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinApi, ChopinEvents, SyncStatus } from "../../shared/api.js";
@@ -230,7 +231,8 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
 
   let closing: Promise<void> | null = null;
   return {
-    api,
+    // Refused with a sentence once close() began: a window's late call must not reach a closed database.
+    api: refusedOnceClosing(api, () => closing !== null),
     events,
     repo,
     mcp: { url: mcpServer.url, port: mcpServer.port, configPath, portChangedFrom: mcpStart.changedFrom },
