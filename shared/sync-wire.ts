@@ -37,7 +37,10 @@ export const CLOSE_CODES = {
   policy: 1008,
   /** A frame above MAX_RELAY_MESSAGE_BYTES. */
   tooBig: 1009,
-  /** Try again later: the relay cannot serve this connection now (not ready, or its reader fell too far behind). */
+  /**
+   * Try again later: a refusal that may lift by itself, and the client keeps retrying (the relay not ready, a full
+   * database, every peer binding live, its reader too far behind).
+   */
   tryAgainLater: 1013,
   /** The user's access was revoked or their token replaced; do not retry with the same token. */
   revoked: 4401,

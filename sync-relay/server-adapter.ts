@@ -298,7 +298,7 @@ export class RelayServerAdapter extends NetworkAdapter {
       spoke: new Map(),
     };
     if (!this.#connected) {
-      ws.close(1013, "relay is not ready; try again later");
+      ws.close(CLOSE_CODES.tryAgainLater, "relay is not ready; try again later");
       return;
     }
     this.#connections.add(conn);
@@ -463,7 +463,7 @@ export class RelayServerAdapter extends NetworkAdapter {
     const peerId = frame.senderId;
     const { user } = conn.identity;
     if (!this.#connected || !this.peerId) {
-      this.#drop(conn, 1013, "relay is not ready; try again later");
+      this.#drop(conn, CLOSE_CODES.tryAgainLater, "relay is not ready; try again later");
       return;
     }
     if (!frame.supportedProtocolVersions.includes(RELAY_PROTOCOL_VERSION)) {

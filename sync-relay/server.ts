@@ -66,8 +66,6 @@ import { UserStore } from "./users.js";
 
 export const RELAY_PEER_ID = "chopin-relay";
 
-/** WebSocket close code 1013 "Try Again Later": a refusal that may lift by itself (the client keeps retrying). */
-const TRY_AGAIN_LATER = 1013;
 
 /**
  * ws closes a socket that sent a frame above maxPayload itself, with 1009 and no reason. The reason is the one thing a
@@ -229,11 +227,11 @@ async function serve(
       } catch (error) {
         // The binding could not be written (a full or read-only disk): not the member's fault, and it may lift.
         log(`could not bind peer ${printable(peerId)} of ${user}: ${String(error)}`);
-        return { code: TRY_AGAIN_LATER, reason: "the relay cannot write to its database right now; try again later" };
+        return { code: CLOSE_CODES.tryAgainLater, reason: "the relay cannot write to its database right now; try again later" };
       }
       if (claim.ok) return true;
       // All of the user's bindings are live: joining may work once one of those connections closes.
-      return claim.why === "all-in-use" ? { code: TRY_AGAIN_LATER, reason: claim.reason } : false;
+      return claim.why === "all-in-use" ? { code: CLOSE_CODES.tryAgainLater, reason: claim.reason } : false;
     },
     checkMessage: checkRepoMessage,
     // Presence only for a document this connection syncs here or the relay holds open: the Repo makes a handle for any
@@ -307,7 +305,7 @@ async function serve(
   const acks = new DurableAcks({
     repo,
     send: deliver,
-    refuse: (sessionId, reason) => adapter.closeSession(sessionId, TRY_AGAIN_LATER, reason),
+    refuse: (sessionId, reason) => adapter.closeSession(sessionId, CLOSE_CODES.tryAgainLater, reason),
     log,
   });
   durableAcks = acks;

@@ -25,10 +25,16 @@ function requireWellFormed(text: string, what: string): void {
   );
 }
 
-/** Bidirectional overrides and isolates. */
-export const DIRECTION_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/u;
+/** Bidirectional overrides and isolates, as a character-class range (title-from-markdown.ts and client-name.ts drop them). */
+export const DIRECTION_CONTROL_RANGE = "\\u202a-\\u202e\\u2066-\\u2069";
+const DIRECTION_CONTROLS = new RegExp(`[${DIRECTION_CONTROL_RANGE}]`, "u");
 /** Format characters (zero-width spaces and joiners, direction marks) and white space: nothing anyone sees alone. */
 const INVISIBLE = /[\p{Cf}\s]/gu;
+
+/** Whether `text` holds a character someone can see (not only zero-width characters and spaces). */
+export function hasVisibleCharacter(text: string): boolean {
+  return text.replace(INVISIBLE, "").length > 0;
+}
 
 /** Trimmed title within 1..MAX_TITLE_CHARS. `fallback` replaces an empty title (creation); otherwise empty refuses. */
 export function normalizeTitle(title: unknown, fallback?: string): string {
@@ -51,7 +57,7 @@ export function normalizeTitle(title: unknown, fallback?: string): string {
     throw new ChopinError("invalid-input", "A title cannot be empty.");
   }
   // Only zero-width characters (or spaces) would be a title nobody can see or click in the list.
-  if (trimmed.replace(INVISIBLE, "").length === 0) {
+  if (!hasVisibleCharacter(trimmed)) {
     throw new ChopinError("invalid-input", "A title needs at least one visible character.");
   }
   if (trimmed.length > MAX_TITLE_CHARS) {

@@ -121,25 +121,20 @@ export class DocumentService implements DocumentApi {
     const holds = options.holds ?? (() => false);
     const inWindow = options.inWindow ?? (() => false);
     const used = (id: string) => access.usedHere(id) || inWindow(id);
-    this.#prefetch = new TeamPrefetch({
-      teamIds: () => indexes.teamIds(),
-      held: (id) => repo.handles[id as DocumentId]?.isReady() === true || holds(id),
-      // Stored, then let go unless someone uses it: every plan of a large team stayed in memory (plan-release.ts).
-      fetch: async (id) => {
-        await access.find(id, { background: true });
-        await releasePlan(access, id, used).catch(() => false);
-      },
-    });
+    const heldHere = (id: string) => repo.handles[id as DocumentId]?.isReady() === true || holds(id);
+    // Loaded (which indexes it and writes its snapshot row), stored, then let go unless someone uses it: every plan
+    // of a large team stayed in memory (plan-release.ts).
+    const loadThenLetGo = async (id: string) => {
+      await access.find(id, { background: true });
+      await releasePlan(access, id, used).catch(() => false);
+    };
+    this.#prefetch = new TeamPrefetch({ teamIds: () => indexes.teamIds(), held: heldHere, fetch: loadThenLetGo });
     this.#repair = new SnapshotRepair({
       db: options.db,
       listed: () => [...indexes.list()].map(([id, listed]) => [id, listed.entry] as [string, IndexEntry]),
       // The local index lists only plans made or kept here; the team's others are team prefetch's to bring.
-      held: (id) => repo.handles[id as DocumentId]?.isReady() === true || holds(id) || hasEntry(indexes.local, id),
-      visit: async (id) => {
-        await access.find(id, { background: true });
-        access.snapshots.writeNow(id);
-        await releasePlan(access, id, used).catch(() => false);
-      },
+      held: (id) => heldHere(id) || hasEntry(indexes.local, id),
+      visit: loadThenLetGo,
     });
     this.#sharing = new TeamSharing(access);
     this.#db = options.db;

@@ -10,17 +10,11 @@
  */
 import type { Database } from "better-sqlite3";
 import type { IndexEntry } from "../../shared/schema/workspace-index.js";
-import { readSnapshot } from "./snapshot-store.js";
+import { readSnapshotStamps } from "./snapshot-store.js";
 
-/** Whether `entry`'s plan needs its snapshot row written again. */
-export function snapshotIsStale(db: Database, documentId: string, entry: IndexEntry): boolean {
-  let row;
-  try {
-    row = readSnapshot(db, documentId);
-  } catch {
-    return true;
-  }
-  return row === null || row.title !== entry.title || row.savedAt < entry.updatedAt;
+/** Whether `entry`'s plan needs its snapshot row written again, given the rows' stamps. */
+export function snapshotIsStale(stamp: { title: string; savedAt: number } | undefined, entry: IndexEntry): boolean {
+  return stamp === undefined || stamp.title !== entry.title || stamp.savedAt < entry.updatedAt;
 }
 
 export interface SnapshotRepairOptions {
@@ -68,7 +62,14 @@ export class SnapshotRepair {
 
   async #pass(): Promise<void> {
     const { db, listed, held, visit } = this.#options;
-    const stale = [...listed()].filter(([id, entry]) => held(id) && snapshotIsStale(db, id, entry)).map(([id]) => id);
+    // One query for every row's title and date: reading each row (its text too) cost a plan's text per listed plan.
+    let stamps: Map<string, { title: string; savedAt: number }>;
+    try {
+      stamps = readSnapshotStamps(db);
+    } catch {
+      return;
+    }
+    const stale = [...listed()].filter(([id, entry]) => held(id) && snapshotIsStale(stamps.get(id), entry)).map(([id]) => id);
     for (const id of stale) {
       if (this.#stopped) return;
       try {

@@ -52,6 +52,12 @@ export function readSnapshotHeads(db: Database, documentId: string): string[] | 
   return row ? parseHeads(row.heads) : null;
 }
 
+/** Every row's title and when it was saved (no text, no heads: what a start-up check needs, in one query). */
+export function readSnapshotStamps(db: Database): Map<string, { title: string; savedAt: number }> {
+  const rows = db.prepare("SELECT document_id, title, saved_at FROM document_snapshots").all() as { document_id: string; title: string; saved_at: number }[];
+  return new Map(rows.map((row) => [row.document_id, { title: row.title, savedAt: row.saved_at }]));
+}
+
 export function deleteSnapshot(db: Database, documentId: string): void {
   statement(db, "DELETE FROM document_snapshots WHERE document_id = ?").run(documentId);
 }

@@ -11,11 +11,17 @@ const open = fixturesClosedAfterEach();
 
 const settle = <T>(p: Promise<T>) => p.then((value) => ({ ok: true as const, value }), (error: { code?: string }) => ({ ok: false as const, code: error.code }));
 
+/** A core with one archived plan, ready to be deleted or restored. */
+async function archivedPlan() {
+  const fx = await open();
+  const plan = await fx.service.createDocument({ title: "Plan" });
+  await fx.service.archiveDocument(plan.id);
+  return { fx, plan };
+}
+
 describe("writes to one plan arriving together", () => {
   it("delete then restore: the delete wins whole, the restore is refused as not found", async () => {
-    const fx = await open();
-    const plan = await fx.service.createDocument({ title: "Plan" });
-    await fx.service.archiveDocument(plan.id);
+    const { fx, plan } = await archivedPlan();
     const [deleted, restored] = await Promise.all([settle(fx.service.deleteDocument(plan.id)), settle(fx.service.restoreDocument(plan.id))]);
     expect(deleted.ok).toBe(true);
     expect(restored).toEqual({ ok: false, code: "not-found" });
@@ -24,9 +30,7 @@ describe("writes to one plan arriving together", () => {
   });
 
   it("restore then delete: the plan is restored and kept, the delete refused as not archived", async () => {
-    const fx = await open();
-    const plan = await fx.service.createDocument({ title: "Plan" });
-    await fx.service.archiveDocument(plan.id);
+    const { fx, plan } = await archivedPlan();
     const [restored, deleted] = await Promise.all([settle(fx.service.restoreDocument(plan.id)), settle(fx.service.deleteDocument(plan.id))]);
     expect(restored.ok).toBe(true);
     expect(deleted).toEqual({ ok: false, code: "document-not-archived" });

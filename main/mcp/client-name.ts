@@ -4,7 +4,9 @@
  * bidirectional-override characters go (they could hide or reorder what a person reads), runs of whitespace become
  * one space, half a surrogate pair becomes U+FFFD, and the result is cut to the bound without splitting a character.
  */
-const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+import { DIRECTION_CONTROL_RANGE } from "../documents/bounds.js";
+
+const HIDDEN = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u200e\\u200f${DIRECTION_CONTROL_RANGE}]`, "g");
 
 /** The cleaned name, or null when nothing printable is left. */
 export function clientNameOf(raw: unknown, maxChars: number): string | null {

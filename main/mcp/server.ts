@@ -30,21 +30,8 @@ export const MCP_INSTRUCTIONS =
   "update_document; on 'revision-conflict' read again and reapply your edit. Give every create/update a unique " +
   "idempotencyKey and reuse it only to retry the same request. Archived documents are read-only.";
 
-/** JSON-RPC's -32001 "Session not found", as the SDK's stateful transport answers it, with a sentence. */
-function sessionNotFound(res: ServerResponse): void {
-  res.writeHead(404, { "content-type": "application/json" });
-  res.end(
-    JSON.stringify({
-      jsonrpc: "2.0",
-      error: {
-        code: -32001,
-        message: "Session not found: Chopin does not know this mcp-session-id (it was closed or forgotten); send initialize again.",
-        data: { code: "not-found" },
-      },
-      id: null,
-    }),
-  );
-}
+/** JSON-RPC's "Session not found", as the SDK's stateful transport answers an unknown session. */
+const SESSION_NOT_FOUND_RPC_CODE = -32001;
 
 export interface McpServerOptions {
   documents: DocumentService;
@@ -137,7 +124,9 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
     } else {
       const known = sessions.nameOf(sessionId);
       // The protocol's answer to a session the server does not know: 404, and the client initializes again.
-      if (known === null) return sessionNotFound(res);
+      if (known === null) {
+        return refuse(res, 404, "not-found", "Session not found: Chopin does not know this mcp-session-id (it was closed or forgotten); send initialize again.", {}, SESSION_NOT_FOUND_RPC_CODE);
+      }
       clientName = known;
     }
 

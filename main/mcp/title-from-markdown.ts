@@ -8,6 +8,7 @@
  * characters as a person sees them (an emoji or an accented letter is never split).
  */
 import { MAX_TITLE_CHARS } from "../../shared/limits.js";
+import { DIRECTION_CONTROL_RANGE, hasVisibleCharacter } from "../documents/bounds.js";
 
 /** ATX headings of any level; the closing #s and emphasis markers are not part of the name. */
 const HEADING = /^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/su;
@@ -15,7 +16,7 @@ const HEADING = /^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/su;
 /** Control characters that separate words (normalizeTitle turns these into spaces too), and Unicode's line breaks. */
 const SPACING_CONTROLS = /[\t\n\v\f\r\u0085\u2028\u2029]+/gu;
 /** Any other control character (C0, DEL, C1), any lone surrogate, and direction overrides (bounds.ts refuses them). */
-const UNSHOWABLE = /[\p{Cc}\p{Surrogate}\u202a-\u202e\u2066-\u2069]/gu;
+const UNSHOWABLE = new RegExp(`[\\p{Cc}\\p{Surrogate}${DIRECTION_CONTROL_RANGE}]`, "gu");
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
@@ -41,7 +42,7 @@ function cutToLimit(text: string): string {
 function cleanTitle(raw: string): string {
   const text = raw.replace(/[*_`]/g, "").replace(SPACING_CONTROLS, " ").replace(UNSHOWABLE, "").trim();
   // Nothing visible left (zero-width characters only): no title, as for an empty heading (bounds.ts refuses one).
-  if (text.replace(/[\p{Cf}\s]/gu, "").length === 0) return "";
+  if (!hasVisibleCharacter(text)) return "";
   return cutToLimit(text).trimEnd();
 }
 
