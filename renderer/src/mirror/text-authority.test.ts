@@ -1,0 +1,186 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from "vitest";
+import { next as A } from "@automerge/automerge";
+import { undo, undoDepth } from "@codemirror/commands";
+import { ChangeSet } from "@codemirror/state";
+import "../test/jsdom-layout.js";
+import { waitFor } from "../test/wait-for.js";
+import { unconfirmedEdits } from "./editor-mirror.js";
+import { allHold, mirrorSession, type MirrorSession } from "./mirror-test-support.js";
+import { TextAuthority } from "./text-authority.js";
+import type { AuthorityToMirror } from "./protocol.js";
+
+const sessions: MirrorSession[] = [];
+afterEach(() => {
+  while (sessions.length) sessions.pop()!.close();
+});
+async function open(options: Parameters<typeof mirrorSession>[0]): Promise<MirrorSession> {
+  const session = await mirrorSession(options);
+  sessions.push(session);
+  return session;
+}
+const type = (s: MirrorSession, at: number, insert: string) =>
+  s.view.dispatch({ changes: { from: at, insert }, userEvent: "input.type" });
+
+describe("an editor mirror and its text authority", () => {
+  it("turns typing into Automerge changes that reach the team, naming who typed and when", async () => {
+    const s = await open({ text: "hello", name: "Ada" });
+    type(s, 5, " world");
+    await waitFor(() => allHold(s, "hello world"), 10_000, "typing everywhere");
+    await waitFor(() => unconfirmedEdits(s.view.state) === 0, 10_000, "the edit confirmed");
+    const doc = s.mine.doc();
+    expect(doc.authors[A.getActorId(doc)]).toBe("Ada");
+    expect(doc.updatedAt).toBeGreaterThan(0);
+  });
+
+  it("shows a teammate's edits and undoes only this editor's own", async () => {
+    const s = await open({ text: "hello" });
+    type(s, 5, " world");
+    await waitFor(() => allHold(s, "hello world"), 10_000, "typing everywhere");
+    s.remoteSplice(0, 0, "REMOTE ");
+    await waitFor(() => allHold(s, "REMOTE hello world"), 10_000, "the remote edit in the editor");
+    expect(undoDepth(s.view.state)).toBe(1);
+    expect(undo(s.view)).toBe(true);
+    await waitFor(() => allHold(s, "REMOTE hello"), 10_000, "the undo everywhere");
+    expect(undo(s.view)).toBe(false);
+  });
+
+  it("keeps what is typed while the document loads, rebased over what the snapshot did not have", async () => {
+    const s = await open({
+      text: "hello",
+      baseText: "hello",
+      beforeLoad: (remote) => remote.change((d) => A.splice(d, ["text"], 5, 0, " world!")),
+      attached: false,
+    });
+    // The snapshot is stale: the document says "hello world!". Typing goes on regardless.
+    type(s, 0, "Dear ");
+    type(s, 10, ",");
+    expect(s.view.state.doc.toString()).toBe("Dear hello,");
+    expect(unconfirmedEdits(s.view.state)).toBe(2);
+    s.attach();
+    // "," and " world!" were both inserted after "hello": the document's text, accepted first, goes first.
+    await waitFor(() => allHold(s, "Dear hello world!,"), 10_000, "typed edits merged with the loaded document");
+    await waitFor(() => unconfirmedEdits(s.view.state) === 0, 10_000, "the edits confirmed");
+    // The catch-up is not this editor's to undo; its own two edits are.
+    expect(undoDepth(s.view.state)).toBe(2);
+    undo(s.view);
+    undo(s.view);
+    expect(undo(s.view)).toBe(false);
+    await waitFor(() => allHold(s, "hello world!"), 10_000, "the undo of the typing");
+  });
+
+  it("converges when the editor and a teammate type at once, over many random rounds", async () => {
+    const s = await open({ text: "0123456789".repeat(5) });
+    let seed = 42;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    let inserted = 0;
+    for (let round = 0; round < 60; round++) {
+      const local = s.view.state.doc.length;
+      type(s, random(local + 1), "a");
+      const remote = s.remote.doc().text.length;
+      s.remoteSplice(random(remote + 1), 0, "b");
+      inserted += 2;
+      if (random(3) === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    const expected = 50 + inserted;
+    await waitFor(
+      () => s.view.state.doc.length === expected && s.view.state.doc.toString() === s.remote.doc().text && s.mine.doc().text === s.remote.doc().text,
+      20_000,
+      "all three texts equal with every insert kept",
+    );
+    const text = s.view.state.doc.toString();
+    expect(text.split("a").length - 1).toBe(60);
+    expect(text.split("b").length - 1).toBe(60);
+  });
+
+  it("converges with deletions on both sides", async () => {
+    const s = await open({ text: "abcdefghijklmnopqrstuvwxyz".repeat(4) });
+    let seed = 9;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 40; round++) {
+      const length = s.view.state.doc.length;
+      const from = random(length);
+      s.view.dispatch({ changes: { from, to: Math.min(length, from + random(4)), insert: random(2) ? "X" : "" }, userEvent: "input" });
+      const remoteLength = s.remote.doc().text.length;
+      const at = random(remoteLength);
+      s.remoteSplice(at, Math.min(remoteLength - at, random(4)), random(2) ? "Y" : "");
+      if (random(2) === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    await waitFor(
+      () => unconfirmedEdits(s.view.state) === 0 && s.view.state.doc.toString() === s.remote.doc().text && s.mine.doc().text === s.remote.doc().text,
+      20_000,
+      "all three texts equal",
+    );
+  });
+
+  it("follows a body replaced wholesale by one replacement from the document", async () => {
+    const s = await open({ text: "old body" });
+    s.remote.change((d) => {
+      d.text = "a new body";
+    });
+    await waitFor(() => allHold(s, "a new body"), 10_000, "the replaced body in the editor");
+    type(s, 0, "!");
+    await waitFor(() => allHold(s, "!a new body"), 10_000, "typing after the replacement");
+  });
+});
+
+describe("TextAuthority on its own", () => {
+  it("sends the document's text as the base when the mirror had none", async () => {
+    const s = await open({ text: "from the document" });
+    const sent: AuthorityToMirror[] = [];
+    const authority = new TextAuthority({ baseText: null, send: (m) => sent.push(m) });
+    authority.attach(s.mine);
+    expect(sent).toEqual([{ type: "base", text: "from the document" }]);
+    authority.detach();
+  });
+
+  it("refuses a push that does not fit the text, with a typed message, and leaves the document as it was", async () => {
+    const s = await open({ text: "hello" });
+    const sent: AuthorityToMirror[] = [];
+    const authority = new TextAuthority({ baseText: "hello", send: (m) => sent.push(m) });
+    authority.attach(s.mine);
+    const heads = s.mine.heads();
+    authority.receive({ type: "push", version: 0, updates: [{ clientID: "x", changes: ChangeSet.of({ from: 0, insert: "!" }, 99).toJSON() }] });
+    authority.receive({ type: "push", version: 0, updates: [{ clientID: "x", changes: "not a changeset" as never }] });
+    expect(sent[0]).toMatchObject({ type: "failed", code: "bad-request" });
+    expect(s.mine.heads()).toEqual(heads);
+    expect(s.mine.doc().text).toBe("hello");
+    authority.detach();
+  });
+
+  it("refuses a push made against a version it never had", async () => {
+    const s = await open({ text: "hello" });
+    const sent: AuthorityToMirror[] = [];
+    const authority = new TextAuthority({ baseText: "hello", send: (m) => sent.push(m) });
+    authority.attach(s.mine);
+    authority.receive({ type: "push", version: 3, updates: [{ clientID: "x", changes: ChangeSet.of({ from: 0, insert: "!" }, 5).toJSON() }] });
+    expect(sent).toEqual([expect.objectContaining({ type: "failed", code: "bad-request" })]);
+    expect(s.mine.doc().text).toBe("hello");
+    authority.detach();
+  });
+
+  it("answers a pull with the updates from that version on, and forgets what the mirror said it holds", async () => {
+    const s = await open({ text: "ab" });
+    const sent: AuthorityToMirror[] = [];
+    const authority = new TextAuthority({ baseText: "ab", send: (m) => sent.push(m) });
+    authority.attach(s.mine);
+    s.remoteSplice(0, 0, "1");
+    await waitFor(() => authority.version === 1, 10_000, "the first remote update");
+    s.remoteSplice(0, 0, "2");
+    await waitFor(() => authority.version === 2, 10_000, "the second remote update");
+    sent.length = 0;
+    authority.receive({ type: "pull", version: 1 });
+    expect(sent).toEqual([{ type: "updates", version: 1, updates: [expect.objectContaining({ clientID: "document" })] }]);
+    authority.receive({ type: "synced", version: 2 });
+    sent.length = 0;
+    authority.receive({ type: "pull", version: 1 });
+    expect(sent).toEqual([expect.objectContaining({ type: "failed" })]);
+    authority.detach();
+  });
+});
