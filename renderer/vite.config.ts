@@ -17,6 +17,8 @@ export default defineConfig({
   base: "./",
   plugins: [react(), compileHints()],
   optimizeDeps: { exclude: ["@automerge/automerge"] },
+  // The replica host's Web Worker imports Automerge (wasm, top-level await): an ES module worker.
+  worker: { format: "es" },
   build: {
     outDir: fileURLToPath(new URL("./dist", import.meta.url)),
     emptyOutDir: true,

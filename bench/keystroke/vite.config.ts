@@ -13,6 +13,8 @@ export default defineConfig({
   root: fileURLToPath(new URL("./page", import.meta.url)),
   base: "./",
   logLevel: "warn",
+  // The replica host's Web Worker imports Automerge (wasm, top-level await): an ES module worker.
+  worker: { format: "es" },
   build: {
     outDir: KEYSTROKE_PAGE_OUT,
     emptyOutDir: true,

@@ -6,6 +6,8 @@
  */
 import { ChopinError } from "../../shared/errors.js";
 import type { Database } from "better-sqlite3";
+import type { DocHandle } from "@automerge/automerge-repo";
+import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import type { DocumentDetail, DocumentSnapshot, DocumentSummary, ListDocumentsQuery } from "../../shared/api.js";
 import { MAX_LIST_DOCUMENTS, MAX_SAVED_DOCUMENT_BYTES } from "../../shared/limits.js";
 import { checkQuery } from "./bounds.js";
@@ -53,14 +55,21 @@ export function listDocuments(access: PlanAccess, db: Database, input?: ListDocu
 }
 
 /**
- * The stored text snapshot, without loading the document (null when none is stored). A malformed id is refused
- * with 'invalid-input'; an unknown one is simply null.
+ * The stored text snapshot, without loading the document; when none is stored yet (a plan made moments ago: the
+ * snapshot writer runs at most every SNAPSHOT_INTERVAL_MS) but the core holds the plan loaded, its text now, so a
+ * window can start writing at once. Null otherwise. A malformed id is refused with 'invalid-input'; an unknown one is
+ * simply null.
  */
 export function openSnapshot(access: PlanAccess, db: Database, id: string): DocumentSnapshot | null {
   const documentId = access.parseId(id);
   const row = readSnapshot(db, documentId);
-  if (!row) return null;
-  return { id: documentId, title: row.title, markdown: row.text, heads: toUrlHeads(row.heads) };
+  if (row) return { id: documentId, title: row.title, markdown: row.text, heads: toUrlHeads(row.heads) };
+  if (access.indexes.isIndex(documentId) || !access.indexes.knows(documentId)) return null;
+  const handle = access.repo.handles[documentId as never] as DocHandle<PlanDocument> | undefined;
+  if (!handle?.isReady()) return null;
+  const doc = handle.doc();
+  if (typeof doc?.text !== "string") return null;
+  return { id: documentId, title: typeof doc.title === "string" ? doc.title : "", markdown: doc.text, heads: handle.heads() };
 }
 
 /**

@@ -56,6 +56,16 @@ describe("document snapshots through the document service", () => {
     first.db.close();
   });
 
+  it("gives a plan made moments ago, before any snapshot is stored, from the loaded document: a window can write at once", async () => {
+    const fx = await fixture({ snapshotIntervalMs: 60_000 });
+    const { id } = await fx.service.createDocument({ title: "Fresh", markdown: "# Start" });
+    expect(readSnapshot(fx.db, id as never)).toBeNull();
+    const handle = await fx.repo.find<PlanDocument>(id as never);
+    const snapshot = await fx.service.openSnapshot(id);
+    expect(snapshot).toEqual({ id, title: "Fresh", markdown: "# Start", heads: expect.any(Array) });
+    expect(sorted(snapshot!.heads)).toEqual(sorted(handle.heads()));
+  });
+
   it("unknown ids give null, malformed ids a typed refusal", async () => {
     const fx = await fixture();
     const { id } = await fx.service.createDocument({});

@@ -1,19 +1,21 @@
 /**
- * Page entry: connect to the core (Electron preload or host-mode sockets), start the replica, render the app.
- * If the core cannot be reached at all, say so in words instead of showing an empty window (App does the same when
- * the core later refuses this page's secret). Once connected, the window outbox (replica/outbox-*.ts) is replayed.
+ * Page entry: connect to the core (Electron preload or host-mode sockets), start the window's replica host (a Web
+ * Worker holding the window's Automerge replica), render the app. If the core cannot be reached at all, say so in
+ * words instead of showing an empty window (App does the same when the core later refuses this page's secret). The
+ * host replays the window outbox (replica/outbox-*.ts) once it runs.
  */
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { connectBridge } from "./bridge/connect.js";
-import { createReplica } from "./replica/replica.js";
+import { startReplicaWorker } from "./replica-link/start-replica.js";
 import { AppServicesContext, createAppServices } from "./state/app-services.js";
 import { describeError } from "./state/describe-error.js";
 import { App } from "./components/App.js";
 import { FatalScreen, NEW_LINK, RefusedScreen } from "./components/FatalScreen.js";
 import { ChopinError } from "../../shared/errors.js";
 import { lastRefusal, reloadOnNewSecretLink } from "./bridge/secret.js";
-import { replayWindowOutbox } from "./replica/window-outbox.js";
+import { WINDOW_ID } from "./replica/window-outbox.js";
+import { pageStorage } from "./state/last-open.js";
 import "./styles.css";
 
 const root = createRoot(document.getElementById("root")!);
@@ -24,10 +26,14 @@ if (!window.chopin) reloadOnNewSecretLink(window);
 async function start() {
   try {
     const connection = await connectBridge();
-    const repo = createReplica(connection.replicaAdapter);
-    const services = createAppServices(connection.bridge, repo, connection.coreLink);
-    // Edits kept by a window whose core went away (this origin's outbox) go to the core this window reaches.
-    replayWindowOutbox(repo, connection.bridge.api, connection.coreLink, (notice) => services.documents.getState().showNotice(notice));
+    const replica = startReplicaWorker({
+      connection,
+      api: connection.bridge.api,
+      windowId: WINDOW_ID,
+      storage: pageStorage() as Storage | null,
+      notify: (notice) => services.documents.getState().showNotice(notice),
+    });
+    const services = createAppServices(connection.bridge, replica, connection.coreLink);
     root.render(
       <StrictMode>
         <AppServicesContext.Provider value={services}>

@@ -2,8 +2,8 @@
  * The keystroke bench page: one CodeMirror 6 editor (Markdown) over a 100 KB document, either plain (?mode=plain),
  * bound to an Automerge document in a local in-memory repo through @automerge/automerge-codemirror
  * (?mode=automerge), or the app's own plan editor (?mode=chopin: renderer/src/editor/plan-editor.ts with its live
- * preview, task checkboxes, size limit, keydown typing and the binding, styled by the app's stylesheet, over a local
- * in-memory repo). It records, per trusted keydown, the time until the browser's `input` event (its own
+ * preview, task checkboxes, size limit, keydown typing and its mirror, styled by the app's stylesheet, with the
+ * document in the app's replica host: a Web Worker, as in the app). It records, per trusted keydown, the time until the browser's `input` event (its own
  * contenteditable insertion is done: CodeMirror has not seen the key yet), until the editor DOM changes
  * (MutationObserver: registered after CodeMirror's own observer, so it runs once CodeMirror has processed the
  * insertion, the binding included) and until after the next frame (requestAnimationFrame, then setTimeout 0).
@@ -28,7 +28,8 @@ interface BenchApi {
   results(): { input: number[]; dom: number[]; paint: number[]; missedDom: number };
   reset(): void;
   editorLength(): number;
-  automergeLength(): number | null;
+  /** The Automerge document's body length (chopin: once the replica host confirmed every edit), or null (plain). */
+  automergeLength(): number | null | Promise<number | null>;
 }
 
 declare global {
@@ -57,10 +58,12 @@ window.paint = {
   },
 };
 
-async function setup(): Promise<{ view: EditorView; automergeLength: () => number | null }> {
+type Setup = { view: EditorView; automergeLength: () => number | null | Promise<number | null> };
+
+async function setup(): Promise<Setup> {
   const extensions: Extension[] = [markdown(), history(), keymap.of([...defaultKeymap, ...historyKeymap])];
   let text = makeMarkdown(DOC_CHARS);
-  let automergeLength: () => number | null = () => null;
+  let automergeLength: Setup["automergeLength"] = () => null;
   if (mode === "automerge") {
     const { Repo } = await import("@automerge/automerge-repo");
     const { automergeSyncPlugin } = await import("@automerge/automerge-codemirror");
@@ -90,22 +93,50 @@ function placeCaret(view: EditorView): void {
   view.focus();
 }
 
-/** The app's plan editor, in the app's editor host element and stylesheet, bound to a plan in a local repo. */
-async function chopinEditor(text: string): Promise<{ view: EditorView; automergeLength: () => number | null }> {
-  const [{ Repo }, { createPlanEditor }] = await Promise.all([
-    import("@automerge/automerge-repo"),
+/**
+ * The app's plan editor, in the app's editor host element and stylesheet, mirroring a plan opened in the app's
+ * replica host (a Web Worker; its network is a port nobody answers: the plan comes from its saved bytes).
+ */
+async function chopinEditor(text: string): Promise<Setup> {
+  const [{ next: A }, { createPlanEditor }, { ReplicaClient }, { portLink }, { unconfirmedEdits }] = await Promise.all([
+    import("@automerge/automerge"),
     import("../../../renderer/src/editor/plan-editor.js"),
+    import("../../../renderer/src/replica-link/replica-client.js"),
+    import("../../../renderer/src/replica-link/port-link.js"),
+    import("../../../renderer/src/mirror/editor-mirror.js"),
     import("../../../renderer/src/styles.css"),
   ]);
-  const repo = new Repo({ network: [] });
-  // The editor reads and writes only the body at ["text"]; the plan's other fields do not reach it.
-  const handle = repo.create<{ text: string }>({ text });
-  await handle.whenReady();
+  const { bytesToBase64 } = await import("../../../renderer/src/replica/base64.js");
+  const { generateAutomergeUrl } = await import("@automerge/automerge-repo");
+  const saved = bytesToBase64(A.save(A.from({ text })));
+  const worker = new Worker(new URL("../../../renderer/src/replica/replica.worker.ts", import.meta.url), { type: "module" });
+  const nobody = new MessageChannel();
+  worker.postMessage({ t: "init", network: { kind: "port", port: nobody.port1 }, windowId: "bench", storage: null, coreLink: null }, [nobody.port1]);
+  const client = new ReplicaClient({
+    link: portLink(worker),
+    api: { waitSaved: async (documentId) => ({ documentId, savedAt: Date.now() }), getDocument: async () => null as never, readSavedDocument: async () => saved },
+    storage: null,
+    notify: (message) => console.error(message),
+  });
+  const link = client.open(generateAutomergeUrl(), text, saved);
+  let ready = false;
+  link.on((event) => {
+    if (event.t === "ready") ready = true;
+  });
   const parent = document.getElementById("editor")!;
   parent.className = "editor-host";
-  const view = createPlanEditor({ parent, handle: handle as unknown as Parameters<typeof createPlanEditor>[0]["handle"] });
+  const view = createPlanEditor({ parent, text, mirror: link.mirror });
   placeCaret(view);
-  return { view, automergeLength: () => handle.doc().text.length };
+  await new Promise<void>((resolve) => {
+    const check = () => (ready ? resolve() : setTimeout(check, 10));
+    check();
+  });
+  // Every edit the host confirmed is in its Automerge document, whose body it mirrors.
+  const confirmed = async () => {
+    while (unconfirmedEdits(view.state) > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    return view.state.doc.length;
+  };
+  return { view, automergeLength: confirmed };
 }
 
 const input: number[] = [];

@@ -7,12 +7,9 @@
  * shows the fatal screen (see App) instead of reconnecting forever. Whether that secret had worked in this tab before
  * (so Chopin was restarted) is recorded for the screen's words (secret.ts).
  */
-import type { NetworkAdapterInterface } from "@automerge/automerge-repo";
-import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
-import { BrowserWebSocketClientAdapter } from "@automerge/automerge-repo-network-websocket";
 import type { ChopinBridge } from "../../../shared/api.js";
 import { ChopinError } from "../../../shared/errors.js";
-import { REPLICA_RECONNECT_MS } from "../../../shared/limits.js";
+import type { ReplicaNetwork } from "./replica-network.js";
 import { recordRefusal, rememberLinked, takeHostSecret, type SecretEnvironment } from "./secret.js";
 import { createSocketBridge, type BridgeConnectionState, type SocketBridgeOptions, type WebSocketFactory } from "./socket-bridge.js";
 
@@ -24,7 +21,10 @@ export interface CoreLink {
 
 export interface Connection {
   bridge: ChopinBridge;
-  replicaAdapter: NetworkAdapterInterface;
+  /** Where the replica host (a worker) connects to the core. */
+  replicaNetwork: ReplicaNetwork;
+  /** Called once if the core refuses this page for good: the replica must stop reconnecting. */
+  onReplicaRefused(listener: () => void): void;
   /** Host mode only: the API socket's state, so the UI can say when the core is unreachable. */
   coreLink?: CoreLink;
 }
@@ -40,7 +40,11 @@ export async function connectBridge(): Promise<Connection> {
   if (window.chopin) {
     const port = await window.chopin.replicaPort();
     const { replicaPort: _port, ...bridge } = window.chopin;
-    return { bridge: { api: bridge.api, on: bridge.on.bind(window.chopin) }, replicaAdapter: new MessageChannelNetworkAdapter(port) };
+    return {
+      bridge: { api: bridge.api, on: bridge.on.bind(window.chopin) },
+      replicaNetwork: { kind: "port", port },
+      onReplicaRefused: () => undefined,
+    };
   }
   return connectHost({ location: window.location, storage: window.sessionStorage, history: window.history });
 }
@@ -64,21 +68,20 @@ export function connectHost(env: HostEnvironment): Connection {
   }
   const urls = hostSocketUrls(env.location, secret);
   const socketBridge = createSocketBridge(urls.api, env.createSocket, { probe: env.probe });
-  const replicaAdapter = new BrowserWebSocketClientAdapter(urls.sync, REPLICA_RECONNECT_MS);
+  const refusedListeners: (() => void)[] = [];
+  let refused = false;
   socketBridge.onConnection((state) => {
     if (state === "open") rememberLinked(env.storage, secret);
-    if (state !== "refused") return;
+    if (state !== "refused" || refused) return;
+    refused = true;
     // A refused secret never becomes good: a reload must not try it again, and the replica must stop retrying too.
     recordRefusal(env.storage, secret);
-    try {
-      replicaAdapter.disconnect();
-    } catch {
-      // The adapter asserts it was connected; one that never was has nothing to stop.
-    }
+    refusedListeners.forEach((listener) => listener());
   });
   return {
     bridge: socketBridge,
-    replicaAdapter,
+    replicaNetwork: { kind: "socket", url: urls.sync },
+    onReplicaRefused: (listener) => (refused ? listener() : void refusedListeners.push(listener)),
     coreLink: { state: () => socketBridge.connectionState, on: (listener) => socketBridge.onConnection(listener) },
   };
 }

@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import { REPLICA_RECONNECT_MS } from "../../../shared/limits.js";
 import { connectHost, type Connection } from "./connect.js";
+import { replicaAdapterFor } from "./replica-network.js";
 import { hostEnvironment } from "../test/host-environment.js";
 import { untilImmediate as until, flushIo } from "../../../shared/test-immediate.js";
 
@@ -59,7 +60,12 @@ async function listen(port = 0): Promise<number> {
   return (http.address() as AddressInfo).port;
 }
 
-const replicaOf = (c: Connection) => c.replicaAdapter as BrowserWebSocketClientAdapter;
+/** The replica host's adapter for this connection's /sync socket, made once per connection as the host makes it. */
+const adapters = new WeakMap<Connection, BrowserWebSocketClientAdapter>();
+const replicaOf = (c: Connection) => {
+  if (!adapters.has(c)) adapters.set(c, replicaAdapterFor(c.replicaNetwork) as BrowserWebSocketClientAdapter);
+  return adapters.get(c)!;
+};
 
 describe("the replica socket's reconnect (REPLICA_RECONNECT_MS)", () => {
   it("after the core drops it, reconnects REPLICA_RECONNECT_MS later, not a millisecond sooner", async () => {

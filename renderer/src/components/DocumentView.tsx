@@ -3,7 +3,7 @@
  * outline and version history beside it. Shows the core's text snapshot read-only while the replica loads the
  * document (use-open-document.ts), and binds the editor once the replica has it.
  */
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useStore } from "zustand";
 import type { DocumentDetail } from "../../../shared/api.js";
 import { useServices } from "../state/app-services.js";
@@ -31,7 +31,10 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
     const now = documents.getState().selected;
     if (now?.id === id && now.archivedAt === null) editor.getState().focusBody(id);
   };
-  const { handle, snapshot, error } = useOpenDocument(doc.id, doc.url);
+  const { snapshot, saved } = useOpenDocument(doc.id, doc.url);
+  // The replica host could not open the document (a sentence), for the document it was about.
+  const [failure, setFailure] = useState<{ id: string; message: string } | null>(null);
+  const error = failure?.id === doc.id ? failure.message : null;
   // Until the core has described the document, its repository binding is unknown: no control rather than a wrong one.
   const preview = useStore(documents, (s) => s.selectedIsPreview && s.selected?.id === doc.id);
   const outlineOpen = useStore(ui, (s) => s.outlineOpen);
@@ -136,8 +139,16 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
               <p className="doc-error" role="alert">
                 {error}
               </p>
-            ) : handle || snapshot ? (
-              <EditorHost key={doc.id} documentId={doc.id} handle={handle} snapshot={snapshot} readOnly={doc.archivedAt !== null} />
+            ) : snapshot !== undefined && saved ? (
+              <EditorHost
+                key={doc.id}
+                documentId={doc.id}
+                url={doc.url}
+                snapshotText={snapshot?.markdown ?? null}
+                saved={saved}
+                readOnly={doc.archivedAt !== null}
+                onFailed={(message) => setFailure({ id: doc.id, message })}
+              />
             ) : (
               <p className="doc-loading">Opening…</p>
             )}

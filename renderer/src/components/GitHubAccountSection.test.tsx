@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { Repo } from "@automerge/automerge-repo";
+import { stopTestReplicas, testReplica } from "../test/test-replica.js";
 import { createMemoryBridge, type MemoryBridge } from "../test/memory-bridge.js";
 import { AppServicesContext, createAppServices } from "../state/app-services.js";
 import { AccountIndicator } from "./AccountIndicator.js";
@@ -9,6 +10,7 @@ import { GitHubAccountSection } from "./GitHubAccountSection.js";
 
 const stops: (() => void)[] = [];
 afterEach(() => {
+  stopTestReplicas();
   cleanup();
   while (stops.length) stops.pop()!();
 });
@@ -16,7 +18,7 @@ afterEach(() => {
 function renderSection(setup: (bridge: MemoryBridge) => void = () => {}) {
   const bridge = createMemoryBridge();
   setup(bridge);
-  const services = createAppServices(bridge, new Repo({}));
+  const services = createAppServices(bridge, testReplica(new Repo({}), bridge.api));
   stops.push(services.github.start());
   render(
     <AppServicesContext.Provider value={services}>

@@ -4,6 +4,7 @@ import { act, cleanup, fireEvent, render, screen, within } from "@testing-librar
 import { until } from "../test/until.js";
 import "../test/jsdom-layout.js";
 import { linkedRepos } from "../test/linked-repos.js";
+import { stopTestReplicas, testReplica } from "../test/test-replica.js";
 import { createMemoryBridge } from "../test/memory-bridge.js";
 import { AppServicesContext, createAppServices } from "../state/app-services.js";
 import { ChopinError } from "../../../shared/errors.js";
@@ -11,6 +12,7 @@ import { App } from "./App.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
+  stopTestReplicas();
   cleanup();
   while (cleanups.length) cleanups.pop()!();
 });
@@ -20,7 +22,7 @@ async function renderWithDocument() {
   const { core, replica, close } = linkedRepos();
   cleanups.push(close);
   const bridge = createMemoryBridge(core);
-  const services = createAppServices(bridge, replica);
+  const services = createAppServices(bridge, testReplica(replica, bridge.api));
   render(
     <AppServicesContext.Provider value={services}>
       <App />

@@ -2,13 +2,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { Repo } from "@automerge/automerge-repo";
+import { stopTestReplicas, testReplica } from "../test/test-replica.js";
 import { ChopinError } from "../../../shared/errors.js";
 import { createMemoryBridge } from "../test/memory-bridge.js";
 import { AppServicesContext, createAppServices } from "../state/app-services.js";
 import { RELAY_WITHOUT_TOKEN, SettingsDialog } from "./SettingsDialog.js";
 import { UNENCRYPTED_RELAY_WARNING } from "./relay-url-warning.js";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  stopTestReplicas();
+});
 
 async function renderDialog(portChangedFrom?: number) {
   const bridge = createMemoryBridge();
@@ -16,7 +20,7 @@ async function renderDialog(portChangedFrom?: number) {
     const original = bridge.api.getMcpInfo.bind(bridge.api);
     bridge.api.getMcpInfo = async () => ({ ...(await original()), portChangedFrom });
   }
-  const services = createAppServices(bridge, new Repo({}));
+  const services = createAppServices(bridge, testReplica(new Repo({}), bridge.api));
   await services.session.getState().load();
   render(
     <AppServicesContext.Provider value={services}>

@@ -10,6 +10,7 @@ import { EVENT_NAMES, type BridgeRequest, type ChopinBridge } from "../../../sha
 import { toErrorShape } from "../../../shared/errors.js";
 import "../test/jsdom-layout.js";
 import { linkedRepos } from "../test/linked-repos.js";
+import { stopTestReplicas, testReplica } from "../test/test-replica.js";
 import { createMemoryBridge } from "../test/memory-bridge.js";
 import { until } from "../test/until.js";
 import { AppServicesContext, createAppServices } from "../state/app-services.js";
@@ -19,6 +20,7 @@ import { SYNC_UNKNOWN_TEXT } from "./StatusBar.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
+  stopTestReplicas();
   cleanup();
   while (cleanups.length) cleanups.pop()!();
 });
@@ -69,7 +71,7 @@ function renderOver(url: string) {
   cleanups.push(close);
   const bridge = createSocketBridge(url, (u) => new WebSocket(u) as unknown as WebSocketLike);
   cleanups.push(() => bridge.close());
-  const services = createAppServices(bridge, replica, {
+  const services = createAppServices(bridge, testReplica(replica, bridge.api), {
     state: () => bridge.connectionState,
     on: (listener) => bridge.onConnection(listener),
   });

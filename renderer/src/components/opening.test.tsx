@@ -6,12 +6,14 @@ import { undo } from "@codemirror/commands";
 import type { DocHandle } from "@automerge/automerge-repo";
 import "../test/jsdom-layout.js";
 import { linkedRepos } from "../test/linked-repos.js";
+import { stopTestReplicas, testReplica } from "../test/test-replica.js";
 import { createMemoryBridge } from "../test/memory-bridge.js";
 import { AppServicesContext, createAppServices } from "../state/app-services.js";
 import { App } from "./App.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
+  stopTestReplicas();
   cleanup();
   while (cleanups.length) cleanups.pop()!();
 });
@@ -22,7 +24,7 @@ async function setup(markdown: string) {
   const { core, replica, close } = linkedRepos();
   cleanups.push(close);
   const bridge = createMemoryBridge(core);
-  const services = createAppServices(bridge, replica);
+  const services = createAppServices(bridge, testReplica(replica, bridge.api));
   const detail = await bridge.api.createDocument({ title: "Big plan", markdown });
   const coreHandle = (await core.find(detail.url as never)) as DocHandle<{ text: string }>;
   let release!: () => void;
@@ -43,32 +45,28 @@ const shownText = () => [...(content()?.querySelectorAll(".cm-line") ?? [])].map
 const saveStatus = () => screen.getByRole("status", { name: "Save status" }).textContent;
 
 describe("opening a document from its snapshot", () => {
-  it("paints the snapshot read-only, then the same editor becomes editable with the caret kept", async () => {
+  it("paints the snapshot editable at once; what is typed before the document loads is kept and saved after", async () => {
     const { bridge, services, coreHandle, id, open, release } = await setup("# Snap\nbody text");
     bridge.snapshots.set(id, { id, title: "Big plan", markdown: "# Snap\nbody text", heads: coreHandle.heads() });
     open();
     await until(() => shownText() === "# Snap\nbody text", "the snapshot text");
     const painted = content()!;
-    expect(painted.getAttribute("contenteditable")).toBe("false");
+    expect(painted.getAttribute("contenteditable")).toBe("true");
     expect(saveStatus()).toBe("Opening…");
     // The repository binding is not known yet: no control rather than a wrong one.
     expect(screen.queryByRole("group", { name: "Repository" })).toBeNull();
     const view = services.editor.getState().view!;
-    expect(view.state.readOnly).toBe(true);
-    view.dispatch({ selection: { anchor: 4 } });
+    expect(view.state.readOnly).toBe(false);
+    view.dispatch({ changes: { from: view.state.doc.length, insert: "!" }, userEvent: "input.type" });
 
+    // The replica has not loaded the document: the edit waits in the editor, unsaved.
+    expect(coreHandle.doc().text).toBe("# Snap\nbody text");
     release();
-    await until(() => content()?.getAttribute("contenteditable") === "true", "the editor to become editable");
+    await until(() => coreHandle.doc().text === "# Snap\nbody text!", "the edit typed while opening to reach the core");
     expect(content()).toBe(painted);
     expect(services.editor.getState().view).toBe(view);
-    expect(view.state.selection.main.head).toBe(4);
-    expect(shownText()).toBe("# Snap\nbody text");
     await until(() => saveStatus() === "Saved", "Saved");
     await until(() => screen.queryByRole("group", { name: "Repository" }) !== null, "the full header");
-
-    // Bound: typing becomes a change the core receives.
-    view.dispatch({ changes: { from: view.state.doc.length, insert: "!" }, userEvent: "input.type" });
-    await until(() => coreHandle.doc().text === "# Snap\nbody text!", "the edit to reach the core");
   });
 
   it("paints a snapshot that is already here in the document's first render, with no empty page before it", async () => {
@@ -94,21 +92,22 @@ describe("opening a document from its snapshot", () => {
     // The header came with the text, in the same commit.
     expect(headerWithText).toBe(true);
     release();
-    await until(() => content()?.getAttribute("contenteditable") === "true", "the editor to become editable");
+    await until(() => saveStatus() === "Saved", "Saved");
   });
 
-  it("replaces a stale snapshot with the loaded text before it becomes editable, outside undo history", async () => {
+  it("brings a stale snapshot up to the loaded text, keeping what was typed meanwhile; the catch-up is not undoable", async () => {
     const { bridge, services, coreHandle, id, open, release } = await setup("line one\nline two, current");
     bridge.snapshots.set(id, { id, title: "Big plan", markdown: "line one\nline two", heads: ["stale-head"] });
     open();
     await until(() => shownText() === "line one\nline two", "the stale snapshot");
-    expect(content()!.getAttribute("contenteditable")).toBe("false");
-    release();
-    await until(() => content()?.getAttribute("contenteditable") === "true", "the editor to become editable");
-    expect(shownText()).toBe("line one\nline two, current");
     const view = services.editor.getState().view!;
+    view.dispatch({ changes: { from: 0, insert: "> " }, userEvent: "input.type" });
+    release();
+    await until(() => shownText() === "> line one\nline two, current", "the loaded text with the edit kept");
+    await until(() => coreHandle.doc().text === "> line one\nline two, current", "the core to have both");
+    expect(undo(view)).toBe(true);
+    await until(() => coreHandle.doc().text === "line one\nline two, current", "the undo of the typing only");
     expect(undo(view)).toBe(false);
-    expect(coreHandle.doc().text).toBe("line one\nline two, current");
   });
 
   it("without a snapshot or stored bytes, opens straight into the editable editor through sync", async () => {

@@ -44,16 +44,17 @@ describe("Enter in the title", () => {
     expect(view.state.selection.main.head).toBe("# Notes\n\nfirst line".length);
   });
 
-  it("before the body is editable: the body takes the focus the moment it becomes editable", async () => {
+  it("before the body is there (no snapshot to start from): the body takes the focus the moment it is", async () => {
     const { bridge, services } = renderApp();
     let release!: () => void;
     bridge.savedGate = new Promise<void>((resolve) => (release = resolve));
     const doc = await bridge.api.createDocument({ title: "Held", markdown: "held text" });
-    bridge.snapshots.set(doc.id, { id: doc.id, title: "Held", markdown: "held text", heads: [] });
+    bridge.snapshots.delete(doc.id);
     const nav = screen.getByRole("navigation", { name: "Documents" });
     await until(() => within(nav).queryByText("Held") !== null, "listed");
     fireEvent.click(within(nav).getByText("Held"));
-    await until(() => services.editor.getState().view?.state.readOnly === true, "the read-only snapshot");
+    await until(() => titleBox() !== null && document.querySelector(".doc-loading") !== null, "the document opening, its body not there yet");
+    expect(services.editor.getState().view).toBeNull();
 
     titleBox().focus();
     fireEvent.keyDown(titleBox(), { key: "Enter" });
@@ -61,7 +62,7 @@ describe("Enter in the title", () => {
     expect(services.editor.getState().bodyFocusPending).toBe(true);
 
     release();
-    await until(() => services.editor.getState().view?.state.readOnly === false, "the editor bound");
+    await until(() => services.editor.getState().view?.state.readOnly === false, "the editor");
     const view = services.editor.getState().view!;
     await until(() => focused() === view.contentDOM, "focus in the body");
     expect(view.state.selection.main.head).toBe("held text".length);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { EditorState, type Transaction, type TransactionSpec } from "@codemirror/state";
-import { reconcileAnnotationType } from "@automerge/automerge-codemirror/dist/plugin.js";
+import { EditorState, Transaction, type TransactionSpec } from "@codemirror/state";
 import { MAX_DOCUMENT_MARKDOWN_BYTES } from "../../../shared/limits.js";
 import { utf8Bytes } from "../../../shared/utf8.js";
 import { bodyBytes, bodySizeLimit, bodySizeRefused, refusalWords, type BodySizeRefusal } from "./body-size-limit.js";
@@ -73,9 +72,9 @@ describe(`MAX_DOCUMENT_MARKDOWN_BYTES (${LIMIT}) in the editor`, () => {
     expect(apply(shrunk.state, { changes: { from: 0, insert: "z" }, userEvent: "input.type" }).refused).not.toBeNull();
   });
 
-  it("never refuses other people's edits (the binding's reconcile transactions), so the editor keeps matching the document", () => {
+  it("never refuses other people's edits (the mirror's remote transactions), so the editor keeps matching the document", () => {
     const state = start("a".repeat(LIMIT));
-    const remote = apply(state, { changes: { from: 0, insert: "REMOTE " }, annotations: reconcileAnnotationType.of({}) });
+    const remote = apply(state, { changes: { from: 0, insert: "REMOTE " }, annotations: Transaction.remote.of(true) });
     expect(remote.refused).toBeNull();
     expect(remote.state.doc.length).toBe(LIMIT + 7);
     expect(remote.state.field(bodyBytes)).toBe(LIMIT + 7);

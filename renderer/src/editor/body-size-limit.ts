@@ -5,10 +5,9 @@
  * `bodySizeRefused` effect, so the window can say so in words.
  * What must stay true: the size is kept as a running count (each transaction costs the size of its change, never of
  * the document); edits that do not grow the body (deleting, even above the limit) always pass; other people's edits
- * (the Automerge binding's reconcile transactions) are never refused, or this editor would stop matching the document.
+ * (the mirror's remote transactions) are never refused, or this editor would stop matching the document.
  */
-import { isReconcileTx } from "@automerge/automerge-codemirror/dist/plugin.js";
-import { EditorState, StateEffect, StateField, type ChangeSet, type Extension, type Text, type Transaction } from "@codemirror/state";
+import { EditorState, StateEffect, StateField, Transaction, type ChangeSet, type Extension, type Text } from "@codemirror/state";
 import { MAX_DOCUMENT_MARKDOWN_BYTES } from "../../../shared/limits.js";
 import { utf8Bytes, utf8RangeBytes } from "../../../shared/utf8.js";
 
@@ -75,7 +74,7 @@ export function bodySizeLimit(limit: number = MAX_DOCUMENT_MARKDOWN_BYTES): Exte
   return [
     bodyBytes,
     EditorState.transactionFilter.of((tr) => {
-      if (!tr.docChanged || isReconcileTx(tr)) return tr;
+      if (!tr.docChanged || tr.annotation(Transaction.remote)) return tr;
       const before = tr.startState.field(bodyBytes, false);
       if (before === undefined) return tr;
       const delta = changeByteDelta(tr.startState.doc, tr.changes, tr.newDoc);

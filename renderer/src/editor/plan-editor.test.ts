@@ -1,11 +1,10 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from "vitest";
-import { Repo } from "@automerge/automerge-repo";
 import { SearchQuery, searchPanelOpen } from "@codemirror/search";
 import { EditorState } from "@codemirror/state";
 import { MAX_FIND_MATCHES_COUNTED } from "../../../shared/limits.js";
 import { matchPosition, matchWords } from "./find-panel.js";
-import type { PlanDocument } from "../../../shared/schema/plan-document.js";
+import type { MirrorEnd } from "../mirror/editor-mirror.js";
 import "../test/jsdom-layout.js";
 import { createPlanEditor } from "./plan-editor.js";
 
@@ -14,13 +13,13 @@ afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
 
+/** The editor's keys and panels need no document behind it: its mirror's authority never answers here. */
+const silentMirror: MirrorEnd = { post: () => undefined, listen: () => () => undefined };
+
 async function editorWith(text: string) {
-  const repo = new Repo({ network: [] });
-  const handle = repo.create<PlanDocument>({ text } as PlanDocument);
-  await handle.whenReady();
   const parent = document.createElement("div");
   document.body.append(parent);
-  const view = createPlanEditor({ parent, handle });
+  const view = createPlanEditor({ parent, text, mirror: silentMirror });
   cleanups.push(() => {
     view.destroy();
     parent.remove();

@@ -1,14 +1,15 @@
 /**
- * Creates the editor for one plan document: CodeMirror bound to the Automerge text at ["text"] of a ready DocHandle.
- * What must stay true: the editor starts from the handle's current text (the binding does not fill it), the handle
- * is ready before the binding is created, and remote edits never enter this window's undo history.
+ * Creates the editor for one plan document: CodeMirror mirroring the document's body, which the window's replica
+ * host owns (mirror/editor-mirror.ts). It is editable from its first frame, on the text it starts with (the core's
+ * snapshot, or the document's own when there was none): what is typed before the replica has the document waits
+ * and is rebased over whatever the document brings.
+ * What must stay true: the editor starts from the text of the session's version 0, and remote edits never enter this
+ * window's undo history (the mirror marks them so).
  */
-import type { DocHandle } from "@automerge/automerge-repo";
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
 import { EditorState, Prec, type Extension } from "@codemirror/state";
 import { EditorView, keymap, placeholder } from "@codemirror/view";
-import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import { matchShortcut } from "../components/shortcuts.js";
 import { bodySizeLimit } from "./body-size-limit.js";
 import { createFindPanel } from "./find-panel.js";
@@ -17,41 +18,40 @@ import { keyboardFocusRing } from "./keyboard-focus-ring.js";
 import { keydownTyping } from "./keydown-typing.js";
 import { openLinkAtCaret, openLinksOnModClick } from "./link-open.js";
 import { markdownPresentation } from "./markdown-editing.js";
-import { remoteEditsOutsideHistory } from "./remote-edits-outside-history.js";
 import { richPaste } from "./rich-paste.js";
 import { tabIndentKeys } from "./tab-indent.js";
 import { toggleTasksInSelection } from "./task-checkboxes.js";
-import { textSync } from "./text-sync.js";
+import { editorMirror, type EditorMirrorOptions, type MirrorEnd } from "../mirror/editor-mirror.js";
 
 export const DOCUMENT_BODY_LABEL = "Document body";
 
 export function createPlanEditor(options: {
   parent: HTMLElement;
-  handle: DocHandle<PlanDocument>;
+  /** The session's version 0: the text the mirror's updates start from. */
+  text: string;
+  mirror: MirrorEnd;
   extensions?: Extension[];
+  mirrorOptions?: EditorMirrorOptions;
 }): EditorView {
-  const { handle } = options;
-  if (!handle.isReady()) throw new Error("The document must be ready before the editor binds to it.");
-  const text = handle.doc().text;
   return new EditorView({
     parent: options.parent,
     state: EditorState.create({
-      doc: typeof text === "string" ? text : "",
-      extensions: [...planPresentation(), planBinding(handle, options.extensions)],
+      doc: options.text,
+      extensions: [...planPresentation(), planBinding(options.mirror, options.extensions, options.mirrorOptions)],
     }),
   });
 }
 
-/** What the editor shows whether or not it is bound yet (an opening editor keeps it, so binding does not flash). */
+/** How the editor presents Markdown (the version viewer shares it). */
 export function planPresentation(): Extension[] {
   return [markdownPresentation(DOCUMENT_BODY_LABEL), placeholder("Start writing your plan…"), keyboardFocusRing()];
 }
 
 /**
  * Editing: history, keys (find and replace on Mod+F; Mod+Enter opens the link at the caret, else toggles the tasks of the selected lines), printable keys typed at keydown, Tab indenting lists and code only (tab-indent.ts), the body's size limit, Mod+click on a
- * link, rich paste as Markdown and the Automerge binding. The handle must be ready and the editor hold its text.
+ * link, rich paste as Markdown and the mirror of the document's body.
  */
-export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extension[] = []): Extension[] {
+export function planBinding(mirror: MirrorEnd, extensions: Extension[] = [], mirrorOptions: EditorMirrorOptions = {}): Extension[] {
   return [
     history(),
     search({ top: true, createPanel: createFindPanel }),
@@ -62,8 +62,7 @@ export function planBinding(handle: DocHandle<PlanDocument>, extensions: Extensi
     bodySizeLimit(),
     openLinksOnModClick(),
     richPaste(),
-    textSync(handle as DocHandle<unknown>),
-    remoteEditsOutsideHistory,
+    editorMirror(mirror, mirrorOptions),
     ...extensions,
   ];
 }

@@ -37,9 +37,11 @@ export async function mirrorSession(options: {
   attached?: boolean;
   extensions?: Extension[];
   name?: string;
+  now?: () => number;
+  updatedAt?: number;
 }): Promise<MirrorSession> {
   const repos = linkedRepos();
-  const remote = repos.core.create<PlanDocument>({ text: options.text, title: "Plan", authors: {}, updatedAt: 0 } as unknown as PlanDocument);
+  const remote = repos.core.create<PlanDocument>({ text: options.text, title: "Plan", authors: {}, updatedAt: options.updatedAt ?? 0 } as unknown as PlanDocument);
   options.beforeLoad?.(remote);
   const mine = await repos.replica.find<PlanDocument>(remote.url);
   const { port1, port2 } = new MessageChannel();
@@ -52,6 +54,7 @@ export async function mirrorSession(options: {
       port1.postMessage(message);
     },
     displayName: () => options.name ?? "Ada",
+    now: options.now,
   });
   port1.onmessage = (event) => authority.receive(event.data);
   const end: MirrorEnd = {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { next as A } from "@automerge/automerge";
 import { undo, undoDepth } from "@codemirror/commands";
 import { ChangeSet } from "@codemirror/state";
+import { UPDATED_AT_GRANULARITY_MS } from "../../../shared/limits.js";
 import "../test/jsdom-layout.js";
 import { waitFor } from "../test/wait-for.js";
 import { unconfirmedEdits } from "./editor-mirror.js";
@@ -127,6 +128,32 @@ describe("an editor mirror and its text authority", () => {
     await waitFor(() => allHold(s, "a new body"), 10_000, "the replaced body in the editor");
     type(s, 0, "!");
     await waitFor(() => allHold(s, "!a new body"), 10_000, "typing after the replacement");
+  });
+});
+
+describe("what the authority writes beside the text", () => {
+  it("names this window's actor and bumps updatedAt after its edit, not on open or for a teammate's edit", async () => {
+    const clock = { now: 1000 + UPDATED_AT_GRANULARITY_MS };
+    const s = await open({ text: "hi", updatedAt: 1000, now: () => clock.now });
+    s.remoteSplice(0, 0, "x");
+    await waitFor(() => s.view.state.doc.toString() === "xhi", 10_000, "the remote edit");
+    expect(s.mine.doc().authors).toEqual({});
+    expect(s.mine.doc().updatedAt).toBe(1000);
+
+    type(s, 3, "!");
+    await waitFor(() => Object.keys(s.remote.doc().authors).length === 1 && s.remote.doc().updatedAt === clock.now, 10_000, "the metadata");
+    expect(s.remote.doc().authors).toEqual({ [A.getActorId(s.mine.doc())]: "Ada" });
+  });
+
+  it(`moves updatedAt at most once per UPDATED_AT_GRANULARITY_MS (${UPDATED_AT_GRANULARITY_MS} ms)`, async () => {
+    const clock = { now: 1000 + UPDATED_AT_GRANULARITY_MS - 1 };
+    const s = await open({ text: "hi", updatedAt: 1000, now: () => clock.now });
+    type(s, 0, "a");
+    await waitFor(() => Object.keys(s.mine.doc().authors).length === 1, 10_000, "the first edit");
+    expect(s.mine.doc().updatedAt).toBe(1000);
+    clock.now = 1000 + UPDATED_AT_GRANULARITY_MS;
+    type(s, 0, "b");
+    await waitFor(() => s.mine.doc().updatedAt === clock.now, 10_000, "updatedAt bumped");
   });
 });
 

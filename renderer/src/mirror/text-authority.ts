@@ -53,6 +53,20 @@ export class TextAuthority {
     return this.#base + this.#log.length;
   }
 
+  /** The body's length now. */
+  get length(): number {
+    return this.#text?.length ?? 0;
+  }
+
+  /** A position in the text at `version`, moved through every update since (clamped when that is long forgotten). */
+  positionNow(version: number, position: number): number {
+    const at = Math.max(0, Math.min(Math.trunc(Number(position)) || 0, Number.MAX_SAFE_INTEGER));
+    if (!Number.isInteger(version) || version < this.#base || version > this.version) return Math.min(at, this.length);
+    let moved = at;
+    for (const update of this.#log.slice(version - this.#base)) moved = update.changes.mapPos(Math.min(moved, update.changes.length), -1);
+    return Math.min(moved, this.length);
+  }
+
   /** Starts owning the document's body (once the replica has it): catches up the base text, then applies pushes. */
   attach(handle: DocHandle<PlanDocument>): void {
     if (this.#handle) throw new Error("This authority already has its document.");

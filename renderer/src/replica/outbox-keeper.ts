@@ -44,6 +44,8 @@ export class OutboxKeeper {
   #lastConfirmAt = Number.NEGATIVE_INFINITY;
   #problem: string | null = null;
   #stopped = false;
+  /** Set while the core cannot confirm: changes are kept at once. */
+  #writeThrough = false;
   /** False only when this window's entry for the document is known to be absent (saves a storage call per save). */
   #mayHaveEntry: boolean;
   readonly #page: Pick<Window, "addEventListener" | "removeEventListener"> | null;
@@ -70,7 +72,7 @@ export class OutboxKeeper {
   headsChanged(): void {
     // Armed already: the timer looks at the document when it fires (one check per delay, not per keystroke).
     if (this.#stopped || this.#timer || this.#upToDate()) return;
-    this.#arm(this.#delayMs);
+    this.#arm(this.#writeThrough ? 0 : this.#delayMs);
   }
 
   /** The core confirmed these heads (UrlHeads, as the handle gives them) on disk. */
@@ -79,7 +81,19 @@ export class OutboxKeeper {
     const hex = decodeHeads(heads as UrlHeads);
     confirmedByHandle.set(this.#o.handle, hex);
     this.#lastConfirmAt = this.#now();
+    this.#writeThrough = false;
     if (this.#upToDate()) this.#clear();
+  }
+
+  /**
+   * The core could not confirm (it is down or unreachable): keep what is unconfirmed now, and every change from here
+   * at once rather than after the delay, until a confirmation comes. The page cannot wait for this host when it goes
+   * away, so what is kept must already be kept.
+   */
+  confirmationFailed(): void {
+    if (this.#stopped) return;
+    this.#writeThrough = true;
+    this.flush();
   }
 
   /** Writes the unconfirmed edits now (the page is going away). */
@@ -115,7 +129,7 @@ export class OutboxKeeper {
       if (this.#stopped || this.#upToDate()) return;
       // A confirmation came within the delay: the core is keeping up, so nothing needs encoding yet.
       const since = this.#now() - this.#lastConfirmAt;
-      if (since < this.#delayMs) return this.#arm(this.#delayMs - since);
+      if (!this.#writeThrough && since < this.#delayMs) return this.#arm(this.#delayMs - since);
       this.#write();
     }, ms);
   }

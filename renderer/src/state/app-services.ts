@@ -1,11 +1,13 @@
 /**
- * Everything the components share, built once per window from the connection: the bridge, the replica Repo and the
- * stores. Components reach it through AppServicesContext, so tests can build the same thing around a test bridge.
+ * Everything the components share, built once per window from the connection: the bridge, the client of the
+ * window's replica host and the stores. Components reach it through AppServicesContext, so tests can build the same
+ * thing around a test bridge. It keeps the replica host told who this window is (presence, authorship) and whether
+ * the team is reachable.
  */
 import { createContext, useContext } from "react";
-import type { Repo } from "@automerge/automerge-repo";
 import type { ChopinBridge } from "../../../shared/api.js";
 import type { CoreLink } from "../bridge/connect.js";
+import type { ReplicaClient } from "../replica-link/replica-client.js";
 import { createConnectionStore, type ConnectionStore } from "./connection-store.js";
 import { createDocumentsStore, type DocumentsStore } from "./documents-store.js";
 import { createEditorStore, type EditorStore } from "./editor-store.js";
@@ -15,9 +17,12 @@ import { createUiStore, type UiStore } from "./ui-store.js";
 import { pageStorage, rememberLastOpen, reopenLast } from "./last-open.js";
 import { paceChanges, type IntervalSchedule } from "./paced-changes.js";
 
+/** The caret colour of a person whose identity is not known yet. */
+const FALLBACK_COLOR = "#5b6b7f";
+
 export interface AppServices {
   bridge: ChopinBridge;
-  repo: Repo;
+  replica: ReplicaClient;
   documents: DocumentsStore;
   connection: ConnectionStore;
   session: SessionStore;
@@ -35,7 +40,7 @@ export interface AppServicesOptions {
 
 export function createAppServices(
   bridge: ChopinBridge,
-  repo: Repo,
+  replica: ReplicaClient,
   coreLink?: CoreLink,
   options: AppServicesOptions = {},
 ): AppServices {
@@ -47,7 +52,7 @@ export function createAppServices(
   const github = createGitHubStore(bridge);
   return {
     bridge,
-    repo,
+    replica,
     documents,
     connection,
     session,
@@ -56,6 +61,27 @@ export function createAppServices(
     github,
     start() {
       const stops = [connection.start(), session.start(), github.start()];
+      // Who this window is, for presence and for version history's "who" (its edits are written by the host).
+      const tellIdentity = () => {
+        const me = session.getState().identity;
+        replica.setUser({ name: me?.displayName || "Someone", color: me?.color || FALLBACK_COLOR, device: me?.peerId }, me?.displayName || null);
+      };
+      tellIdentity();
+      stops.push(session.subscribe((s, before) => s.identity !== before.identity && tellIdentity()));
+      // Teammates reach this window through the core's relay link: with it down (offline, refused), none can be here.
+      const teamReachable = () => {
+        const sync = connection.getState().sync;
+        return sync === null || sync.state === "connected";
+      };
+      let reachable = teamReachable();
+      replica.setTeamReachable(reachable);
+      stops.push(
+        connection.subscribe(() => {
+          if (teamReachable() === reachable) return;
+          reachable = !reachable;
+          replica.setTeamReachable(reachable);
+        }),
+      );
       // One event per change the core applies (per keystroke while anyone types): re-read at most once an interval.
       const changes = paceChanges((ids) => {
         void documents.getState().refresh();

@@ -7,7 +7,7 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { EditorView } from "@codemirror/view";
 import type { OutlineEntry } from "../editor/outline.js";
-import type { Peer } from "../editor/presence.js";
+import type { Peer } from "../editor/presence-types.js";
 import type { SaveState } from "./save-tracker.js";
 
 export interface EditorState {

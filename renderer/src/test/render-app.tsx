@@ -1,12 +1,14 @@
 /**
  * Test support (imported only by *.test.tsx): the whole App rendered over a memory bridge and a pair of linked
- * in-memory repos (the core's and this window's). Call cleanupApps() after each test.
+ * in-memory repos (the core's, and this window's replica, run by an in-process replica host). Call cleanupApps()
+ * after each test.
  */
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { until } from "./until.js";
 import { AppServicesContext, createAppServices, type AppServicesOptions } from "../state/app-services.js";
 import { App } from "../components/App.js";
 import { linkedRepos } from "./linked-repos.js";
+import { startInProcessReplica } from "../replica-link/in-process-replica.js";
 import { createMemoryBridge, type MemoryBridge } from "./memory-bridge.js";
 
 const closers: (() => void)[] = [];
@@ -17,7 +19,9 @@ export function renderApp(prepare?: (bridge: MemoryBridge) => void, options?: Ap
   closers.push(close);
   const bridge = createMemoryBridge(core);
   prepare?.(bridge);
-  const services = createAppServices(bridge, replica, undefined, options);
+  const host = startInProcessReplica({ repo: replica, api: bridge.api, notify: (notice) => services.documents.getState().showNotice(notice) });
+  closers.push(host.stop);
+  const services = createAppServices(bridge, host.client, undefined, options);
   render(
     <AppServicesContext.Provider value={services}>
       <App />
