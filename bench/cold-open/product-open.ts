@@ -2,7 +2,9 @@
  * The PRODUCT cold open, measured end to end: a real host-mode core (main/cli.ts, fresh process) on a copy of a data
  * folder prepared by product-setup.ts, the built UI (renderer/dist) in Chromium, a click on the document in the
  * sidebar, then, on the page's own clock: click -> the snapshot's text is in the editor and the frame showing it
- * is being rendered (first paint), and click -> the editor is editable (contenteditable=true) showing the document.
+ * is being rendered (first paint), click -> the editor is editable (contenteditable=true) showing the document, and
+ * click -> a key typed the moment it was editable is saved (the save status says "Saved": the window's replica has
+ * the document, the key is in it, and the core confirmed it on disk).
  * What must stay true: every core we start is stopped by its own pid, even when a measurement throws.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -21,6 +23,8 @@ export interface ProductOpen {
   paintedReadOnly: boolean;
   /** click -> editor editable with the document's text. */
   editableMs: number;
+  /** click -> a key typed at once after editable is on disk ("Saved"). */
+  keySavedMs: number;
   /** core process start -> CHOPIN_READY. */
   coreStartMs: number;
   /** click -> each of the renderer's user-timing marks of the open (chopin:*), when present. */
@@ -133,6 +137,22 @@ export async function measureProductOpen(
       120_000,
       "the document to become editable",
     );
+    // A key typed as soon as the editor took input, then "Saved" on the page's clock.
+    await page.locator(".cm-content").press("End");
+    await page.keyboard.type("Z");
+    const keySavedMs = await withTimeout(
+      page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const click = (window as unknown as { __coldOpenClick: number }).__coldOpenClick;
+            const saved = () => document.querySelector("[role=status][aria-label='Save status']")?.textContent === "Saved";
+            const check = () => (saved() ? resolve(performance.now() - click) : requestAnimationFrame(check));
+            check();
+          }),
+      ),
+      120_000,
+      "the key typed at once to be saved",
+    );
     const steps = await page.evaluate(() => {
       const click = (window as unknown as { __coldOpenClick: number }).__coldOpenClick;
       return Object.fromEntries(
@@ -142,7 +162,7 @@ export async function measureProductOpen(
           .map((m) => [m.name.slice("chopin:".length), m.startTime - click]),
       );
     });
-    return { firstPaintMs: marks.paint, paintedReadOnly: marks.paintedReadOnly, editableMs: marks.editable, coreStartMs: startMs, steps };
+    return { firstPaintMs: marks.paint, paintedReadOnly: marks.paintedReadOnly, editableMs: marks.editable, keySavedMs, coreStartMs: startMs, steps };
   } finally {
     await context.close();
     await core.stop();

@@ -18,7 +18,7 @@ const KEYS = "abcdefghij klmnopqrst uvwxyz ";
 const MODES = [
   { mode: "plain", name: "plain CodeMirror" },
   { mode: "automerge", name: "+ Automerge (local repo)" },
-  { mode: "chopin", name: "Chopin plan editor (local repo)" },
+  { mode: "chopin", name: "Chopin plan editor (replica in a worker)" },
 ] as const;
 
 async function typeKeys(page: Page, count: number): Promise<void> {
