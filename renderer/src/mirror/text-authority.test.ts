@@ -192,6 +192,22 @@ describe("TextAuthority on its own", () => {
     authority.detach();
   });
 
+  it("moves a position the mirror gave for an older version through every update since, and clamps a forgotten one", async () => {
+    const s = await open({ text: "0123456789" });
+    const authority = new TextAuthority({ baseText: "0123456789", send: () => undefined });
+    authority.attach(s.mine);
+    s.remoteSplice(0, 0, "ab");
+    await waitFor(() => authority.version === 1, 10_000, "the remote update");
+    expect(authority.positionNow(0, 5)).toBe(7);
+    expect(authority.positionNow(1, 5)).toBe(5);
+    expect(authority.positionNow(0, 99)).toBe(12);
+    expect(authority.positionNow(7, 99)).toBe(12);
+    // The mirror holds version 1: version 0 is forgotten, its positions are only clamped.
+    authority.receive({ type: "synced", version: 1 });
+    expect(authority.positionNow(0, 5)).toBe(5);
+    authority.detach();
+  });
+
   it("answers a pull with the updates from that version on, and forgets what the mirror said it holds", async () => {
     const s = await open({ text: "ab" });
     const sent: AuthorityToMirror[] = [];

@@ -54,6 +54,25 @@ describe("OutboxKeeper", () => {
     keeper.stop();
   });
 
+  it("once the core could not confirm, keeps what is unconfirmed at once and every later edit without the delay, until it confirms", () => {
+    const { handle, keeper, stored, base } = setup();
+    type(handle, "a");
+    keeper.confirmationFailed();
+    expect(replayed(base, stored()!)).toBe("start a");
+    type(handle, "b");
+    keeper.headsChanged();
+    vi.advanceTimersByTime(0);
+    expect(replayed(base, stored()!)).toBe("start ab");
+    // Confirmed: back to waiting the delay before keeping anything.
+    keeper.confirmed(handle.heads());
+    expect(stored()).toBeNull();
+    type(handle, "c");
+    keeper.headsChanged();
+    vi.advanceTimersByTime(OUTBOX_WRITE_DELAY_MS - 1);
+    expect(stored()).toBeNull();
+    keeper.stop();
+  });
+
   it("encodes nothing while the core keeps confirming, and keeps the edits once it stops", () => {
     const { handle, keeper, storage, stored } = setup();
     for (let i = 0; i < 30; i++) {
