@@ -1,9 +1,10 @@
 /**
- * The renderer's replica: an automerge-repo Repo with no storage whose only peer is the core. The core owns disk and
- * the relay; the replica exists so CodeMirror binds to a real DocHandle and keystrokes become local Automerge
- * changes at once. What must stay true: opening a document waits for the core to hand it over (find() reports
- * "unavailable" if the core did not have it when asked; the core normally announces it once it has it, and this
- * also asks again in case that announcement never comes) and gives up only after a bound, with a typed error.
+ * The window's replica: an automerge-repo Repo with no storage whose only peer is the core, run by the replica host
+ * (a Web Worker). The core owns disk and the relay; the replica exists so the editor's keystrokes become local
+ * Automerge changes at once (text-authority.ts) and the window merges teammates' changes itself.
+ * What must stay true: opening a document waits for the core to hand it over (find() reports "unavailable" if the
+ * core did not have it when asked; the core normally announces it once it has it, and this also asks again in case
+ * that announcement never comes) and gives up only after a bound, with a typed error.
  */
 import {
   Repo,
