@@ -22,6 +22,8 @@ import { bodySizeRefused, refusalWords } from "../editor/body-size-limit.js";
 import { markOpening } from "../state/opening-marks.js";
 import { editLock } from "../editor/edit-lock.js";
 import type { DocumentLink } from "../replica-link/replica-client.js";
+import { keepTypedWhileOpening } from "../replica-link/typed-while-opening.js";
+import { WINDOW_ID, windowOutbox } from "../replica/window-outbox.js";
 
 const OUTLINE_DEBOUNCE_MS = 150;
 
@@ -130,7 +132,18 @@ export function EditorHost({
     editor.setState({ view, documentId, save: { kind: "opening" }, outline: extractOutline(baseText) });
     // Enter in the title, or the palette opening this plan, may have asked for the body before it was editable.
     editor.getState().bodyBecameEditable();
+    let loaded = false;
+    const stopKeeping = keepTypedWhileOpening({
+      store: windowOutbox(),
+      windowId: WINDOW_ID,
+      documentId,
+      title: () => documents.getState().selected?.title ?? "",
+      baseText,
+      view: () => liveViewRef.current,
+      loaded: () => loaded,
+    });
     const off = link.on((event) => {
+      if (event.t === "ready") loaded = true;
       if (event.t === "ready" || event.t === "heads") tracker.headsChanged(event.heads);
       else if (event.t === "presence") {
         presence.show(event.version, event.carets);
@@ -139,6 +152,7 @@ export function EditorHost({
     });
     return () => {
       off();
+      stopKeeping();
       if (outlineTimer) clearTimeout(outlineTimer);
       tracker.stop();
       liveViewRef.current = null;

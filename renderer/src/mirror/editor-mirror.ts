@@ -85,7 +85,7 @@ class MirrorPlugin {
     if (fresh.length === 0) return;
     if (fresh.some((u) => u === null)) {
       this.#stopped = true;
-      this.options.onFailed?.({ code: "bad-request", message: "The document sent an edit this editor could not read; reopen the document." });
+      this.options.onFailed?.({ code: "invalid-input", message: "The document sent an edit this editor could not read; reopen the document." });
       return;
     }
     this.view.dispatch(receiveUpdates(this.view.state, fresh as Update[]));

@@ -175,7 +175,7 @@ describe("TextAuthority on its own", () => {
     const heads = s.mine.heads();
     authority.receive({ type: "push", version: 0, updates: [{ clientID: "x", changes: ChangeSet.of({ from: 0, insert: "!" }, 99).toJSON() }] });
     authority.receive({ type: "push", version: 0, updates: [{ clientID: "x", changes: "not a changeset" as never }] });
-    expect(sent[0]).toMatchObject({ type: "failed", code: "bad-request" });
+    expect(sent[0]).toMatchObject({ type: "failed", code: "invalid-input" });
     expect(s.mine.heads()).toEqual(heads);
     expect(s.mine.doc().text).toBe("hello");
     authority.detach();
@@ -187,7 +187,7 @@ describe("TextAuthority on its own", () => {
     const authority = new TextAuthority({ baseText: "hello", send: (m) => sent.push(m) });
     authority.attach(s.mine);
     authority.receive({ type: "push", version: 3, updates: [{ clientID: "x", changes: ChangeSet.of({ from: 0, insert: "!" }, 5).toJSON() }] });
-    expect(sent).toEqual([expect.objectContaining({ type: "failed", code: "bad-request" })]);
+    expect(sent).toEqual([expect.objectContaining({ type: "failed", code: "invalid-input" })]);
     expect(s.mine.doc().text).toBe("hello");
     authority.detach();
   });

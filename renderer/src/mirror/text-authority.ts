@@ -97,7 +97,7 @@ export class TextAuthority {
     if (message.type === "pull") return this.#resend(message.version);
     if (message.type !== "push" || !Array.isArray(message.updates)) return;
     const updates = message.updates.map(fromWire);
-    if (updates.some((u) => u === null)) return this.#fail("bad-request", "The editor sent an edit Chopin could not read; reopen the document.");
+    if (updates.some((u) => u === null)) return this.#fail("invalid-input", "The editor sent an edit Chopin could not read; reopen the document.");
     // Until the document is loaded a push waits, unanswered: the mirror sends nothing more meanwhile, and its next
     // push after the answer carries everything typed since.
     if (!this.#handle) return void this.#waiting.push({ version: message.version, updates: updates as Update[] });
@@ -112,13 +112,13 @@ export class TextAuthority {
 
   #push(version: number, updates: Update[]): void {
     if (!Number.isInteger(version) || version < this.#base || version > this.version) {
-      return this.#fail("bad-request", "The editor and the document lost track of each other; reopen the document.");
+      return this.#fail("invalid-input", "The editor and the document lost track of each other; reopen the document.");
     }
     const rebased = rebaseUpdates(updates, this.#log.slice(version - this.#base)) as Update[];
     const accepted: Update[] = [];
     for (const update of rebased) {
       if (update.changes.length !== this.#text!.length) {
-        this.#fail("bad-request", "The editor sent an edit that does not fit the document; reopen the document.");
+        this.#fail("invalid-input", "The editor sent an edit that does not fit the document; reopen the document.");
         break;
       }
       this.#writeToDocument(update.changes);
@@ -174,7 +174,7 @@ export class TextAuthority {
 
   #resend(version: number): void {
     if (!Number.isInteger(version) || version < this.#base || version > this.version) {
-      return this.#fail("bad-request", "The editor and the document lost track of each other; reopen the document.");
+      return this.#fail("invalid-input", "The editor and the document lost track of each other; reopen the document.");
     }
     this.#broadcast(version, this.#log.slice(version - this.#base));
   }

@@ -12,6 +12,7 @@ import { bytesToBase64 } from "./base64.js";
 import { OutboxKeeper } from "./outbox-keeper.js";
 import { replayOutbox, startOutboxReplay, type ReplayApi } from "./outbox-replay.js";
 import { OutboxStore } from "./outbox-store.js";
+import { ChangeSet } from "@codemirror/state";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -75,6 +76,34 @@ async function oldTabKeptEdits(typed = "typed while down", title = "Plan") {
 }
 
 describe("replayOutbox", () => {
+  it("replays text typed while the document was opening, rebased over what the document says now", async () => {
+    const { core, replica, close } = linkedRepos();
+    cleanups.push(close);
+    const original = core.create<PlanDocument>({ schemaVersion: 1, kind: "plan", title: "Plan", text: "start more", authors: {} } as unknown as PlanDocument);
+    const storage = new MemoryStorage();
+    const store = new OutboxStore(storage);
+    // The editor started from a stale snapshot ("start ") and typed "> " before it; the document has moved on since.
+    const typed = ChangeSet.of({ from: 0, insert: "> " }, "start ".length);
+    store.put({ documentId: original.documentId, windowId: "w:opening", title: "Plan", heads: [], typed: { baseText: "start ", changes: typed.toJSON() }, writtenAt: Date.now() });
+    const report = await replayOutbox({ repo: replica, api: coreApi(core).api, store, notify: () => undefined });
+    expect(report).toEqual({ restored: ["Plan"], dropped: [], kept: 0 });
+    expect(original.doc().text).toBe("> start more");
+    expect(store.list()).toEqual([]);
+  });
+
+  it("drops typed text that does not fit the text it names, in words", async () => {
+    const { core, replica, close } = linkedRepos();
+    cleanups.push(close);
+    const original = core.create<PlanDocument>({ schemaVersion: 1, kind: "plan", title: "Plan", text: "abc", authors: {} } as unknown as PlanDocument);
+    const store = new OutboxStore(new MemoryStorage());
+    store.put({ documentId: original.documentId, windowId: "w:opening", title: "Plan", heads: [], typed: { baseText: "abc", changes: ChangeSet.of({ from: 0, insert: "x" }, 99).toJSON() }, writtenAt: Date.now() });
+    const notices: string[] = [];
+    const report = await replayOutbox({ repo: replica, api: coreApi(core).api, store, notify: (m) => notices.push(m) });
+    expect(report.dropped).toEqual(["Plan"]);
+    expect(notices).toEqual([expect.stringMatching(/could not be read back/)]);
+    expect(original.doc().text).toBe("abc");
+  });
+
   it("restores kept edits through a new window's replica and clears them only once the core confirms", async () => {
     const t = await oldTabKeptEdits();
     let release!: () => void;

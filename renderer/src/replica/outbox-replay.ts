@@ -20,6 +20,8 @@ import type { CoreLink } from "../bridge/connect.js";
 import { base64ToBytes } from "./base64.js";
 import type { OutboxStore, StoredEntry } from "./outbox-store.js";
 import { openDocumentFrom } from "./replica.js";
+import { TextAuthority } from "../mirror/text-authority.js";
+import type { WireUpdate } from "../mirror/protocol.js";
 
 export type ReplayApi = Pick<ChopinApi, "getDocument" | "readSavedDocument" | "waitSaved">;
 
@@ -115,19 +117,24 @@ async function replayEntry(options: ReplayOptions, stored: StoredEntry): Promise
     return "kept";
   }
   try {
-    handle.update((doc) =>
-      entry.changes
-        ? A.applyChanges(doc, entry.changes.map(base64ToBytes))[0]
-        : A.loadIncremental(doc, base64ToBytes(entry.document!)),
-    );
+    if (entry.typed) applyTyped(handle, entry.typed);
+    else {
+      handle.update((doc) =>
+        entry.changes
+          ? A.applyChanges(doc, entry.changes.map(base64ToBytes))[0]
+          : A.loadIncremental(doc, base64ToBytes(entry.document!)),
+      );
+    }
   } catch {
     return drop(`Your edits to “${entry.title}” made while Chopin was unreachable could not be read back, so they were not restored.`);
   }
+  // Typed text became a new change here: the heads to confirm are the document's now.
+  const heads = entry.typed ? A.getHeads(handle.doc()) : entry.heads;
   // Changes whose history this replica lacks wait in Automerge's queue; the core cannot confirm them yet either.
   let failure: unknown = null;
-  if (A.hasHeads(handle.doc(), entry.heads)) {
+  if (A.hasHeads(handle.doc(), heads)) {
     try {
-      await api.waitSaved(entry.documentId, entry.heads);
+      await api.waitSaved(entry.documentId, heads);
     } catch (error) {
       failure = error;
     }
@@ -148,6 +155,20 @@ async function replayEntry(options: ReplayOptions, stored: StoredEntry): Promise
   }
   store.removeIfUnchanged(stored);
   return "restored";
+}
+
+/**
+ * Text typed while the document was opening, against the text the editor started from: applied as that editor's
+ * edits would have been (text-authority.ts brings the starting text up to the document's and rebases the edits over
+ * the difference). Throws when the edits do not fit the text they claim to change.
+ */
+function applyTyped(handle: DocHandle<PlanDocument>, typed: NonNullable<StoredEntry["entry"]["typed"]>): void {
+  let refused = false;
+  const authority = new TextAuthority({ baseText: typed.baseText, send: (message) => void (refused ||= message.type === "failed") });
+  authority.attach(handle);
+  authority.receive({ type: "push", version: 0, updates: [{ clientID: "kept", changes: typed.changes as WireUpdate["changes"] }] });
+  authority.detach();
+  if (refused) throw new ChopinError("invalid-input", "The kept edits do not fit the text they were typed into.");
 }
 
 async function openForReplay(options: ReplayOptions, documentId: string): Promise<DocHandle<PlanDocument>> {

@@ -100,6 +100,8 @@ describe("OutboxStore", () => {
     storage.setItem("chopin.host-secret", "s");
     storage.setItem(`${OUTBOX_KEY_PREFIX}x:y`, "{not json");
     storage.setItem(`${OUTBOX_KEY_PREFIX}a:b`, JSON.stringify({ ...entry(), changes: undefined }));
+    // Two forms at once (changes and typed text) is no entry either.
+    storage.setItem(`${OUTBOX_KEY_PREFIX}c:d`, JSON.stringify({ ...entry({ documentId: "c", windowId: "d" }), typed: { baseText: "", changes: [0] } }));
     // Stored under another document's key: never trusted.
     storage.setItem(outboxKey("other", "w1"), JSON.stringify(entry()));
     const store = new OutboxStore(storage);

@@ -29,8 +29,14 @@ export interface OutboxEntry {
   heads: string[];
   /** Either the changes since the last confirmed heads (base64 each) ... */
   changes?: string[];
-  /** ... or the whole saved document (base64), when that is smaller than the changes. */
+  /** ... or the whole saved document (base64), when that is smaller than the changes ... */
   document?: string;
+  /**
+   * ... or text typed into a document that was still opening (the window had not loaded it yet, so there are no
+   * Automerge changes): the editor's edits (a CodeMirror ChangeSet, JSON) against the text it started from. `heads`
+   * is empty: the edits are rebased over whatever the document says when they are replayed.
+   */
+  typed?: { baseText: string; changes: unknown[] };
   /** Epoch ms of the write. */
   writtenAt: number;
 }
@@ -156,16 +162,16 @@ function parseEntry(raw: string): OutboxEntry | null {
   if (!isStrings(e.heads) || typeof e.writtenAt !== "number") return null;
   const hasChanges = isStrings(e.changes);
   const hasDocument = typeof e.document === "string";
-  // Exactly one of the two forms.
-  if (hasChanges === hasDocument) return null;
-  return {
-    documentId: e.documentId,
-    windowId: e.windowId,
-    title: e.title,
-    heads: e.heads,
-    ...(hasChanges ? { changes: e.changes as string[] } : { document: e.document as string }),
-    writtenAt: e.writtenAt,
-  };
+  const typed = e.typed as { baseText?: unknown; changes?: unknown } | undefined;
+  const hasTyped = !!typed && typeof typed === "object" && typeof typed.baseText === "string" && Array.isArray(typed.changes);
+  // Exactly one of the three forms.
+  if (Number(hasChanges) + Number(hasDocument) + Number(hasTyped) !== 1) return null;
+  const form = hasChanges
+    ? { changes: e.changes as string[] }
+    : hasDocument
+      ? { document: e.document as string }
+      : { typed: { baseText: typed!.baseText as string, changes: typed!.changes as unknown[] } };
+  return { documentId: e.documentId, windowId: e.windowId, title: e.title, heads: e.heads, ...form, writtenAt: e.writtenAt };
 }
 
 function formatChars(chars: number): string {
