@@ -9,6 +9,7 @@ import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
 import { compileHints } from "./compile-hints.js";
 import { onBuildWarning } from "./build-warnings.js";
+import { unusedWasm } from "./unused-wasm.js";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
@@ -17,8 +18,9 @@ export default defineConfig({
   base: "./",
   plugins: [react(), compileHints()],
   optimizeDeps: { exclude: ["@automerge/automerge"] },
-  // The replica host's Web Worker imports Automerge (wasm, top-level await): an ES module worker.
-  worker: { format: "es" },
+  // The replica host's Web Worker imports Automerge (wasm, top-level await): an ES module worker, without the wasm
+  // copy it emits but never loads (unused-wasm.ts).
+  worker: { format: "es", plugins: () => [unusedWasm()] },
   build: {
     outDir: fileURLToPath(new URL("./dist", import.meta.url)),
     emptyOutDir: true,
