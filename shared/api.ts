@@ -149,7 +149,11 @@ export interface ChopinApi {
   listVersions(id: DocumentId): Promise<VersionEntry[]>;
   readVersion(id: DocumentId, versionId: string): Promise<VersionContent>;
   /** Restoring is a new change that makes the document read as that version; history keeps everything. */
-  restoreVersion(id: DocumentId, versionId: string): Promise<DocumentDetail>;
+  /**
+   * `basis`: the document's heads as the person last saw its history (the newest version listed). The restore is
+   * made as of those heads, so what teammates wrote after the person confirmed is merged, not reverted.
+   */
+  restoreVersion(id: DocumentId, versionId: string, basis?: string[]): Promise<DocumentDetail>;
   getSettings(): Promise<Settings>;
   updateSettings(patch: SettingsPatch): Promise<Settings>;
   getSyncStatus(): Promise<SyncStatus>;

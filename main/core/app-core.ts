@@ -209,7 +209,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     waitSaved: (id, heads) => docs.waitSaved(id, heads),
     listVersions: (id) => docs.listVersions(id),
     readVersion: (id, versionId) => docs.readVersion(id, versionId),
-    restoreVersion: (id, versionId) => docs.restoreVersion(id, versionId),
+    restoreVersion: (id, versionId, basis) => docs.restoreVersion(id, versionId, basis),
     openSnapshot: (id) => docs.openSnapshot(id),
     readSavedDocument: (id) => docs.readSavedDocument(id),
     getSettings: async () => settings.get(),

@@ -57,6 +57,36 @@ describe("whole-body writes", () => {
     expect(await text(created.id)).toBe(after.replace("Shared end", "Shared end (reviewed)"));
   });
 
+  it("restoreVersion as of the history the person saw keeps what a teammate wrote after it; without it, that is taken out", async () => {
+    for (const withBasis of [true, false]) {
+      fx = await makeFixture();
+      const created = await fx.service.createDocument({ title: "T", markdown: "one\n" });
+      fx.clock.now += VERSION_GROUP_GAP_MS;
+      await fx.service.updateMarkdown(created.id, created.revision, "one\ntwo\n");
+      const versions = await fx.service.listVersions(created.id);
+      const oldest = versions.at(-1)!;
+      // The person looks at the history (newest: "one two"), then a teammate appends before they confirm.
+      await mergeIn(created.id, await teammateEdit(created.id, (d, now) => A.splice(d, ["text"], now.length, 0, "three\n")));
+      fx.clock.now += VERSION_GROUP_GAP_MS;
+      await fx.service.restoreVersion(created.id, oldest.id, withBasis ? versions[0].heads : undefined);
+      expect(await text(created.id)).toBe(withBasis ? "one\nthree\n" : "one\n");
+      await fx.close();
+    }
+    fx = await makeFixture();
+  });
+
+  it("restoreVersion refuses a basis that is not heads, or heads this device does not have, and changes nothing", async () => {
+    fx = await makeFixture();
+    const created = await fx.service.createDocument({ title: "T", markdown: "one\n" });
+    fx.clock.now += VERSION_GROUP_GAP_MS;
+    await fx.service.updateMarkdown(created.id, created.revision, "one\ntwo\n");
+    const oldest = (await fx.service.listVersions(created.id)).at(-1)!;
+    await expect(fx.service.restoreVersion(created.id, oldest.id, "nope" as never)).rejects.toMatchObject({ code: "invalid-input" });
+    await expect(fx.service.restoreVersion(created.id, oldest.id, ["a".repeat(64)])).rejects.toMatchObject({ code: "invalid-input" });
+    await expect(fx.service.restoreVersion(created.id, oldest.id, [])).rejects.toMatchObject({ code: "invalid-input" });
+    expect(await text(created.id)).toBe("one\ntwo\n");
+  });
+
   it("restoreVersion brings an old body back exactly, keeping a teammate's concurrent edit elsewhere", async () => {
     fx = await makeFixture();
     const old = "# Plan\n\nFirst idea 😀, in detail.\n\nClosing line.\n";

@@ -354,7 +354,7 @@ export class DocumentService implements DocumentApi {
   }
 
   /** ONE new change making title and text equal that version; history keeps everything in between. */
-  async restoreVersion(id: string, versionId: string): Promise<DocumentDetail> {
-    return this.#oneAtATime(id, async () => this.#saved(await history.restoreVersion(this.#access, id, versionId)));
+  async restoreVersion(id: string, versionId: string, basis?: unknown): Promise<DocumentDetail> {
+    return this.#oneAtATime(id, async () => this.#saved(await history.restoreVersion(this.#access, id, versionId, basis)));
   }
 }

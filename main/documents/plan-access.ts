@@ -7,7 +7,7 @@
  * - every change names its author (authors.ts), carries its time, and refreshes the plan's index entry before the
  *   caller returns (a caller that lists right after writing must see its own write).
  */
-import type { DocumentId, Repo } from "@automerge/automerge-repo";
+import { encodeHeads, type DocumentId, type Repo } from "@automerge/automerge-repo";
 import type { DocumentDetail, DocumentSummary } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
@@ -165,6 +165,23 @@ export class PlanAccess {
       { time: Math.floor(now / 1000), ...(tag === undefined ? {} : { message: tag }) },
     );
     // The watcher refreshes too, but a caller that lists right after writing must see its own write.
+    refreshIndexEntry(this.indexes, handle);
+  }
+
+  /**
+   * `change` as of `heads` (hex), merged with everything after them: a write decided on what the person saw then
+   * (a restore) does not undo what others wrote since.
+   */
+  changeAt(handle: PlanHandle, heads: string[], fn: (doc: PlanDocument) => void, message?: string): void {
+    const now = this.now();
+    handle.changeAt(
+      encodeHeads(heads),
+      (doc) => {
+        fn(doc);
+        stampAuthor(doc, this.#displayName());
+      },
+      { time: Math.floor(now / 1000), ...(message === undefined ? {} : { message }) },
+    );
     refreshIndexEntry(this.indexes, handle);
   }
 

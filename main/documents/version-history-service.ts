@@ -3,9 +3,14 @@
  * are derived from the change graph (history.ts). What must stay true: reading never writes; a restore is ONE new
  * change, by the person at this device and marked as a restore, that makes title and text equal the version (a
  * bounded text diff, shared/text-update.ts: an old version can differ from today's text entirely), so history keeps everything in between and concurrent edits still merge; restoring what the
- * document already holds makes no change at all.
+ * document already holds makes no change at all. Given the heads the person last saw (`basis`), the change is made as
+ * of them, so what teammates wrote after the person confirmed is merged rather than reverted.
  */
+import { next as A } from "@automerge/automerge";
 import type { DocumentDetail, VersionContent, VersionEntry } from "../../shared/api.js";
+import { ChopinError } from "../../shared/errors.js";
+import type { PlanDocument } from "../../shared/schema/plan-document.js";
+import { toHexHeads } from "./heads.js";
 import { normalizeTitle } from "./bounds.js";
 import { restoreChangeMessage } from "./change-messages.js";
 import { contentAt, findVersion, listVersionEntries } from "./history.js";
@@ -25,22 +30,26 @@ export async function readVersion(access: PlanAccess, id: string, versionId: str
   return { id: span.id, title, markdown };
 }
 
-export async function restoreVersion(access: PlanAccess, id: string, versionId: string): Promise<DocumentDetail> {
+export async function restoreVersion(access: PlanAccess, id: string, versionId: string, basis?: unknown): Promise<DocumentDetail> {
   const { handle } = await access.loadWritable(id);
   const { title, markdown } = contentAt(handle.doc(), findVersion(handle.doc(), versionId));
   const restoredTitle = normalizeTitle(title, handle.doc().title);
+  const basisHeads = basis === undefined || basis === null ? null : toHexHeads(basis);
+  if (basisHeads && (basisHeads.length === 0 || !A.hasHeads(handle.doc(), basisHeads))) {
+    throw new ChopinError("invalid-input", "This plan's history as you saw it is not on this device; open the history again and restore from there.");
+  }
   // Restoring what the document already holds (the latest version, or an identical older one) changes nothing, so
   // it makes no change and no "Restored an earlier version" entry.
   if (handle.doc().text === markdown && handle.doc().title === restoredTitle) return access.detailOf(handle);
-  access.change(
-    handle,
-    (doc) => {
-      updateTextBounded(doc, ["text"], markdown);
-      if (doc.title !== restoredTitle) writeTitle(doc, restoredTitle);
-      doc.updatedAt = access.now();
-    },
-    undefined,
-    restoreChangeMessage(versionId),
-  );
+  const restore = (doc: PlanDocument) => {
+    updateTextBounded(doc, ["text"], markdown);
+    if (doc.title !== restoredTitle) writeTitle(doc, restoredTitle);
+    doc.updatedAt = access.now();
+  };
+  // As of the history the person saw: what teammates wrote after it is merged with the restore, not taken out.
+  if (basisHeads && !sameHexHeads(basisHeads, A.getHeads(handle.doc()))) access.changeAt(handle, basisHeads, restore, restoreChangeMessage(versionId));
+  else access.change(handle, restore, undefined, restoreChangeMessage(versionId));
   return access.detailOf(handle);
 }
+
+const sameHexHeads = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();

@@ -131,6 +131,7 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
               previousMarkdown={viewing.previousMarkdown ?? null}
               latest={facts?.latest ?? false}
               laterAuthors={facts?.laterAuthors ?? []}
+              basis={facts?.basis ?? null}
             />
           )}
           {/* The editor stays mounted while a version is viewed, so presence and the save state carry on. */}

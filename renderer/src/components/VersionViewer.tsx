@@ -19,6 +19,7 @@ export function VersionViewer({
   previousMarkdown = null,
   latest = false,
   laterAuthors = [],
+  basis = null,
 }: {
   documentId: string;
   content: VersionContent;
@@ -29,6 +30,8 @@ export function VersionViewer({
   latest?: boolean;
   /** Who made the versions after this one. */
   laterAuthors?: string[];
+  /** The document's heads as the history the person sees ends: the restore is made as of them. */
+  basis?: string[] | null;
 }) {
   const { bridge, ui, documents, session, editor } = useServices();
   // Leaving the view (Back to current, Escape, a restore) removes the button that had the focus. With the history
@@ -59,7 +62,7 @@ export function VersionViewer({
   const restoreNow = async () => {
     setBusy(true);
     try {
-      await bridge.api.restoreVersion(documentId, content.id);
+      await bridge.api.restoreVersion(documentId, content.id, basis ?? undefined);
       ui.getState().viewVersion(null);
       void documents.getState().reloadSelected();
     } catch (e) {

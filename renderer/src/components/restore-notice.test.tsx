@@ -21,7 +21,7 @@ async function viewOldest(authorsAfter: string[]) {
   const me = app.services.session.getState().identity!.displayName;
   const doc = await app.bridge.api.createDocument({ title: "Plan" });
   app.bridge.versions.set(doc.id, [
-    ...authorsAfter.map((name, i) => ({ id: `v${i + 2}`, heads: [], authors: [name === "me" ? me : name], at: 10 - i, summary: "+1 characters", changeCount: 1 })),
+    ...authorsAfter.map((name, i) => ({ id: `v${i + 2}`, heads: [`heads-of-v${i + 2}`], authors: [name === "me" ? me : name], at: 10 - i, summary: "+1 characters", changeCount: 1 })),
     { id: "v1", heads: [], authors: [me], at: 1, summary: "Created", changeCount: 1 },
   ]);
   await app.services.documents.getState().open(doc.id);
@@ -72,6 +72,8 @@ describe("restoring a version", () => {
     const { bridge } = await viewOldest(["me"]);
     fireEvent.click(screen.getByRole("button", { name: "Restore this version" }));
     await until(() => restored(bridge).length === 1, "restored");
+    // As of the newest version the person saw: what anyone writes after that is merged, not taken out.
+    expect(restored(bridge)[0].args).toEqual([expect.any(String), "v1", ["heads-of-v2"]]);
     expect(screen.queryByRole("dialog", { name: "Restore this version?" })).toBeNull();
   });
 

@@ -17,6 +17,8 @@ export interface VersionFacts {
   laterAuthors: string[];
   /** The version before it, or null for the first. */
   previousId: string | null;
+  /** The heads of the newest version listed: a restore is made as of them (teammates' later writes are merged). */
+  basis: string[] | null;
 }
 
 export function versionFacts(versions: readonly VersionEntry[], version: { id: string; at: number }): VersionFacts {
@@ -25,7 +27,12 @@ export function versionFacts(versions: readonly VersionEntry[], version: { id: s
   // version ends at). Something came after it, so it is not the latest; time tells what is later or earlier.
   const later = index >= 0 ? versions.slice(0, index) : versions.filter((v) => v.at > version.at);
   const before = index >= 0 ? versions[index + 1] : versions.find((v) => v.at < version.at);
-  return { latest: index === 0, laterAuthors: [...new Set(later.flatMap((v) => v.authors))], previousId: before?.id ?? null };
+  return {
+    latest: index === 0,
+    laterAuthors: [...new Set(later.flatMap((v) => v.authors))],
+    previousId: before?.id ?? null,
+    basis: versions[0]?.heads ?? null,
+  };
 }
 
 /**
