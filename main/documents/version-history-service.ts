@@ -11,6 +11,7 @@ import type { DocumentDetail, VersionContent, VersionEntry } from "../../shared/
 import { ChopinError } from "../../shared/errors.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { toHexHeads } from "./heads.js";
+import { sameHeads } from "./snapshot-store.js";
 import { normalizeTitle } from "./bounds.js";
 import { restoreChangeMessage } from "./change-messages.js";
 import { contentAt, findVersion, listVersionEntries } from "./history.js";
@@ -47,9 +48,7 @@ export async function restoreVersion(access: PlanAccess, id: string, versionId: 
     doc.updatedAt = access.now();
   };
   // As of the history the person saw: what teammates wrote after it is merged with the restore, not taken out.
-  if (basisHeads && !sameHexHeads(basisHeads, A.getHeads(handle.doc()))) access.changeAt(handle, basisHeads, restore, restoreChangeMessage(versionId));
+  if (basisHeads && !sameHeads(basisHeads, A.getHeads(handle.doc()))) access.changeAt(handle, basisHeads, restore, restoreChangeMessage(versionId));
   else access.change(handle, restore, undefined, restoreChangeMessage(versionId));
   return access.detailOf(handle);
 }
-
-const sameHexHeads = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();

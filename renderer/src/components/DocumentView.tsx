@@ -31,7 +31,7 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
     const now = documents.getState().selected;
     if (now?.id === id && now.archivedAt === null) editor.getState().focusBody(id);
   };
-  const { snapshot, saved } = useOpenDocument(doc.id, doc.url);
+  const { snapshot, saved } = useOpenDocument(doc.id);
   // The replica host could not open the document (a sentence), for the document it was about.
   const [failure, setFailure] = useState<{ id: string; message: string } | null>(null);
   const error = failure?.id === doc.id ? failure.message : null;

@@ -127,7 +127,7 @@ export function EditorHost({
       },
     });
     liveViewRef.current = view;
-    markOpening("snapshot-shown");
+    if (snapshotText !== null) markOpening("snapshot-shown");
     markOpening("editable");
     editor.setState({ view, documentId, save: { kind: "opening" }, outline: extractOutline(baseText) });
     // Enter in the title, or the palette opening this plan, may have asked for the body before it was editable.

@@ -19,7 +19,7 @@ export interface OpeningState {
   saved?: Promise<string | null>;
 }
 
-export function useOpenDocument(id: string, url: string): OpeningState {
+export function useOpenDocument(id: string): OpeningState {
   const { bridge, documents } = useServices();
   // What the documents store asked for when it opened this document, there from the first render when it came.
   const askedAlready = (): OpeningState => {

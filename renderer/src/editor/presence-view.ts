@@ -6,8 +6,9 @@
  * What must stay true: nothing here changes the text; a caret report for a version this editor has moved past is
  * clamped, never thrown (a newer report follows the change that moved it).
  */
-import { getSyncedVersion, sendableUpdates } from "@codemirror/collab";
-import { ChangeSet, type EditorState, type Extension } from "@codemirror/state";
+import { getSyncedVersion } from "@codemirror/collab";
+import type { Extension } from "@codemirror/state";
+import { unconfirmedChanges as unconfirmed } from "../mirror/editor-mirror.js";
 import { EditorView, ViewPlugin, type ViewUpdate } from "@codemirror/view";
 import type { HostCaret } from "../replica/host-protocol.js";
 import { caretLabelFit } from "./caret-label-fit.js";
@@ -17,13 +18,6 @@ export interface PresenceView {
   extension: Extension;
   /** The host's report: carets as positions in the session's text at `version`. */
   show(version: number, carets: HostCaret[]): void;
-}
-
-/** This editor's edits the host has not confirmed, as one change from the synced text to what the editor shows. */
-function unconfirmed(state: EditorState): ChangeSet | null {
-  const updates = sendableUpdates(state);
-  if (updates.length === 0) return null;
-  return updates.reduce((all, update) => all.compose(update.changes), ChangeSet.empty(updates[0].changes.length));
 }
 
 export function presenceView(select: (version: number, anchor: number, head: number) => void): PresenceView {

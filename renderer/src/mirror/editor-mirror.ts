@@ -8,7 +8,7 @@
  * updates are applied in version order, a gap is asked for again, a repeat is ignored.
  */
 import { collab, getSyncedVersion, receiveUpdates, sendableUpdates } from "@codemirror/collab";
-import type { EditorState, Extension } from "@codemirror/state";
+import { ChangeSet, type EditorState, type Extension } from "@codemirror/state";
 import { EditorView, ViewPlugin, type ViewUpdate } from "@codemirror/view";
 import { fromWire, toWire, type AuthorityToMirror, type MirrorChannel, type MirrorToAuthority, type Update } from "./protocol.js";
 
@@ -26,6 +26,13 @@ export interface EditorMirrorOptions {
 /** How many of this editor's edits the authority has not confirmed yet (none: everything typed is in the document). */
 export function unconfirmedEdits(state: EditorState): number {
   return sendableUpdates(state).length;
+}
+
+/** This editor's unconfirmed edits as one change from the synced text to what it shows; null when there are none. */
+export function unconfirmedChanges(state: EditorState): ChangeSet | null {
+  const updates = sendableUpdates(state);
+  if (updates.length === 0) return null;
+  return updates.reduce((all, update) => all.compose(update.changes), ChangeSet.empty(updates[0].changes.length));
 }
 
 export function editorMirror(channel: MirrorEnd, options: EditorMirrorOptions = {}): Extension {

@@ -14,7 +14,7 @@ export interface MessageEndpoint {
 export function portLink<Out, In>(endpoint: MessageEndpoint): HostLink<Out, In> {
   endpoint.start?.();
   return {
-    post: (message, transfer = []) => endpoint.postMessage(message, transfer),
+    post: (message) => endpoint.postMessage(message, []),
     listen: (listener) => {
       const onMessage = (event: MessageEvent) => listener(event.data as In);
       endpoint.addEventListener("message", onMessage);

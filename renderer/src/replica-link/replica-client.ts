@@ -13,7 +13,7 @@ import type { BridgeConnectionState } from "../bridge/socket-bridge.js";
 import type { PresenceUser } from "../editor/presence-types.js";
 import type { AuthorityToMirror, MirrorToAuthority } from "../mirror/protocol.js";
 import type { MirrorEnd } from "../mirror/editor-mirror.js";
-import type { HostLink, HostToPage, PageToHost } from "../replica/host-protocol.js";
+import type { HostApiMethod, HostLink, HostToPage, PageToHost } from "../replica/host-protocol.js";
 import { OUTBOX_KEY_PREFIX } from "../replica/outbox-store.js";
 
 /**
@@ -34,7 +34,8 @@ export interface DocumentLink {
   close(): void;
 }
 
-export type ReplicaApi = Pick<ChopinApi, "getDocument" | "readSavedDocument" | "waitSaved">;
+/** The core API calls the host makes through the page. */
+export type ReplicaApi = Pick<ChopinApi, HostApiMethod>;
 
 export interface ReplicaClientOptions {
   link: HostLink<PageToHost, HostToPage>;

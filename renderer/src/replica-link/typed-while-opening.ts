@@ -6,9 +6,9 @@
  * What must stay true: nothing is written once the host has the document (its own outbox keeper covers that), and
  * a refusal to store (too large, storage full) never throws out of the page's last moments.
  */
-import { ChangeSet } from "@codemirror/state";
 import type { EditorView } from "@codemirror/view";
-import { getSyncedVersion, sendableUpdates } from "@codemirror/collab";
+import { getSyncedVersion } from "@codemirror/collab";
+import { unconfirmedChanges } from "../mirror/editor-mirror.js";
 import type { OutboxStore } from "../replica/outbox-store.js";
 
 /** The outbox window id of typed-while-opening entries: never the same entry as the keeper's for the document. */
@@ -33,9 +33,8 @@ export function keepTypedWhileOpening(options: {
   const onHide = () => {
     const view = options.view();
     if (!view || options.loaded() || getSyncedVersion(view.state) !== 0) return;
-    const updates = sendableUpdates(view.state);
-    if (updates.length === 0) return;
-    const changes = updates.reduce((all, u) => all.compose(u.changes), ChangeSet.empty(options.baseText.length));
+    const changes = unconfirmedChanges(view.state);
+    if (!changes) return;
     try {
       store.put({
         documentId: options.documentId,

@@ -7,7 +7,7 @@
  * session the page closed.
  */
 import type { BridgeConnectionState } from "../bridge/socket-bridge.js";
-import type { AuthorityToMirror, MirrorToAuthority } from "../mirror/protocol.js";
+import type { AuthorityToMirror, MirrorChannel, MirrorToAuthority } from "../mirror/protocol.js";
 import type { Peer, PresenceUser } from "../editor/presence-types.js";
 
 /** A remote caret as the host knows it: positions in the session's text at the version the message names. */
@@ -61,7 +61,4 @@ export type HostToPage =
   | { t: "storage-remove"; key: string };
 
 /** One end of the page <-> host link (a Worker and its global scope, or a MessageChannel's ports in tests). */
-export interface HostLink<Out, In> {
-  post(message: Out, transfer?: Transferable[]): void;
-  listen(listener: (message: In) => void): () => void;
-}
+export type HostLink<Out, In> = MirrorChannel<Out, In>;

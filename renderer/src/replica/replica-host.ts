@@ -9,7 +9,6 @@
 import type { Repo } from "@automerge/automerge-repo";
 import type { BridgeConnectionState } from "../bridge/socket-bridge.js";
 import type { CoreLink } from "../bridge/connect.js";
-import type { PresenceUser } from "../editor/presence-types.js";
 import { DocumentSession } from "./document-session.js";
 import type { HostLink, HostToPage, PageToHost } from "./host-protocol.js";
 import { MirroredStorage } from "./mirrored-storage.js";
@@ -37,8 +36,6 @@ export class ReplicaHost {
   readonly #outbox: OutboxStore | null;
   readonly #linkListeners = new Set<(state: BridgeConnectionState) => void>();
   #linkState: BridgeConnectionState | null;
-  #user: PresenceUser = { name: "Someone", color: "#5b6b7f" };
-  #displayName: string | null = null;
   #teamReachable = true;
   readonly #stops: (() => void)[] = [];
 
@@ -99,8 +96,6 @@ export class ReplicaHost {
       case "unconfirmed":
         return this.#sessions.get(message.session)?.receive(message);
       case "user":
-        this.#user = message.user;
-        this.#displayName = message.displayName;
         for (const session of this.#sessions.values()) session.setUser(message.user, message.displayName);
         return;
       case "team-reachable":
@@ -125,8 +120,6 @@ export class ReplicaHost {
 
   #open(message: Extract<PageToHost, { t: "open" }>): void {
     if (this.#sessions.has(message.session)) return;
-    this.#user = message.user;
-    this.#displayName = message.displayName;
     const session = new DocumentSession({
       id: message.session,
       repo: this.#o.repo,
@@ -134,7 +127,7 @@ export class ReplicaHost {
       saved: message.saved,
       baseText: message.baseText,
       user: message.user,
-      displayName: this.#displayName,
+      displayName: message.displayName,
       teamReachable: this.#teamReachable,
       post: (m) => this.#o.link.post(m),
       outbox: this.#outbox,

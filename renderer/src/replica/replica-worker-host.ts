@@ -23,7 +23,7 @@ export function runReplicaWorker(scope: MessageEndpoint, early: unknown[]): void
   const listeners = new Set<(message: PageToHost) => void>();
   let started = false;
   const link: HostLink<HostToPage, PageToHost> = {
-    post: (message, transfer = []) => scope.postMessage(message, transfer),
+    post: (message) => scope.postMessage(message, []),
     listen: (listener) => {
       listeners.add(listener);
       return () => void listeners.delete(listener);
