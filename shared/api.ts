@@ -26,6 +26,8 @@ export interface DocumentDetail extends DocumentSummary {
   /** Set when a teammate deleted this shared document from the team's list while this device held it (epoch ms): it
    * is kept here, private. */
   leftTeamAt?: number;
+  /** Set when a teammate put this private document on the team's list: ignored (nothing is sent) until shared here. */
+  listedByTeammate?: true;
   /** `automerge:<id>`: what the renderer's replica opens. */
   url: string;
   repository: RepositoryBinding | null;

@@ -241,7 +241,8 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     attachRendererAdapter(inner: NetworkAdapterInterface) {
       // The window fast link (docs/architecture.md, "Window fast link"): a window's keystrokes reach this Repo, and
       // the relay's and other windows' changes reach the window, as change bytes at once instead of by throttled sync.
-      const adapter = new FastLinkAdapter(inner, { side: "core", hashes: verifiedChangeHashes });
+      // The link asks the same decision as the Repo's shareConfig for every batch: a window is this device's own.
+      const adapter = new FastLinkAdapter(inner, { side: "core", hashes: verifiedChangeHashes, mayCarry: (peer) => rendererPeers.has(peer) });
       adapter.attachRepo(repo);
       // Registered before the Repo's own listener, so the policy knows the peer before the Repo asks about it.
       // A renderer adapter counts as ready only once a window connects, and the Repo holds every find() until all

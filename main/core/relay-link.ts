@@ -85,7 +85,7 @@ export class RelayLink {
     this.#disconnect();
     this.#received.clear();
     this.#teamError = null;
-    this.documents.setDefaultShared(url !== null);
+    this.documents.setRelay(url);
     if (!url || !token) {
       await this.documents.setTeamIndex(null);
       this.onChange();
@@ -96,7 +96,8 @@ export class RelayLink {
     if (generation !== this.#generation) return;
 
     // The device id goes on the wire as "<handle>:<device>", so this device may later sign in as another user.
-    const connection = new RelayConnection({ url, token, peerId: this.peerId, qualifyPeerId: true });
+    // Every frame naming a document asks the share decision, both ways: one that stops being shared stops at once.
+    const connection = new RelayConnection({ url, token, peerId: this.peerId, qualifyPeerId: true, mayCarry: (id) => this.documents.isShared(id) });
     // The change fast path (docs/architecture.md, "Sync fast path") needs the Repo to read new changes from.
     connection.attachRepo(this.repo);
     connection.onReceived((documentId, hashes) => {
@@ -143,7 +144,7 @@ export class RelayLink {
       const info = await fetchTeamInfo(url, token);
       if (this.#connection !== connection) return false;
       this.#remember(() => setSetting(this.db, teamIndexKey(url), info.teamIndexDocumentId));
-      await this.documents.setTeamIndex(info.teamIndexDocumentId);
+      await this.documents.setTeamIndex(info.teamIndexDocumentId, true);
       this.#remember(() => this.onTeamUser(info.user));
       this.#teamError = null;
       this.onChange();

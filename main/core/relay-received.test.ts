@@ -4,7 +4,7 @@
  * (DocumentService.deleteDocument over a real Repo), which is how a plan leaves the core for good.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { makeFixture, type Fixture } from "../documents/test-fixture.js";
+import { makeFixture, TEST_RELAY_URL, type Fixture } from "../documents/test-fixture.js";
 import { RelayReceived } from "./relay-received.js";
 
 let fx: Fixture | null = null;
@@ -15,7 +15,7 @@ afterEach(async () => {
 
 describe("RelayReceived and deleted documents", () => {
   it("drops a plan's entry when the plan is deleted, and keeps the others", async () => {
-    fx = await makeFixture();
+    fx = await makeFixture({ relayUrl: TEST_RELAY_URL });
     const received = new RelayReceived(fx.repo);
     const gone = await fx.service.createDocument({ title: "Gone", shared: true });
     const kept = await fx.service.createDocument({ title: "Kept", shared: true });

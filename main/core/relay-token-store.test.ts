@@ -37,7 +37,7 @@ describe("the relay token at rest", () => {
   it("is kept encrypted where the OS can encrypt, and read back whole", () => {
     const db = openDb();
     const settings = new SettingsService(db, fakeCipher());
-    settings.update({ relayToken: "tok-SECRET-123" });
+    settings.update({ relayUrl: "wss://relay.example", relayToken: "tok-SECRET-123" });
     expect(settings.relayToken()).toBe("tok-SECRET-123");
     expect(settings.get().relayTokenSet).toBe(true);
     expect(storedValues(db).some((v) => v.includes("tok-SECRET-123"))).toBe(false);
@@ -47,7 +47,7 @@ describe("the relay token at rest", () => {
   it("is text in the owner-only database where the OS offers no encryption (host mode)", () => {
     const db = openDb();
     const settings = new SettingsService(db, fakeCipher(false));
-    settings.update({ relayToken: "tok-plain" });
+    settings.update({ relayUrl: "wss://relay.example", relayToken: "tok-plain" });
     expect(settings.relayToken()).toBe("tok-plain");
     expect(storedValues(db)).toContain("tok-plain");
     expect(new SettingsService(db).relayToken()).toBe("tok-plain");
@@ -55,7 +55,7 @@ describe("the relay token at rest", () => {
 
   it("encrypts a token stored in text once a working cipher opens the store", () => {
     const db = openDb();
-    new SettingsService(db).update({ relayToken: "tok-older" });
+    new SettingsService(db).update({ relayUrl: "wss://relay.example", relayToken: "tok-older" });
     const settings = new SettingsService(db, fakeCipher());
     expect(storedValues(db).some((v) => v.includes("tok-older"))).toBe(false);
     expect(settings.relayToken()).toBe("tok-older");
@@ -63,7 +63,7 @@ describe("the relay token at rest", () => {
 
   it("still opens, the token readable, when the database cannot take its encrypted copy (a full disk); encrypts it later", () => {
     const db = openDb();
-    new SettingsService(db).update({ relayToken: "tok-older" });
+    new SettingsService(db).update({ relayUrl: "wss://relay.example", relayToken: "tok-older" });
     const disk = fillDatabase(db, ["settings"]);
     // A full disk must not stop the core from starting over an upgrade of how the token is kept.
     const settings = new SettingsService(db, fakeCipher());
@@ -78,20 +78,20 @@ describe("the relay token at rest", () => {
     const db = openDb();
     const cipher = fakeCipher(false);
     const settings = new SettingsService(db, cipher);
-    settings.update({ relayToken: "tok-one" });
+    settings.update({ relayUrl: "wss://relay.example", relayToken: "tok-one" });
     cipher.available = true;
-    settings.update({ relayToken: "tok-two" });
+    settings.update({ relayUrl: "wss://relay.example", relayToken: "tok-two" });
     const keys = () => (db.prepare("SELECT key FROM settings WHERE key IN (?, ?)").all(RELAY_TOKEN_KEY, ENCRYPTED_RELAY_TOKEN_KEY) as { key: string }[]).map((r) => r.key);
     expect(keys()).toEqual([ENCRYPTED_RELAY_TOKEN_KEY]);
     expect(settings.relayToken()).toBe("tok-two");
-    settings.update({ relayToken: null });
+    settings.update({ relayUrl: "wss://relay.example", relayToken: null });
     expect(keys()).toEqual([]);
     expect(settings.get().relayTokenSet).toBe(false);
   });
 
   it("reads as no token when it can no longer be decrypted (the keyring changed), never as garbage", () => {
     const db = openDb();
-    new SettingsService(db, fakeCipher()).update({ relayToken: "tok-lost" });
+    new SettingsService(db, fakeCipher()).update({ relayUrl: "wss://relay.example", relayToken: "tok-lost" });
     const other: OsCipher = { ...fakeCipher(), decryptString: () => { throw new Error("wrong key"); } };
     const settings = new SettingsService(db, other);
     expect(settings.relayToken()).toBeNull();

@@ -37,6 +37,31 @@ describe("SettingsService", () => {
     expect(s.update({ relayUrl: null, relayToken: null })).toMatchObject({ relayUrl: null, relayTokenSet: false });
   });
 
+  it("ties the relay token to the address it was given for: a new address forgets it unless the same change brings one", () => {
+    const s = service();
+    s.update({ relayUrl: "wss://team.example", relayToken: "tok_team" });
+    expect(s.relayToken()).toBe("tok_team");
+    // Another address alone: the token stays behind, never presented there.
+    expect(s.update({ relayUrl: "wss://elsewhere.example" }).relayTokenSet).toBe(false);
+    expect(s.relayToken()).toBeNull();
+    // Back to the first address: it was forgotten, not kept aside.
+    expect(s.update({ relayUrl: "wss://team.example" }).relayTokenSet).toBe(false);
+    // A new address with its own token in the same change keeps that token for that address.
+    expect(s.update({ relayUrl: "wss://new.example", relayToken: "tok_new" }).relayTokenSet).toBe(true);
+    expect(s.relayToken()).toBe("tok_new");
+    // The same address written again changes nothing.
+    expect(s.update({ relayUrl: "wss://new.example/" }).relayTokenSet).toBe(true);
+    // Removing the address forgets the token too.
+    expect(s.update({ relayUrl: null })).toMatchObject({ relayUrl: null, relayTokenSet: false });
+    expect(s.relayToken()).toBeNull();
+  });
+
+  it("refuses a relay token with no relay address to belong to, changing nothing", () => {
+    const s = service();
+    expect(() => s.update({ relayToken: "tok" })).toThrow(expect.objectContaining({ code: "invalid-input", message: expect.stringMatching(/relay address/) }));
+    expect(s.get().relayTokenSet).toBe(false);
+  });
+
   it("bounds the display name at its edge", () => {
     const s = service();
     expect(s.update({ displayName: "a".repeat(MAX_DISPLAY_NAME_CHARS) }).displayName).toHaveLength(MAX_DISPLAY_NAME_CHARS);
@@ -46,6 +71,7 @@ describe("SettingsService", () => {
 
   it("bounds the relay token at its edge", () => {
     const s = service();
+    s.update({ relayUrl: "wss://relay.example" });
     expect(s.update({ relayToken: "t".repeat(MAX_RELAY_TOKEN_CHARS) }).relayTokenSet).toBe(true);
     expect(() => s.update({ relayToken: "t".repeat(MAX_RELAY_TOKEN_CHARS + 1) })).toThrow(expect.objectContaining({ code: "invalid-input" }));
   });
@@ -78,7 +104,7 @@ describe("SettingsService", () => {
     let refused: unknown = null;
     try {
       // The relay address is removed first, in the same transaction: it must come back with the refusal.
-      s.update({ displayName: "Grace Hopper ".repeat(6), relayUrl: null, relayToken: "tok-new" });
+      s.update({ displayName: "Grace Hopper ".repeat(6), relayUrl: "ws://other.example", relayToken: "tok-new" });
     } catch (error) {
       refused = error;
     }
@@ -90,9 +116,9 @@ describe("SettingsService", () => {
     });
     expect(s.get()).toEqual({ displayName: "Ada", relayUrl: "ws://relay.example", relayTokenSet: false });
     disk.free();
-    expect(s.update({ displayName: "Grace Hopper", relayUrl: null, relayToken: "tok-new" })).toEqual({
+    expect(s.update({ displayName: "Grace Hopper", relayUrl: "ws://other.example", relayToken: "tok-new" })).toEqual({
       displayName: "Grace Hopper",
-      relayUrl: null,
+      relayUrl: "ws://other.example",
       relayTokenSet: true,
     });
   });

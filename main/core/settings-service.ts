@@ -2,6 +2,9 @@
  * Settings a person changes in the UI: display name, relay URL and relay token. The token is write-only across the
  * API (the renderer learns only whether one is set). Validation happens here so a bad value is refused with a
  * sentence and the stored settings stay as they were.
+ * What must stay true: the relay token belongs to the relay address it was given for (settings.relayTokenUrl): a
+ * change of the address forgets it, unless the same change brings a new one, so a stored token is never presented to
+ * another relay.
  */
 import { userInfo } from "node:os";
 import type { Database } from "better-sqlite3";
@@ -19,6 +22,8 @@ const KEYS = {
   relayUrl: "settings.relayUrl",
   /** Who the relay says this device signs in as (GET /v1/team), the default name when none was chosen. */
   teamHandle: "relay.teamHandle",
+  /** The relay address the stored relay token was given for (local schema 7). */
+  relayTokenUrl: "settings.relayTokenUrl",
 } as const;
 
 /** A relay identity as a name: "gh:alice" (GitHub sign-in) is alice; a relay user's handle is itself. */
@@ -105,7 +110,7 @@ export class SettingsService {
       // names are often alike); else the OS user name.
       displayName: getSetting(this.db, KEYS.displayName) ?? this.#teamName() ?? osUserName(),
       relayUrl: getSetting(this.db, KEYS.relayUrl),
-      relayTokenSet: this.#relayToken.get() !== null,
+      relayTokenSet: this.relayToken() !== null,
     };
   }
 
@@ -121,7 +126,10 @@ export class SettingsService {
     return handle ? nameOfHandle(handle).slice(0, MAX_DISPLAY_NAME_CHARS) : null;
   }
 
+  /** The relay token, only for the relay address it was given for (a token of another address is never presented). */
   relayToken(): string | null {
+    const url = getSetting(this.db, KEYS.relayUrl);
+    if (url === null || getSetting(this.db, KEYS.relayTokenUrl) !== url) return null;
     return this.#relayToken.get();
   }
 
@@ -133,8 +141,16 @@ export class SettingsService {
     const patch = requireOptionsObject<SettingsPatch>(input, "Settings");
     const writes: Array<[string, string | null]> = [];
     if (patch.displayName !== undefined) writes.push([KEYS.displayName, normalizeDisplayName(patch.displayName)]);
-    if (patch.relayUrl !== undefined) writes.push([KEYS.relayUrl, normalizeRelayUrl(patch.relayUrl)]);
-    const relayToken = patch.relayToken === undefined ? undefined : normalizeRelayToken(patch.relayToken);
+    const currentUrl = getSetting(this.db, KEYS.relayUrl);
+    const relayUrl = patch.relayUrl === undefined ? currentUrl : normalizeRelayUrl(patch.relayUrl);
+    if (patch.relayUrl !== undefined) writes.push([KEYS.relayUrl, relayUrl]);
+    let relayToken = patch.relayToken === undefined ? undefined : normalizeRelayToken(patch.relayToken);
+    // A new address without a new token: the old token was given for the old address and must not go to this one.
+    if (relayToken === undefined && relayUrl !== currentUrl) relayToken = null;
+    if (relayToken && relayUrl === null) {
+      throw new ChopinError("invalid-input", "A relay token belongs to a relay address: set the relay address too.");
+    }
+    if (relayToken !== undefined) writes.push([KEYS.relayTokenUrl, relayToken === null ? null : relayUrl]);
     writeWhole(() =>
       this.db.transaction(() => {
         for (const [key, value] of writes) value === null ? deleteSetting(this.db, key) : setSetting(this.db, key, value);

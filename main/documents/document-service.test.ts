@@ -3,7 +3,7 @@ import { next as A } from "@automerge/automerge";
 import { DEFAULT_DOCUMENT_TITLE, MAX_DOCUMENT_ID_CHARS, MAX_LIST_DOCUMENTS, MAX_TITLE_CHARS, MAX_DOCUMENT_MARKDOWN_BYTES } from "../../shared/limits.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { guardRepoSaves } from "../core/repo-save-guard.js";
-import { FailingStorage, makeFixture, waitFor, type Fixture } from "./test-fixture.js";
+import { FailingStorage, makeFixture, TEST_RELAY_URL, waitFor, type Fixture } from "./test-fixture.js";
 
 let fx: Fixture;
 afterEach(async () => {
@@ -189,7 +189,7 @@ describe("rename / archive / restore / delete", () => {
   });
 
   it("deletes only archived documents", async () => {
-    fx = await makeFixture();
+    fx = await makeFixture({ relayUrl: TEST_RELAY_URL });
     const { id } = await fx.service.createDocument({ title: "T", shared: true });
     await expect(fx.service.deleteDocument(id)).rejects.toMatchObject({ code: "document-not-archived" });
     await fx.service.archiveDocument(id);

@@ -1,6 +1,6 @@
 /**
  * The document half of ChopinApi over the core's automerge-repo Repo, plus what the MCP server and the share policy
- * need (createDocumentWith, updateMarkdown, getContent, isShared, setTeamIndex, setDefaultShared). This class only
+ * need (createDocumentWith, updateMarkdown, getContent, isShared, setTeamIndex, setRelay). This class only
  * wires the purposes together; each lives in its own module and reaches plans through PlanAccess (plan-access.ts):
  * reads (plan-reads.ts), edits (plan-writes.ts), sharing (team-sharing.ts), saving (document-saving.ts), import
  * (document-import.ts), repository binding (repository-binding.ts), version history (version-history-service.ts),
@@ -128,7 +128,10 @@ export class DocumentService implements DocumentApi {
       await access.find(id, { background: true });
       await releasePlan(access, id, used).catch(() => false);
     };
-    this.#prefetch = new TeamPrefetch({ teamIds: () => indexes.teamIds(), held: heldHere, fetch: loadThenLetGo });
+    // Only plans this device shares with the team: a listed plan it keeps private, or one not recorded yet, is never
+    // asked of the relay.
+    const teamPlans = () => indexes.teamIds().filter((id) => indexes.isShared(id));
+    this.#prefetch = new TeamPrefetch({ teamIds: teamPlans, held: heldHere, fetch: loadThenLetGo });
     this.#repair = new SnapshotRepair({
       db: options.db,
       listed: () => [...indexes.list()].map(([id, listed]) => [id, listed.entry] as [string, IndexEntry]),
@@ -143,9 +146,12 @@ export class DocumentService implements DocumentApi {
   }
 
   static async open(options: DocumentServiceOptions): Promise<DocumentService> {
-    const faults = { onFault: options.onStorageFault, retryMs: options.storageRetryMs };
-    const indexes = await Indexes.open(options.repo, options.db, options.storedIds, faults);
     const now = options.now ?? Date.now;
+    const holds = options.holds ?? (() => false);
+    const faults = { onFault: options.onStorageFault, retryMs: options.storageRetryMs };
+    // Held: a handle made here (loaded, loading or asked for) or stored chunks; the team's list never shares those.
+    const held = (id: string) => options.repo.handles[id as DocumentId] !== undefined || holds(id);
+    const indexes = await Indexes.open(options.repo, options.db, options.storedIds, { ...faults, held, now });
     const changed = new CoalescedIds((ids) => options.events.emit("documents-changed", { ids }));
     const snapshots = new SnapshotWriter({ db: options.db, intervalMs: options.snapshotIntervalMs, now, ...faults });
     const { repo, displayName } = options;
@@ -194,14 +200,17 @@ export class DocumentService implements DocumentApi {
     return this.#access.isShared(documentId);
   }
 
-  /** New documents are shared by default when a relay is configured. */
-  setDefaultShared(shared: boolean): void {
-    this.#sharing.setDefaultShared(shared);
+  /**
+   * The relay address shares belong to (null: none). New documents are shared by default when one is set; shares
+   * recorded for any other relay stop counting at once.
+   */
+  setRelay(url: string | null): void {
+    this.#sharing.setRelay(url);
   }
 
   /** Attaches (or detaches, with null) the team index and enters every recorded share into it. */
-  async setTeamIndex(documentId: string | null): Promise<void> {
-    await this.#sharing.setTeamIndex(documentId);
+  async setTeamIndex(documentId: string | null, confirmed = false): Promise<void> {
+    await this.#sharing.setTeamIndex(documentId, confirmed);
     this.prefetchTeam();
     void this.repairSnapshots();
   }

@@ -33,15 +33,12 @@ export function refreshIndexEntry(indexes: Indexes, handle: WatchedHandle): bool
   return true;
 }
 
-/** Ids whose entries the patches deleted from an index (a whole-map replacement names none). */
-export function idsRemovedByIndexPatches(patches: readonly A.Patch[]): string[] {
-  return patches.filter((p) => p.action === "del" && p.path[0] === "documents" && p.path.length === 2).map((p) => String(p.path[1]));
-}
-
 /**
  * The change watcher's listener: an index change reports the entries it touched; a plan change refreshes its entry.
- * Entries a teammate removed from the team index go to `teamRemoved` (which keeps the ones this device holds); any
- * change of the team index calls `teamListChanged` (team-prefetch.ts fetches what it newly names).
+ * A change of the team index first lets the indexes sort out what it means for sharing (Indexes.teamListChanged: a
+ * plan newly named is the team's only when this device does not hold it; a shared plan whose entry went was removed by
+ * a teammate); the removed ids go to `teamRemoved` (which keeps the ones this device holds loaded), and
+ * `teamListChanged` hears every change (team-prefetch.ts fetches what it newly names).
  */
 export function indexUpkeep(
   indexes: Indexes,
@@ -53,11 +50,11 @@ export function indexUpkeep(
   return (handle, patches) => {
     const id = handle.documentId;
     if (id === indexes.local.documentId || id === indexes.team?.documentId) {
-      if (patches && id === indexes.team?.documentId) {
-        const removed = idsRemovedByIndexPatches(patches).filter((removedId) => !indexes.knows(removedId));
+      if (id === indexes.team?.documentId) {
+        const removed = indexes.teamListChanged(patches && !replacesList(patches) ? idsFromIndexPatches(patches, handle as IndexHandle) : null);
         if (removed.length > 0) teamRemoved(removed);
+        teamListChanged();
       }
-      if (id === indexes.team?.documentId) teamListChanged();
       changed.add(patches ? idsFromIndexPatches(patches, handle as IndexHandle) : indexes.list().keys());
       return;
     }
@@ -66,4 +63,9 @@ export function indexUpkeep(
       snapshots.changed(handle);
     }
   };
+}
+
+/** Whether a patch replaces the list as a whole (its removed entries are then not named one by one). */
+function replacesList(patches: readonly A.Patch[]): boolean {
+  return patches.some((patch) => patch.path.length < 2);
 }

@@ -1,5 +1,5 @@
 /**
- * The indexes' SQLite records (document_sharing, team_removals) on a database that refuses writes (storage audit:
+ * The indexes' SQLite records (relay_shares, team_removals) on a database that refuses writes (storage audit:
  * every one of these threw a raw SqliteError, which the window got as 'internal', "not applied", after the plan had
  * already changed in memory; a teammate's removal threw out of a change listener, which ends the core).
  */
@@ -7,10 +7,9 @@ import type { WorkspaceIndex } from "../../shared/schema/workspace-index.js";
 import type { ChopinError } from "../../shared/errors.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { guardRepoSaves } from "../core/repo-save-guard.js";
-import { isRecordedShared, listShared } from "../store/document-sharing.js";
 import { fillDatabase, readOnlyDatabase } from "../store/full-database.js";
 import { teamRemovalOf } from "../store/team-removals.js";
-import { FailingStorage, makeFixture, waitFor, type Fixture } from "./test-fixture.js";
+import { FailingStorage, makeFixture, TEST_RELAY_URL, waitFor, type Fixture } from "./test-fixture.js";
 import { newIndex, readEntries } from "./workspace-index.js";
 
 let fx: Fixture | null = null;
@@ -19,27 +18,30 @@ afterEach(async () => {
   fx = null;
 });
 
+/** The ids this device's records share with the test relay (the packing rows of a full database are not). */
+const listShared = (f: Fixture) => (f.db.prepare("SELECT document_id FROM relay_shares WHERE relay_url = ? ORDER BY document_id").all(TEST_RELAY_URL) as { document_id: string }[]).map((row) => row.document_id);
+
 const NOTHING_CHANGED = { code: "storage-failure", message: expect.stringContaining("Nothing was changed") };
 
 describe("the indexes on a database that refuses writes", () => {
   it("refuses a share whole, as 'storage-failure', and takes it once there is room", async () => {
-    fx = await makeFixture();
-    const { id } = await fx.service.createDocument({ title: "Plan" });
-    const disk = fillDatabase(fx.db, ["document_sharing"]);
+    fx = await makeFixture({ relayUrl: TEST_RELAY_URL });
+    const { id } = await fx.service.createDocument({ title: "Plan", shared: false });
+    const disk = fillDatabase(fx.db, ["relay_shares"]);
     await expect(fx.service.shareDocument(id)).rejects.toMatchObject({ ...NOTHING_CHANGED, details: expect.objectContaining({ sqliteCode: "SQLITE_FULL" }) });
     expect(fx.service.isShared(id)).toBe(false);
-    expect(listShared(fx.db)).toEqual([]);
+    expect(listShared(fx)).toEqual([]);
     disk.free();
     await expect(fx.service.shareDocument(id)).resolves.toMatchObject({ shared: true });
-    expect(listShared(fx.db).map((r) => r.documentId)).toEqual([id]);
+    expect(listShared(fx)).toEqual([id]);
   });
 
   it("makes no plan at all when a new plan's share is refused: none listed, none left in memory", async () => {
-    fx = await makeFixture();
+    fx = await makeFixture({ relayUrl: TEST_RELAY_URL });
     const team = fx.repo.create<WorkspaceIndex>(newIndex("team"));
     await fx.service.setTeamIndex(team.documentId);
     const handlesBefore = Object.keys(fx.repo.handles).length;
-    fillDatabase(fx.db, ["document_sharing"]);
+    fillDatabase(fx.db, ["relay_shares"]);
     await expect(fx.service.createDocument({ title: "Shared plan", shared: true })).rejects.toMatchObject(NOTHING_CHANGED);
     expect(await fx.service.listDocuments()).toEqual([]);
     expect(readEntries(team).size).toBe(0);
@@ -47,7 +49,7 @@ describe("the indexes on a database that refuses writes", () => {
   });
 
   it("refuses a delete whose records cannot be forgotten (a read-only database): the plan stays listed and shared", async () => {
-    fx = await makeFixture();
+    fx = await makeFixture({ relayUrl: TEST_RELAY_URL });
     const { id } = await fx.service.createDocument({ title: "Plan", shared: true });
     await fx.service.archiveDocument(id);
     const database = readOnlyDatabase(fx.db);
@@ -57,12 +59,12 @@ describe("the indexes on a database that refuses writes", () => {
     database.writable();
     await fx.service.deleteDocument(id);
     expect(await fx.service.listDocuments({ archived: true })).toEqual([]);
-    expect(listShared(fx.db)).toEqual([]);
+    expect(listShared(fx)).toEqual([]);
   });
 
   it("refuses a delete whose plan cannot be saved first, before it leaves any list; deletes it once there is room", async () => {
     const storage = new FailingStorage();
-    fx = await makeFixture({ storage });
+    fx = await makeFixture({ storage, relayUrl: TEST_RELAY_URL });
     guardRepoSaves(fx.repo);
     const { id } = await fx.service.createDocument({ title: "Plan" });
     await fx.service.archiveDocument(id);
@@ -81,7 +83,7 @@ describe("the indexes on a database that refuses writes", () => {
 
   it("takes a teammate's removal without throwing into the change, keeps the plan private, and records it once there is room", async () => {
     const faults: ChopinError[] = [];
-    fx = await makeFixture({ storageRetryMs: 20, onStorageFault: (failure) => faults.push(failure) });
+    fx = await makeFixture({ storageRetryMs: 20, onStorageFault: (failure) => faults.push(failure), relayUrl: TEST_RELAY_URL });
     const team = fx.repo.create<WorkspaceIndex>(newIndex("team"));
     await fx.service.setTeamIndex(team.documentId);
     // A teammate's plan, known here only through the team index (as on a device that did not create it).
@@ -104,7 +106,7 @@ describe("the indexes on a database that refuses writes", () => {
 
     disk.free();
     await waitFor(() => teamRemovalOf(fx!.db, id) !== null);
-    expect(isRecordedShared(fx.db, id)).toBe(false);
+    expect(listShared(fx)).toEqual([]);
     expect(fx.service.isShared(id)).toBe(false);
     expect(faults).toHaveLength(1);
   });

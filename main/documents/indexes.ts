@@ -1,20 +1,24 @@
 /**
  * The two workspace indexes a device keeps and the share state derived from them.
- * - Local index: every document this device has; its id lives in settings; it is NEVER shared.
- * - Team index: shared documents of the relay's team; its id comes from the relay (`setTeam`); it IS shared.
- * A share is recorded in SQLite first (document_sharing), then entered into the team index; `setTeam` reconciles
- * every recorded share, so a share made before the first connection reaches the team once the index is known.
+ * - Local index: every document this device made or keeps; its id lives in settings; it is NEVER shared.
+ * - Team index: the list of the configured relay's team; its id comes from the relay (`setTeamHandle`); it IS shared.
+ * Whether a plan is shared is this device's own record (share-records.ts), never the team's list: a teammate's entry
+ * for a plan this device holds is ignored (the plan stays private; its page says a teammate listed it), and an entry for
+ * a plan this device does not hold makes a 'team' record before anything asks the relay for it. A share made before
+ * the team index is known is entered when it arrives (`reconcile`); a share seen on the list whose entry is gone was
+ * removed by a teammate (`teamEntriesGone`): it stops being shared at once.
  * What must stay true: a share or a removal asked for through the API writes its SQLite records first, whole, and
  * changes an index only once they are written; a database that refuses them (a full disk) gets a 'storage-failure'
- * saying nothing changed, and nothing did. A teammate's removal is never refused (team-removal-records.ts).
+ * saying nothing changed, and nothing did. A teammate's removal is never refused (team-removal-records.ts). Nothing in
+ * the team's list ever makes a document this device holds leave it.
  */
 import type { DocumentId, Repo } from "@automerge/automerge-repo";
 import type { Database } from "better-sqlite3";
-import type { ChopinError } from "../../shared/errors.js";
+import { ChopinError } from "../../shared/errors.js";
 import type { IndexEntry, WorkspaceIndex } from "../../shared/schema/workspace-index.js";
 import { writeWhole } from "../core/save-failure.js";
-import { isRecordedShared, listShared, recordShared, forgetSharing } from "../store/document-sharing.js";
-import { getSetting, setSetting } from "../store/settings.js";
+import { deleteSetting, getSetting, setSetting } from "../store/settings.js";
+import { ShareRecords } from "./share-records.js";
 import { LOST_LOCAL_INDEX_SETTING, rebuildLocalIndex, type IndexRecovery } from "./index-recovery.js";
 import { forgetTeamRemoval, teamRemovalOf } from "../store/team-removals.js";
 import { TeamRemovalRecords } from "./team-removal-records.js";
@@ -29,6 +33,8 @@ import {
 } from "./workspace-index.js";
 
 export const LOCAL_INDEX_SETTING = "documents.localIndexId";
+/** Set by local schema 7 to the relay configured then: its team's plans held here are adopted at its list's first attach. */
+export const ADOPT_HELD_SETTING = "sharing.adoptHeldFor";
 
 export interface ListedEntry {
   entry: IndexEntry;
@@ -39,6 +45,9 @@ export interface ListedEntry {
 export interface IndexRecordOptions {
   onFault?: (failure: ChopinError) => void;
   retryMs?: number;
+  /** Whether this device holds the document (loaded or stored): then the team's list never makes it shared. */
+  held?: (id: string) => boolean;
+  now?: () => number;
 }
 
 export class Indexes {
@@ -49,6 +58,9 @@ export class Indexes {
   /** Deleted on this device this session: their own removal from the team index is not a teammate's. */
   readonly #deletedHere = new Set<string>();
   readonly #removals: TeamRemovalRecords;
+  readonly #shares: ShareRecords;
+  readonly #held: (id: string) => boolean;
+  readonly #now: () => number;
 
   /** Set when the local index named in settings did not load and a rebuilt one replaced it at this start. */
   readonly recovery: IndexRecovery | null;
@@ -58,6 +70,9 @@ export class Indexes {
     this.#db = db;
     this.recovery = recovery;
     this.#removals = new TeamRemovalRecords(db, records.onFault, records.retryMs);
+    this.#shares = new ShareRecords(db);
+    this.#held = records.held ?? (() => false);
+    this.#now = records.now ?? Date.now;
   }
 
   /**
@@ -118,24 +133,49 @@ export class Indexes {
     return hasEntry(this.local, id) || (!!this.#team && hasEntry(this.#team, id));
   }
 
-  /** What the core's share policy asks. The team index is shared; the local index never. */
+  /**
+   * What the core's share policy asks for every message of the relay link: the team index of the configured relay, or
+   * a document this device's own record shares with that relay's team. The local index never.
+   */
   isShared(id: string): boolean {
     if (id === this.local.documentId) return false;
     // The team index is shared from the moment its id is known, so the relay may deliver it to our find().
     if (id === this.#expectedTeamId) return true;
     if (this.#team && id === this.#team.documentId) return true;
-    if (this.#recordedShared(id)) return true;
-    return !!this.#team && hasEntry(this.#team, id);
+    return this.#sharedHere(id);
   }
 
-  /** The sharing record, unless a teammate's removal not on disk yet is to remove it (and outweighs it meanwhile). */
-  #recordedShared(id: string): boolean {
-    return this.#removals.unwritten(id) === undefined && isRecordedShared(this.#db, id);
+  /** The share record, unless a teammate's removal not on disk yet is to remove it (and outweighs it meanwhile). */
+  #sharedHere(id: string): boolean {
+    return this.#removals.unwritten(id) === undefined && this.#shares.has(id);
   }
 
-  /** Names the team index before it is loaded; null forgets it. */
-  expectTeam(id: string | null): void {
+  /** The relay address shares belong to now (null: none). Another relay's shares and list stop counting at once. */
+  setRelay(url: string | null): void {
+    if (this.#shares.scope?.url === url) return;
+    // Another relay's team index is not this one's: it must neither sync to the new relay nor list anything.
+    this.#team = null;
+    this.#expectedTeamId = null;
+    this.#shares.setRelay(url);
+  }
+
+  /** The configured relay's address, or null. */
+  get relayUrl(): string | null {
+    return this.#shares.scope?.url ?? null;
+  }
+
+  /**
+   * A teammate's entry for a plan this device keeps private: listed on the team's list, held here, in the local index,
+   * not shared by this device's record. Offered to the person, never acted on.
+   */
+  listedByTeammate(id: string): boolean {
+    return !!this.#team && hasEntry(this.#team, id) && hasEntry(this.local, id) && !this.#sharedHere(id);
+  }
+
+  /** Names the team index before it is loaded (`confirmed`: the relay itself just named it); null forgets it. */
+  expectTeam(id: string | null, confirmed = false): void {
     this.#expectedTeamId = id;
+    this.#shares.setTeam(id, confirmed);
   }
 
   setTeamHandle(handle: IndexHandle | null): void {
@@ -144,17 +184,104 @@ export class Indexes {
     if (!handle) this.#expectedTeamId = null;
   }
 
-  /** Enters every recorded share missing from the team index; `load` gives the entry, null when the doc is gone. */
-  async reconcile(load: (id: DocumentId) => Promise<IndexEntry | null>): Promise<string[]> {
+  /**
+   * Brings the records and the attached team index together: every share this device made that the list does not name
+   * yet is entered (`load` gives its entry, null when the plan is gone); every share seen on the list whose entry is
+   * gone was removed by a teammate; every listed plan this device does not hold becomes the team's. Returns the ids
+   * entered into the list and the ids a teammate removed.
+   */
+  async reconcile(load: (id: DocumentId) => Promise<IndexEntry | null>): Promise<{ entered: string[]; removed: string[] }> {
     const team = this.#team;
-    if (!team) return [];
+    if (!team) return { entered: [], removed: [] };
+    this.#adoptHeldOnce(team);
+    const removed = this.teamEntriesGone(this.#shares.all().map((row) => row.documentId));
+    this.teamEntriesSeen(this.teamIds());
     const entered: string[] = [];
-    for (const { documentId } of listShared(this.#db)) {
-      if (hasEntry(team, documentId) || this.#removals.unwritten(documentId) !== undefined) continue;
-      const entry = await load(documentId as DocumentId);
-      if (entry && this.#team === team && upsertEntry(team, documentId, entry)) entered.push(documentId);
+    for (const row of this.#shares.all()) {
+      if (row.enteredAt !== null || hasEntry(team, row.documentId) || this.#removals.unwritten(row.documentId) !== undefined) continue;
+      const entry = await load(row.documentId as DocumentId);
+      if (!entry || this.#team !== team || !this.#shares.has(row.documentId)) continue;
+      if (upsertEntry(team, row.documentId, entry)) entered.push(row.documentId);
+      this.#markEntered(row.documentId);
     }
-    return entered;
+    return { entered, removed };
+  }
+
+  /**
+   * The team's list names these ids (new or changed entries): a share of this device is marked as seen there, and a
+   * plan this device does not hold becomes the team's (recorded before anything asks the relay for it). A plan held
+   * here without a record stays private, whatever the entry says.
+   */
+  teamEntriesSeen(ids: readonly string[]): void {
+    const team = this.#team;
+    if (!team || !this.#shares.scope) return;
+    for (const id of ids) {
+      if (!hasEntry(team, id) || this.isIndex(id)) continue;
+      if (this.#shares.has(id)) {
+        this.#markEntered(id);
+        continue;
+      }
+      if (this.#removals.unwritten(id) !== undefined || this.#deletedHere.has(id) || hasEntry(this.local, id) || this.#held(id)) continue;
+      try {
+        this.#shares.record(id, "team", this.#now(), this.#now());
+      } catch {
+        // Not recorded (a full disk): the plan is not fetched; the next change of the list tries again.
+      }
+    }
+  }
+
+  /**
+   * These ids may have left the team's list: each one this device had seen there, and still records as shared, was
+   * removed by a teammate. It stops being shared at once (in memory first, then on disk: team-removal-records.ts).
+   * Returns those ids.
+   */
+  teamEntriesGone(ids: readonly string[]): string[] {
+    const team = this.#team;
+    const url = this.#shares.scope?.url;
+    if (!team || !url) return [];
+    const gone: string[] = [];
+    for (const id of ids) {
+      const row = this.#shares.get(id);
+      if (!row || row.enteredAt === null || hasEntry(team, id) || this.#deletedHere.has(id)) continue;
+      this.#shares.drop(id);
+      this.#removals.record(id, this.#now(), url);
+      gone.push(id);
+    }
+    return gone;
+  }
+
+  /**
+   * The team index changed: `touched` are the ids its patches named (null: unknown, e.g. a change with no patches or a
+   * whole-list replacement), each looked at for a new team plan or a teammate's removal. Returns the ids removed.
+   */
+  teamListChanged(touched: readonly string[] | null): string[] {
+    const everyShare = this.#shares.all().map((row) => row.documentId);
+    const gone = this.teamEntriesGone(touched ?? everyShare);
+    this.teamEntriesSeen(touched ?? this.teamIds());
+    return gone;
+  }
+
+  #markEntered(id: string): void {
+    try {
+      this.#shares.markEntered(id, this.#now());
+    } catch {
+      // Written at the next sighting; until then the share is treated as not yet entered (it is entered again).
+    }
+  }
+
+  /** Plans fetched from this team before shares had records (local schema 7): adopted once, as the team's. */
+  #adoptHeldOnce(team: IndexHandle): void {
+    const url = this.#shares.scope?.url;
+    if (!url || getSetting(this.#db, ADOPT_HELD_SETTING) !== url) return;
+    try {
+      for (const id of this.teamIds()) {
+        if (this.#shares.has(id) || hasEntry(this.local, id) || !hasEntry(team, id)) continue;
+        this.#shares.record(id, "team", this.#now(), this.#now());
+      }
+      deleteSetting(this.#db, ADOPT_HELD_SETTING);
+    } catch {
+      // Tried again at the next attach.
+    }
   }
 
   /** The ids the team index names (none while it is not loaded); entries are not validated here. */
@@ -163,15 +290,19 @@ export class Indexes {
     return documents && typeof documents === "object" ? Object.keys(documents) : [];
   }
 
-  /** Union of both indexes; a document in both reports the fresher entry. */
+  /**
+   * Both indexes as one list: the local index's plans, and the team's plans this device shares by its own record (a
+   * plan in both reports the fresher entry). A team entry for a plan this device keeps private never lends it a title
+   * or a shared mark.
+   */
   list(): Map<string, ListedEntry> {
     const out = new Map<string, ListedEntry>();
     for (const [id, entry] of readEntries(this.local)) out.set(id, { entry, shared: this.isShared(id) });
     if (this.#team) {
       for (const [id, entry] of readEntries(this.#team)) {
+        if (!this.#sharedHere(id)) continue;
         const seen = out.get(id);
         if (!seen || entry.updatedAt > seen.entry.updatedAt) out.set(id, { entry, shared: true });
-        else seen.shared = true;
       }
     }
     return out;
@@ -186,29 +317,35 @@ export class Indexes {
     upsertEntry(this.local, id, entry);
   }
 
-  /** Records the share durably, then enters it into the team index when one is known ('storage-failure' if refused). */
+  /**
+   * Records the share with the configured relay's team durably, then enters it into the team index when one is known
+   * ('no-relay' with none configured, 'storage-failure' if refused).
+   */
   share(id: string, entry: IndexEntry, now: number): void {
+    if (!this.#shares.scope) throw new ChopinError("no-relay", "No team relay is configured, so this document cannot be shared yet: configure a team relay in Settings first.");
+    const team = this.#team;
     writeWhole(() =>
       this.#db.transaction(() => {
         forgetTeamRemoval(this.#db, id);
-        recordShared(this.#db, id, now);
+        this.#shares.record(id, "here", now, team ? now : null);
       })(),
     );
     this.#removals.forget(id);
-    if (this.#team) upsertEntry(this.#team, id, entry);
+    if (team) upsertEntry(team, id, entry);
   }
 
   /** Refreshes cached entries wherever the document is listed (and in the team index when shared). */
   refresh(id: string, entry: IndexEntry): void {
     if (hasEntry(this.local, id)) upsertEntry(this.local, id, entry);
-    if (this.#team && (hasEntry(this.#team, id) || this.#recordedShared(id))) upsertEntry(this.#team, id, entry);
+    // Only a plan this device shares: refreshing a teammate's entry for a private plan would publish its title.
+    if (this.#team && this.#sharedHere(id)) upsertEntry(this.#team, id, entry);
   }
 
   /** Forgets the document's records, then takes it out of both indexes ('storage-failure' if refused). */
   remove(id: string): void {
     writeWhole(() =>
       this.#db.transaction(() => {
-        forgetSharing(this.#db, id);
+        this.#shares.forgetEverywhere(id);
         forgetTeamRemoval(this.#db, id);
       })(),
     );
@@ -219,15 +356,13 @@ export class Indexes {
   }
 
   /**
-   * A teammate removed the document from the team index while this device holds it: it stays listed here, private
-   * (it no longer syncs with the team), and the removal is recorded so the document can say so. Not for a document
-   * the local index lists already, nor one the team index lists again.
+   * A teammate removed the document from the team's list while this device holds it loaded: it stays listed here,
+   * private. Not for a plan deleted here or listed here already, nor one the team's list names again.
    */
-  keepAfterTeamRemoval(id: string, entry: IndexEntry, now: number): boolean {
+  keepAfterTeamRemoval(id: string, entry: IndexEntry): boolean {
     if (this.#deletedHere.has(id) || hasEntry(this.local, id) || (this.#team && hasEntry(this.#team, id))) return false;
     // Listed first, whatever the database says: nothing typed here may drop out of every list.
     upsertEntry(this.local, id, entry);
-    this.#removals.record(id, now);
     return true;
   }
 

@@ -189,7 +189,11 @@ export class PlanAccess {
   detailOf(handle: PlanHandle, plan: PlanDocument = readPlan(handle)): DocumentDetail {
     const detail = toDetail(handle, plan, this.isShared(handle.documentId));
     const leftTeamAt = this.indexes.leftTeamAt(handle.documentId);
-    return leftTeamAt === null ? detail : { ...detail, leftTeamAt };
+    return {
+      ...detail,
+      ...(leftTeamAt === null ? {} : { leftTeamAt }),
+      ...(this.indexes.listedByTeammate(handle.documentId) ? { listedByTeammate: true as const } : {}),
+    };
   }
 
   summaryOf(handle: PlanHandle): DocumentSummary {

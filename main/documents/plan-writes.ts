@@ -116,7 +116,14 @@ export async function deleteDocument(
   // left the indexes, a failing flush below left it half deleted (in no list, still stored, never saved again).
   await access.repo.flush([handle.documentId]);
   await beforeLeaving?.(handle.documentId);
-  // Its records go first, whole: refused ('storage-failure'), the plan stays listed as it was.
+  await removeFromDevice(access, handle);
+}
+
+/**
+ * Takes a plan off this device: its records first, whole (refused, 'storage-failure', it stays listed as it was), then
+ * the indexes, its handle and its stored chunks. The caller has flushed it and said any goodbyes.
+ */
+export async function removeFromDevice(access: PlanAccess, handle: LoadedPlan["handle"]): Promise<void> {
   access.indexes.remove(handle.documentId);
   access.snapshots.forget(handle.documentId);
   // automerge-repo 2.5.6's delete() removes nothing from storage: the Repo's save listener stored the handle's emptied

@@ -13,12 +13,12 @@ import type { Database } from "better-sqlite3";
 import type { ChopinError } from "../../shared/errors.js";
 import { STORAGE_RETRY_MS } from "../../shared/limits.js";
 import { FaultRun } from "../core/fault-run.js";
-import { forgetSharing } from "../store/document-sharing.js";
+import { forgetShare } from "../store/relay-shares.js";
 import { recordTeamRemoval } from "../store/team-removals.js";
 
 export class TeamRemovalRecords {
-  /** Removals the database refused, by document id: when the teammate removed the plan. */
-  readonly #unwritten = new Map<string, number>();
+  /** Removals the database refused, by document id: when the teammate removed the plan, and from which relay's list. */
+  readonly #unwritten = new Map<string, { removedAt: number; relayUrl: string }>();
   #retry: ReturnType<typeof setTimeout> | null = null;
   /** A refused write is said once per run of them. */
   readonly #faults: FaultRun;
@@ -31,15 +31,15 @@ export class TeamRemovalRecords {
     this.#faults = new FaultRun(onFault);
   }
 
-  /** Records the removal now, or keeps it to record later; never throws a storage error. */
-  record(documentId: string, removedAt: number): void {
-    this.#unwritten.set(documentId, removedAt);
+  /** Records the removal from the list of the relay at `relayUrl` now, or keeps it to record later; never throws. */
+  record(documentId: string, removedAt: number, relayUrl: string): void {
+    this.#unwritten.set(documentId, { removedAt, relayUrl });
     this.#writeUnwritten();
   }
 
   /** When the teammate removed the plan, while that is not on disk yet; else undefined. */
   unwritten(documentId: string): number | undefined {
-    return this.#unwritten.get(documentId);
+    return this.#unwritten.get(documentId)?.removedAt;
   }
 
   /** The plan was shared again or deleted: a removal still waiting must not be written over that. */
@@ -53,10 +53,10 @@ export class TeamRemovalRecords {
   }
 
   #writeUnwritten(): void {
-    for (const [documentId, removedAt] of this.#unwritten) {
+    for (const [documentId, { removedAt, relayUrl }] of this.#unwritten) {
       try {
         this.db.transaction(() => {
-          forgetSharing(this.db, documentId);
+          forgetShare(this.db, documentId, relayUrl);
           recordTeamRemoval(this.db, documentId, removedAt);
         })();
       } catch (error) {

@@ -72,6 +72,8 @@ export async function makeFixture(
     onStorageFault?: DocumentServiceOptions["onStorageFault"];
     /** Called with the fixture's database, once it is open. */
     setAside?: (db: LocalDb, documentId: string) => void;
+    /** The relay address shares belong to (DocumentService.setRelay); none by default. */
+    relayUrl?: string;
   } = {},
 ): Promise<Fixture> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "chopin-docs-"));
@@ -95,6 +97,7 @@ export async function makeFixture(
     onStorageFault: options.onStorageFault,
     setAside: options.setAside && ((documentId) => options.setAside!(db, documentId)),
   });
+  if (options.relayUrl !== undefined) service.setRelay(options.relayUrl);
   return {
     repo,
     db,
@@ -113,6 +116,9 @@ export async function makeFixture(
     },
   };
 }
+
+/** The relay address fixtures that share use (nothing listens there: the document layer only records it). */
+export const TEST_RELAY_URL = "ws://relay.test";
 
 /** Polls `check` until it returns truthy or the deadline passes (no fixed sleeps). */
 export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 5000): Promise<T> {

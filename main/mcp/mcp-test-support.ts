@@ -18,7 +18,12 @@ export interface McpFixture {
 export async function startMcpFixture(fx?: Fixture, options: { relayUrl?: () => string | null } = {}): Promise<McpFixture> {
   const fixture = fx ?? (await makeFixture());
   const token = loadOrCreateMcpToken(fixture.db);
-  const relayUrl = options.relayUrl ?? (() => null);
+  // As in the core, where the relay link tells the document service the address shares belong to.
+  const relayUrl = () => {
+    const url = (options.relayUrl ?? (() => null))();
+    fixture.service.setRelay(url);
+    return url;
+  };
   const server = await startMcpServer({ documents: fixture.service, db: fixture.db, port: 0, token, relayUrl });
   const clients: Client[] = [];
   return {

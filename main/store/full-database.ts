@@ -15,8 +15,9 @@ const FILLER = "~test-filler.";
 /** A row of `size` bytes that no reader of the table takes for a real one. */
 const PACKING: Record<string, { insert: string; key: string }> = {
   settings: { insert: "INSERT INTO settings (key, value) VALUES (@key, substr(hex(zeroblob(@size)), 1, @size))", key: "key" },
-  document_sharing: {
-    insert: "INSERT INTO document_sharing (document_id, shared, shared_at) VALUES (@key || substr(hex(zeroblob(@size)), 1, @size), 0, NULL)",
+  relay_shares: {
+    insert:
+      "INSERT INTO relay_shares (document_id, relay_url, origin, shared_at) VALUES (@key || substr(hex(zeroblob(@size)), 1, @size), '~test-filler', 'here', 0)",
     key: "document_id",
   },
   team_removals: {

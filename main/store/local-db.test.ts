@@ -7,7 +7,7 @@ import { localDbPath, openLocalDb, type LocalDb } from "./local-db.js";
 import { LOCAL_DB_MIGRATIONS } from "./migrations.js";
 import { migrate, schemaVersionOf } from "./migrate.js";
 import { getOrCreateSetting, getSetting, setSetting, deleteSetting } from "./settings.js";
-import { forgetSharing, isRecordedShared, listShared, recordShared } from "./document-sharing.js";
+import { bindTeam, forgetAllShares, forgetShare, markEntered, recordShare, sharesOf } from "./relay-shares.js";
 import { findReplay, insertReplay } from "./mcp-replays.js";
 
 const dirs: string[] = [];
@@ -96,24 +96,85 @@ describe("settings", () => {
   });
 });
 
-describe("document_sharing", () => {
-  it("records a share once and lists it", () => {
+describe("relay_shares", () => {
+  const relayA = { url: "wss://a.example", teamIndexId: null };
+  const ids = (db: LocalDb, scope: { url: string; teamIndexId: string | null }) => sharesOf(db, scope).map((row) => row.documentId);
+
+  it("records a share once per relay, binds it to the team the relay names, and counts it for that team only", () => {
     const { db } = freshDb();
-    expect(isRecordedShared(db, "d1")).toBe(false);
-    expect(recordShared(db, "d1", 10)).toBe(true);
-    expect(recordShared(db, "d1", 20)).toBe(false);
-    expect(isRecordedShared(db, "d1")).toBe(true);
-    expect(listShared(db)).toEqual([{ documentId: "d1", sharedAt: 10 }]);
-    forgetSharing(db, "d1");
-    expect(listShared(db)).toEqual([]);
+    expect(recordShare(db, "d1", relayA, "here", 10, null)).toBe(true);
+    expect(recordShare(db, "d1", relayA, "here", 20, null)).toBe(false);
+    expect(sharesOf(db, relayA)).toEqual([{ documentId: "d1", origin: "here", sharedAt: 10, enteredAt: null }]);
+    // Another relay's address never sees it.
+    expect(ids(db, { url: "wss://b.example", teamIndexId: null })).toEqual([]);
+    // Made before the team was known, it counts for whichever team the address names, until the relay names one.
+    expect(ids(db, { url: relayA.url, teamIndexId: "team-1" })).toEqual(["d1"]);
+    bindTeam(db, relayA.url, "team-1");
+    expect(ids(db, { url: relayA.url, teamIndexId: "team-1" })).toEqual(["d1"]);
+    // The relay at the same address was reset: its new team is another team.
+    expect(ids(db, { url: relayA.url, teamIndexId: "team-2" })).toEqual([]);
+    // Sharing with that new team replaces the old team's row.
+    expect(recordShare(db, "d1", { url: relayA.url, teamIndexId: "team-2" }, "here", 30, null)).toBe(true);
+    expect(ids(db, { url: relayA.url, teamIndexId: "team-1" })).toEqual([]);
+    markEntered(db, "d1", relayA, 40);
+    markEntered(db, "d1", relayA, 50);
+    expect(sharesOf(db, { url: relayA.url, teamIndexId: "team-2" })[0]).toMatchObject({ enteredAt: 40, sharedAt: 30 });
+    forgetShare(db, "d1", relayA.url);
+    expect(ids(db, { url: relayA.url, teamIndexId: "team-2" })).toEqual([]);
   });
 
-  it("constraints refuse a duplicate id and a shared value outside 0/1", () => {
+  it("forgets a deleted document for every relay", () => {
     const { db } = freshDb();
-    const insert = db.prepare("INSERT INTO document_sharing (document_id, shared, shared_at) VALUES (?, ?, ?)");
-    insert.run("d", 1, 1);
-    expect(() => insert.run("d", 1, 2)).toThrow(/UNIQUE|PRIMARY/);
-    expect(() => insert.run("e", 2, 2)).toThrow(/CHECK/);
+    recordShare(db, "d1", relayA, "here", 1, null);
+    recordShare(db, "d1", { url: "wss://b.example", teamIndexId: "t" }, "team", 1, 1);
+    forgetAllShares(db, "d1");
+    expect(db.prepare("SELECT count(*) AS n FROM relay_shares").get()).toEqual({ n: 0 });
+  });
+
+  it("constraints refuse a second row for a document and relay, and an unknown origin", () => {
+    const { db } = freshDb();
+    const insert = db.prepare("INSERT INTO relay_shares (document_id, relay_url, origin, shared_at) VALUES (?, ?, ?, 1)");
+    insert.run("d", "wss://a", "here");
+    expect(() => insert.run("d", "wss://a", "team")).toThrow(/UNIQUE|PRIMARY/);
+    expect(() => insert.run("e", "wss://a", "teammate")).toThrow(/CHECK/);
+  });
+
+  it("takes schema 6's shares as the configured relay's, ties the relay token to that address, and marks the team's plans for adoption", () => {
+    const { dir } = freshDb();
+    const old = new BetterSqlite3(localDbPath(dir));
+    old.exec("DROP TABLE relay_shares; CREATE TABLE document_sharing (document_id TEXT PRIMARY KEY NOT NULL, shared INTEGER NOT NULL CHECK (shared IN (0, 1)), shared_at INTEGER) STRICT;");
+    old.exec("DELETE FROM settings");
+    old.pragma("user_version = 6");
+    const insert = old.prepare("INSERT INTO document_sharing (document_id, shared, shared_at) VALUES (?, ?, ?)");
+    insert.run("shared-one", 1, 5);
+    insert.run("never-shared", 0, null);
+    const set = old.prepare("INSERT INTO settings (key, value) VALUES (?, ?)");
+    set.run("settings.relayUrl", "wss://team.example");
+    set.run("relay.teamIndexId:wss://team.example", "team-index");
+    set.run("settings.relayToken", "tok");
+    old.close();
+
+    const db = openLocalDb(dir);
+    dbs.push(db);
+    expect(sharesOf(db, { url: "wss://team.example", teamIndexId: "team-index" })).toEqual([
+      { documentId: "shared-one", origin: "here", sharedAt: 5, enteredAt: null },
+    ]);
+    expect(getSetting(db, "settings.relayTokenUrl")).toBe("wss://team.example");
+    expect(getSetting(db, "sharing.adoptHeldFor")).toBe("wss://team.example");
+  });
+
+  it("drops schema 6's shares when no relay was configured: they belonged to no team", () => {
+    const { dir } = freshDb();
+    const old = new BetterSqlite3(localDbPath(dir));
+    old.exec("DROP TABLE relay_shares; CREATE TABLE document_sharing (document_id TEXT PRIMARY KEY NOT NULL, shared INTEGER NOT NULL, shared_at INTEGER) STRICT;");
+    old.exec("DELETE FROM settings; INSERT INTO document_sharing VALUES ('d', 1, 1); INSERT INTO settings VALUES ('settings.relayToken', 'tok');");
+    old.pragma("user_version = 6");
+    old.close();
+    const db = openLocalDb(dir);
+    dbs.push(db);
+    expect(db.prepare("SELECT count(*) AS n FROM relay_shares").get()).toEqual({ n: 0 });
+    expect(getSetting(db, "settings.relayTokenUrl")).toBeNull();
+    expect(getSetting(db, "sharing.adoptHeldFor")).toBeNull();
   });
 });
 
@@ -149,7 +210,10 @@ describe("the folded search text of snapshots", () => {
   it("is filled for snapshots written before it existed, when the database opens", () => {
     const { db, dir } = freshDb();
     // A data folder from schema 2: the column is dropped back out and a row written without it.
-    db.exec("ALTER TABLE document_snapshots DROP COLUMN folded; DROP TABLE team_removals; DROP TABLE damaged_chunks; DROP TABLE mcp_sessions");
+    db.exec(
+      "ALTER TABLE document_snapshots DROP COLUMN folded; DROP TABLE team_removals; DROP TABLE damaged_chunks; DROP TABLE mcp_sessions; DROP TABLE relay_shares; " +
+        "CREATE TABLE document_sharing (document_id TEXT PRIMARY KEY NOT NULL, shared INTEGER NOT NULL, shared_at INTEGER) STRICT",
+    );
     db.pragma("user_version = 2");
     db.prepare("INSERT INTO document_snapshots (document_id, heads, title, text, saved_at) VALUES ('d', '[]', 't', 'Café ÜBER', 1)").run();
     db.close();

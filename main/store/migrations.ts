@@ -74,4 +74,38 @@ export const LOCAL_DB_MIGRATIONS: readonly Migration[] = [
     opened_at   INTEGER NOT NULL
   ) STRICT;
   `,
+  // 6 -> 7: a share belongs to one relay (issue #23). Each row says which relay's team the document is shared with
+  // (its address, and the team index id once the relay named it: '' until then), whether this device shared it or
+  // took it from that team's list when it did not hold it, and when this device first saw it on that team's list (a
+  // row seen there whose entry is gone was removed by a teammate). Old rows belong to the relay configured now; with
+  // none configured they belonged to no team and go. The relay token is tied to the address it was given for, and
+  // plans fetched from the current team before this step (listed there, held here, never in the local index) are
+  // adopted as that team's at the first attach of its list (sharing.adoptHeldFor).
+  `
+  CREATE TABLE relay_shares (
+    document_id   TEXT NOT NULL,
+    relay_url     TEXT NOT NULL,
+    team_index_id TEXT NOT NULL DEFAULT '',
+    origin        TEXT NOT NULL CHECK (origin IN ('here', 'team')),
+    shared_at     INTEGER NOT NULL,
+    entered_at    INTEGER,
+    PRIMARY KEY (document_id, relay_url)
+  ) STRICT;
+  CREATE INDEX relay_shares_by_relay ON relay_shares (relay_url, team_index_id);
+
+  INSERT INTO relay_shares (document_id, relay_url, team_index_id, origin, shared_at, entered_at)
+    SELECT s.document_id, u.value, COALESCE(t.value, ''), 'here', COALESCE(s.shared_at, 0), NULL
+      FROM document_sharing s
+      JOIN settings u ON u.key = 'settings.relayUrl'
+      LEFT JOIN settings t ON t.key = 'relay.teamIndexId:' || u.value
+     WHERE s.shared = 1;
+  DROP TABLE document_sharing;
+
+  INSERT INTO settings (key, value)
+    SELECT 'settings.relayTokenUrl', u.value FROM settings u
+     WHERE u.key = 'settings.relayUrl'
+       AND EXISTS (SELECT 1 FROM settings WHERE key IN ('settings.relayToken', 'settings.relayTokenEncrypted'));
+  INSERT INTO settings (key, value)
+    SELECT 'sharing.adoptHeldFor', value FROM settings WHERE key = 'settings.relayUrl';
+  `,
 ];

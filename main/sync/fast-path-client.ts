@@ -27,8 +27,10 @@ export class ClientFastPath extends ChangeFastPath {
       notePeerHas: (repo: Repo, documentId: string, hashes: readonly string[]) => void;
       /** Hashes of a batch the relay sent and this Repo applied: the relay holds those changes. */
       received?: (documentId: string, hashes: readonly string[]) => void;
+      /** The share decision, asked for every batch both ways (ChangeFastPathOptions.mayCarry). */
+      mayCarry?: (documentId: string) => boolean;
     },
   ) {
-    super({ send, syncNow: sync.syncNow, notePeerHas: sync.notePeerHas, received: sync.received, hashes: verifiedChangeHashes });
+    super({ send, syncNow: sync.syncNow, notePeerHas: sync.notePeerHas, received: sync.received, mayCarry: sync.mayCarry, hashes: verifiedChangeHashes });
   }
 }

@@ -17,6 +17,9 @@
  *   loops the connection nor holds back the others. A later message for it that fits clears the report.
  * - With qualifyPeerId, a plain Repo peer id goes on the wire as "<handle>:<device>" (wire-peer-id.ts), the handle
  *   learned from GET /v1/team before the first socket of a credential; the Repo only ever sees its own id.
+ * - With mayCarry, every frame that names a document, either way (sync, request, presence, fast-path changes), is
+ *   dropped unless the share decision allows that document now: a document that stops being shared stops crossing at
+ *   once, whatever the Repo's synchronizers still hold. Only "doc-unavailable" (which carries nothing) passes.
  */
 import { NetworkAdapter, type Message, type PeerId, type PeerMetadata, type Repo } from "@automerge/automerge-repo";
 import WebSocket from "ws";
@@ -74,6 +77,11 @@ export interface RelayClientAdapterOptions {
    * may sign in as another user later without meeting the relay's binding of the plain id to the first user.
    */
   qualifyPeerId?: boolean;
+  /**
+   * The share decision, asked for every frame that names a document, sent or received (default: every document).
+   * Must be synchronous and cheap: it runs per message.
+   */
+  mayCarry?: (documentId: string) => boolean;
 }
 
 /** Close codes after which retrying with the same credentials and peer id cannot help. */
@@ -93,7 +101,8 @@ export class RelayClientAdapter extends NetworkAdapter {
   readonly statusEvents = new TypedEmitter<{ status: RelayStatusEvent }>();
   /** Batches the relay sent on the fast path and the Repo applied: the relay holds these changes. */
   readonly deliveryEvents = new TypedEmitter<{ received: { documentId: string; hashes: readonly string[] } }>();
-  readonly #options: Required<Omit<RelayClientAdapterOptions, "peerId">> & { peerId?: string };
+  readonly #options: Required<Omit<RelayClientAdapterOptions, "peerId" | "mayCarry">> & { peerId?: string };
+  readonly #mayCarry: (documentId: string) => boolean;
   /** The relay's name for the current credential's user, once learned (qualifyPeerId). */
   #handle: string | null = null;
   #learningHandle = false;
@@ -126,6 +135,7 @@ export class RelayClientAdapter extends NetworkAdapter {
         if (this.#remotePeerId) notePeerHas(repo, documentId, this.#remotePeerId, hashes);
       },
       received: (documentId, hashes) => this.deliveryEvents.emit("received", { documentId, hashes }),
+      mayCarry: (documentId) => this.#mayCarry(documentId),
     },
   );
   #readyResolve!: () => void;
@@ -144,6 +154,12 @@ export class RelayClientAdapter extends NetworkAdapter {
       qualifyPeerId: options.qualifyPeerId ?? false,
     };
     this.#token = options.token;
+    this.#mayCarry = options.mayCarry ?? (() => true);
+  }
+
+  /** Whether a frame about `documentId` of this type may cross now (the share decision; doc-unavailable carries nothing). */
+  #crosses(type: string, documentId: string | undefined): boolean {
+    return documentId === undefined || type === "doc-unavailable" || this.#mayCarry(documentId);
   }
 
   get state(): RelayConnectionState {
@@ -269,6 +285,7 @@ export class RelayClientAdapter extends NetworkAdapter {
     // Before the handshake or while offline, drop: the Repo re-syncs from sync state when the peer reappears.
     if (!socket || !this.#remotePeerId || socket.readyState !== WebSocket.OPEN) return;
     if (message.targetId !== this.#remotePeerId) return;
+    if (!this.#crosses(message.type, message.documentId)) return;
     const wireId = this.wirePeerId as string;
     const frame = message.senderId === this.peerId ? { ...message, senderId: wireId } : message;
     let bytes: Uint8Array;
@@ -290,6 +307,7 @@ export class RelayClientAdapter extends NetworkAdapter {
   #sendFastChanges(documentId: string, changes: Uint8Array[]): boolean {
     const socket = this.#socket;
     if (!this.#fastAgreed || !socket || !this.#remotePeerId || socket.readyState !== WebSocket.OPEN) return false;
+    if (!this.#mayCarry(documentId)) return false;
     try {
       const frame = { type: FAST_CHANGES_TYPE, senderId: this.wirePeerId as string, targetId: this.#remotePeerId, documentId, changes };
       const bytes = encodeFrame(frame);
@@ -482,6 +500,7 @@ export class RelayClientAdapter extends NetworkAdapter {
       return;
     }
     if (!this.#remotePeerId) return;
+    if (!this.#crosses(frame.type, "documentId" in frame && typeof frame.documentId === "string" ? frame.documentId : undefined)) return;
     if (isFastChangesFrame(frame)) {
       if (this.#fastAgreed && frame.senderId === this.#remotePeerId) this.#fastPath.receive(frame.documentId, frame.changes);
       return;

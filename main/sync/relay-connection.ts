@@ -26,6 +26,8 @@ export interface RelayConnectionOptions {
   maxMessageBytes?: number;
   /** Present a plain peer id as "<handle>:<device>" (RelayClientAdapterOptions.qualifyPeerId). */
   qualifyPeerId?: boolean;
+  /** The share decision, asked for every frame that names a document (RelayClientAdapterOptions.mayCarry). */
+  mayCarry?: (documentId: string) => boolean;
 }
 
 export class RelayConnection {
@@ -47,6 +49,7 @@ export class RelayConnection {
       maxBackoffMs: options.maxBackoffMs,
       maxMessageBytes: options.maxMessageBytes,
       qualifyPeerId: options.qualifyPeerId,
+      mayCarry: options.mayCarry,
     });
     this.adapter.statusEvents.on("status", (event) => this.events.emit("status", event));
   }

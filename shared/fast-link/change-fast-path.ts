@@ -15,6 +15,9 @@
  *   in the direction the owner says: outbound (this Repo asked: the relay client, a window) or inbound (the peer asked:
  *   the core's end of a window link). So the fast path never widens what shareConfig shares (private documents never
  *   reach the relay), and reset() on every new connection forgets it all.
+ * - And only while the owner's share decision (mayCarry) allows it, asked for every batch in both directions: a
+ *   document that stops being shared (a teammate removed it from the team's list) stops riding at once, not at the
+ *   next reconnect, and is forgotten until a sync/request message for it crosses again.
  * - It only ever adds: the sync protocol keeps running underneath and repairs anything the fast path drops (a batch
  *   lost to a reconnect, a document not loaded here). While the fast path carries every change, that protocol is paced
  *   down to FAST_PATH_SYNC_INTERVAL_MS (shared/sync-pacing.ts), so whatever this side knows the fast path could not
@@ -66,6 +69,8 @@ export interface ChangeFastPathOptions {
   hashes(changes: readonly Uint8Array[]): string[] | null;
   /** A monotonic clock in ms that times applies (default performance.now; tests inject one). */
   now?: () => number;
+  /** The share decision, asked for every batch sent or received: whether the document may cross now. Default: yes. */
+  mayCarry?(documentId: string): boolean;
 }
 
 /**
@@ -180,13 +185,34 @@ export class ChangeFastPath {
     this.#permit(type, documentId);
   }
 
-  /** Whether `documentId` rides the link on the current connection. */
+  /** Whether `documentId` rides the link on the current connection (and the share decision allows it now). */
   carries(documentId: string): boolean {
-    return this.#permitted.has(documentId);
+    if (!this.#permitted.has(documentId)) return false;
+    if (this.#options.mayCarry?.(documentId) ?? true) return true;
+    this.#stopCarrying(documentId);
+    return false;
+  }
+
+  /** The share decision refused the document: nothing of it crosses until a sync/request message permits it again. */
+  #stopCarrying(documentId: string): void {
+    this.#permitted.delete(documentId);
+    this.#pending.delete(documentId);
+    this.#incoming.delete(documentId);
+    this.#awaitingHandle.delete(documentId);
+    const held = this.#held.get(documentId);
+    if (held) clearTimeout(held.timer);
+    this.#held.delete(documentId);
+    const handle = this.#repo?.handles[documentId as DocumentId] as DocHandle<unknown> | undefined;
+    const watched = handle && this.#watched.get(handle);
+    if (handle && watched) {
+      handle.off("heads-changed", watched.listener);
+      this.#watched.delete(handle);
+    }
   }
 
   #permit(type: string, documentId: string | undefined): void {
     if (documentId === undefined || (type !== "sync" && type !== "request") || this.#permitted.has(documentId)) return;
+    if (!(this.#options.mayCarry?.(documentId) ?? true)) return;
     this.#permitted.add(documentId);
     const handle = this.#repo?.handles[documentId as DocumentId];
     if (handle) this.#watch(handle as DocHandle<unknown>);
@@ -209,7 +235,7 @@ export class ChangeFastPath {
    * arrive together (one transport read) are applied together at the next microtask checkpoint.
    */
   receive(documentId: string, changes: Uint8Array[]): void {
-    if (!this.#permitted.has(documentId) || changes.length === 0) return;
+    if (changes.length === 0 || !this.carries(documentId)) return;
     const hashes = this.#options.hashes(changes);
     // Bytes that are not changes: nothing to apply; the sync protocol carries whatever the other end really has.
     if (hashes === null) return;
@@ -221,7 +247,7 @@ export class ChangeFastPath {
 
   #apply(documentId: string, received: Received): void {
     const repo = this.#repo;
-    if (!repo) return;
+    if (!repo || !this.carries(documentId)) return;
     const { changes, hashes } = received;
     const handle = repo.handles[documentId as DocumentId];
     if (!handle) {
@@ -282,7 +308,7 @@ export class ChangeFastPath {
 
   #onHeadsChanged(handle: DocHandle<unknown>, before: A.Heads): void {
     const documentId = handle.documentId;
-    if (this.#applying === documentId || !this.#permitted.has(documentId)) return;
+    if (this.#applying === documentId || !this.carries(documentId)) return;
     // A document's first arrival (loaded or fetched whole) is not a fresh edit: the sync protocol carries it.
     if (this.#pending.has(documentId) || before.length === 0) return;
     if (!this.#sentThisTurn.has(documentId)) {
@@ -347,7 +373,7 @@ export class ChangeFastPath {
 
   #sendBurst(documentId: string, handle: DocHandle<unknown>, before: A.Heads): void {
     const repo = this.#repo;
-    if (!repo) return;
+    if (!repo || !this.carries(documentId)) return;
     try {
       // The changes since `before`: what A.getChanges(beforeDoc, doc) returns, from the heads alone.
       const changes = A.getBackend(handle.doc()).getChanges(before);

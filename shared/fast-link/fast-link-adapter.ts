@@ -44,6 +44,11 @@ export interface FastLinkOptions {
   hashes(changes: readonly Uint8Array[]): string[] | null;
   /** The sync protocol's pace to a peer while its link is up; FAST_PATH_SYNC_INTERVAL_MS unless a test says otherwise. */
   syncIntervalMs?: number;
+  /**
+   * The share decision for `peer`, asked for every batch sent to or received from it (ChangeFastPathOptions.mayCarry):
+   * the same one the Repo's shareConfig makes for that peer. Default: every document.
+   */
+  mayCarry?(peer: string, documentId: string): boolean;
 }
 
 export class FastLinkAdapter extends NetworkAdapter {
@@ -146,6 +151,7 @@ export class FastLinkAdapter extends NetworkAdapter {
       syncNow: (r, documentId) => void syncWithPeerNow(r, documentId, peer),
       notePeerHas: (r, documentId, hashes) => notePeerHas(r, documentId, peer, hashes),
       hashes: this.#options.hashes,
+      mayCarry: (documentId) => this.#options.mayCarry?.(peer, documentId) ?? true,
     });
     link.attach(repo);
     this.#links.set(peer, link);

@@ -105,11 +105,18 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
         // It says the steps that work now: a teammate's delete archives the plan here too, and an archived plan
         // cannot be shared until it is restored (the banner below offers Restore; then the header offers Share).
         <div className="archived-banner" role="status">
-          A teammate deleted this plan from the team’s list ({formatWhen(doc.leftTeamAt)}). Your copy stays on this
-          device, private
+          A teammate deleted this plan from the team’s list ({formatWhen(doc.leftTeamAt)}), and the relay no longer
+          keeps it for anyone. Your copy stays on this device, private
           {doc.archivedAt !== null
-            ? " and archived: restore it, then share it again to put it back on the team’s list."
-            : "; share it again to put it back on the team’s list."}
+            ? " and archived: restore it, then share it again to put a copy on the team’s list."
+            : "; share it again to put a copy on the team’s list."}
+        </div>
+      )}
+      {doc.listedByTeammate === true && !doc.shared && (
+        // A teammate's entry for a plan kept private here is never acted on: the person hears of it and decides.
+        <div className="archived-banner" role="status">
+          A teammate put this plan on the team’s list, but it is private on this device, so nothing of it was sent.
+          Share it if the team should have it.
         </div>
       )}
       {doc.archivedAt !== null && (

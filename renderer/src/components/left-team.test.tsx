@@ -28,7 +28,20 @@ describe("a plan a teammate deleted from the team's list", () => {
     const archived = screen.getAllByRole("status").find((el) => el.textContent?.includes("This document is archived"))!;
     fireEvent.click(within(archived).getByRole("button", { name: "Restore" }));
     await until(() => services.documents.getState().selected?.archivedAt === null, "restored");
-    await until(() => banner()?.textContent?.includes("private; share it again to put it back") === true, "the banner after the restore");
+    await until(() => banner()?.textContent?.includes("private; share it again to put a copy on the team’s list") === true, "the banner after the restore");
+    expect(within(header).getByRole("button", { name: "Share" })).toBeTruthy();
+  });
+
+  it("a plan a teammate listed while it is private here says so, and nothing else changes", async () => {
+    const { services, bridge } = renderApp((b) => void (b.settings.relayUrl = "wss://relay.example.test"));
+    await services.session.getState().load();
+    const doc = await bridge.api.createDocument({ title: "Diary", shared: false });
+    Object.assign(bridge.docs.get(doc.id)!, { listedByTeammate: true });
+    await services.documents.getState().open(doc.id);
+    const banner = () => screen.getAllByRole("status").find((el) => el.textContent?.includes("A teammate put this plan on the team’s list"));
+    await until(() => banner() !== undefined, "the banner");
+    expect(banner()!.textContent).toContain("it is private on this device, so nothing of it was sent");
+    const header = document.querySelector<HTMLElement>(".doc-header")!;
     expect(within(header).getByRole("button", { name: "Share" })).toBeTruthy();
   });
 });

@@ -11,6 +11,7 @@ import {
   interpretAsDocumentId,
   type AutomergeUrl,
   type DocHandle,
+  type DocumentId,
   type NetworkAdapterInterface,
 } from "@automerge/automerge-repo";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
@@ -29,13 +30,15 @@ import { OPEN_DOCUMENT_RETRY_MS, OPEN_DOCUMENT_TIMEOUT_MS } from "../../../share
 export function createReplica(inner: NetworkAdapterInterface): Repo {
   // The window fast link: keystrokes reach the core, and the core's changes this window, as change bytes at once
   // (shared/fast-link/); with a core that does not offer it, the replica syncs by the protocol alone.
-  const adapter = new FastLinkAdapter(inner, { side: "window", hashes: checkedChangeHashes });
+  // Both this link and the Repo's shareConfig carry only documents this window opened, asked for every batch.
+  const opened = (documentId: string) => repo.handles[documentId as DocumentId] !== undefined;
+  const adapter = new FastLinkAdapter(inner, { side: "window", hashes: checkedChangeHashes, mayCarry: (_core, documentId) => opened(documentId) });
   const repo: Repo = new Repo({
     network: [adapter],
     shareConfig: {
       // The core is the only peer; it may hear about every document this window opens.
       announce: async () => true,
-      access: async (_peer, documentId) => documentId !== undefined && repo.handles[documentId] !== undefined,
+      access: async (_peer, documentId) => documentId !== undefined && opened(documentId),
     },
   });
   // Before the Repo connects (it does so a microtask later), so the handshake offers the link.

@@ -232,7 +232,15 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
         await get().refresh();
       },
       async share(id) {
-        if (await attempt(() => api.shareDocument(id), id)) await afterChange();
+        const shared = await attempt(() => api.shareDocument(id), id);
+        if (!shared) return;
+        // A plan a teammate deleted from the team's list is shared as a copy under a new id: show the copy.
+        if (shared.id !== id && get().selected?.id === id) {
+          await get().refresh();
+          await get().open(shared.id);
+          return;
+        }
+        await afterChange();
       },
       async restoreFromTeam(id) {
         const detail = await attempt(() => api.restoreDamagedFromTeam(id), id);
