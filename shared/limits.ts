@@ -104,6 +104,13 @@ export const RELAY_USER_POLL_MS = 1000;
  * a throttled save (100 ms) or a sync round still holding the old document could take.
  */
 export const UNLOADED_DOC_FREE_DELAY_MS = 10_000;
+/**
+ * How long the relay keeps the stored data of a plan deleted from the team's list before removing it (it refuses the
+ * plan to every member at once; the grace only lets an operator recover a delete made by mistake). The README states it.
+ */
+export const RELAY_DELETED_DOCUMENT_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
+/** How often the relay looks for deleted plans whose grace has passed. */
+export const RELAY_DELETED_SWEEP_MS = 60 * 60 * 1000;
 /** A document nobody touched for this long is evicted from relay memory (it stays in storage). */
 export const RELAY_IDLE_EVICT_MS = 60_000;
 /** How often the relay looks for idle documents. */

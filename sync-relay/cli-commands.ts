@@ -26,7 +26,7 @@ import { UserStore, checkHandle, isValidHandle } from "./users.js";
 export const DEFAULT_RELAY_DATA_DIR = "relay-data";
 
 export type CliCommand =
-  | { kind: "serve"; port: number; host: string; dataDir: string; github?: RelayGitHubOptions }
+  | { kind: "serve"; port: number; host: string; dataDir: string; github?: RelayGitHubOptions; allowQueryToken?: true }
   | { kind: "user-add"; handle: string; dataDir: string }
   | { kind: "user-list"; dataDir: string }
   | { kind: "user-revoke"; handle: string; dataDir: string }
@@ -38,7 +38,7 @@ export interface CliOutput {
 }
 
 export const USAGE = [
-  "usage: npm run relay -- [--port P] [--host H] [--data DIR] [--github-api-url URL [--allowed-users a,b] [--allowed-orgs o1,o2]]",
+  "usage: npm run relay -- [--port P] [--host H] [--data DIR] [--github-api-url URL [--allowed-users a,b] [--allowed-orgs o1,o2]] [--allow-query-token]",
   "       npm run relay -- user add <handle> [--data DIR]",
   "       npm run relay -- user list [--data DIR]",
   "       npm run relay -- user revoke <handle> [--data DIR]",
@@ -55,9 +55,13 @@ export const HELP = [
   "  --github-api-url URL   CHOPIN_RELAY_GITHUB_API_URL  also admit GitHub sign-ins, e.g. https://api.github.com (default: off)",
   "  --allowed-users a,b    CHOPIN_RELAY_ALLOWED_USERS   GitHub logins admitted (with --github-api-url)",
   "  --allowed-orgs o1,o2   CHOPIN_RELAY_ALLOWED_ORGS    GitHub organizations whose members are admitted; both lists empty admits every GitHub user",
+  "  --allow-query-token    CHOPIN_RELAY_ALLOW_QUERY_TOKEN=1  also take a token as ?token= in the address (default: refused, as",
+  "                         addresses end up in proxies' access logs; only for tools that cannot send an Authorization header)",
 ].join("\n");
 
 const SERVE_FLAGS = ["port", "host", "data", "github-api-url", "allowed-users", "allowed-orgs"];
+/** Flags that take no value. */
+const SWITCHES = ["allow-query-token"];
 
 /** "a, b,,c" -> ["a","b","c"]; every name must look like a GitHub login or organization. */
 function nameList(raw: string | undefined, what: string): string[] {
@@ -117,6 +121,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliCommand {
     if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
       const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
+      if (SWITCHES.includes(name)) {
+        if (eq >= 0) throw new ChopinError("invalid-input", `Option --${name} takes no value.`);
+        flags.set(name, "1");
+        continue;
+      }
       const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
       if (!SERVE_FLAGS.includes(name)) throw new ChopinError("invalid-input", `Unknown option --${name}.`);
       if (value === undefined || value === "") throw new ChopinError("invalid-input", `Option --${name} needs a value.`);
@@ -134,7 +143,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliCommand {
     }
     const github = parseGitHubAdmission(flags, env);
     const host = setting(flags, env, "host", "CHOPIN_RELAY_HOST")?.value ?? LOOPBACK_HOST;
-    return { kind: "serve", port, host, dataDir, ...(github ? { github } : {}) };
+    const queryToken = setting(flags, env, "allow-query-token", "CHOPIN_RELAY_ALLOW_QUERY_TOKEN");
+    if (queryToken && queryToken.value !== "1") {
+      throw new ChopinError("invalid-input", `${queryToken.from} "${queryToken.value}" is not 1; set it to 1 to take tokens in the address, or leave it unset.`);
+    }
+    return { kind: "serve", port, host, dataDir, ...(github ? { github } : {}), ...(queryToken ? { allowQueryToken: true as const } : {}) };
   }
   // A user command reads and writes the data folder only: a serving option there would be silently ignored.
   const serving = [...flags.keys()].find((name) => name !== "data");

@@ -215,6 +215,34 @@ describe("relay CLI processes", () => {
     }
   }, 60_000);
 
+  it("exits after a clean stop even while a document lookup is pending", async () => {
+    const data = join(dir.path, "data");
+    const token = (await run(["user", "add", "alice", "--data", data])).stdout.trimEnd().split("\n").at(-1)!;
+    const bobToken = (await run(["user", "add", "bob", "--data", data])).stdout.trimEnd().split("\n").at(-1)!;
+    const relay = start([], { CHOPIN_RELAY_PORT: "0", CHOPIN_RELAY_DATA: data });
+    await waitFor(() => relay.stdout().includes("RELAY_READY"), "relay ready", 30_000);
+    const port = /"port":(\d+)/.exec(relay.stdout())![1];
+    // Bob asked for the document too and then fell silent: asked back, he never answers, so the relay's lookup waits.
+    const quiet = rawClient(`ws://127.0.0.1:${port}/`, bobToken);
+    await quiet.join("bob:laptop");
+    const asker = rawClient(`ws://127.0.0.1:${port}/`, token);
+    await asker.join("alice:laptop");
+    const { documentId } = parseAutomergeUrl(generateAutomergeUrl());
+    const [, request] = A.generateSyncMessage(A.init(), A.initSyncState());
+    quiet.send({ type: "request", senderId: "bob:laptop", targetId: RELAY_PEER_ID, documentId, data: request! } as never);
+    await waitFor(() => quiet.frames.some((f) => "documentId" in f && f.documentId === documentId), "the relay answered bob");
+    asker.send({ type: "request", senderId: "alice:laptop", targetId: RELAY_PEER_ID, documentId, data: request! } as never);
+    await waitFor(() => asker.frames.some((f) => "documentId" in f && f.documentId === documentId), "the relay answered alice");
+    relay.child.kill("SIGTERM");
+    // Far inside automerge-repo's minute-long lookup timeout, which held the process before.
+    const exited = await Promise.race([relay.result, new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000))]);
+    quiet.ws.terminate();
+    asker.ws.terminate();
+    if (exited === null) relay.child.kill("SIGKILL");
+    expect(exited).toMatchObject({ code: 0 });
+    expect(exited!.stdout).toMatch(/relay stopped/);
+  }, 60_000);
+
   it.skipIf(process.platform === "win32")("`npm run relay` stops gracefully on a SIGTERM to npm's own pid and frees the port", async () => {
     const npm = spawn("npm", ["run", "relay", "--", "--port", "0", "--data", join(dir.path, "data")], {
       cwd: root,

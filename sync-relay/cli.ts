@@ -27,7 +27,14 @@ async function main(): Promise<number> {
 
   let relay;
   try {
-    relay = await startRelay({ dataDir: command.dataDir, port: command.port, host: command.host, github: command.github, log: io.out });
+    relay = await startRelay({
+      dataDir: command.dataDir,
+      port: command.port,
+      host: command.host,
+      github: command.github,
+      allowQueryToken: command.allowQueryToken,
+      log: io.out,
+    });
   } catch (error) {
     io.err(`relay failed: ${describeRelayFailure(error, command)}`);
     return 1;

@@ -1,8 +1,10 @@
 /**
- * The relay's small HTTP surface beside the WebSocket: GET /healthz for probes and GET /v1/team for members. Bearer
- * tokens are read and judged the same way here and at the WebSocket upgrade (authenticate.ts), so a token that works
- * for one works for the other, and a refusal carries the same status and reason (401, 403 not admitted, 503 GitHub
- * unavailable).
+ * The relay's small HTTP surface beside the WebSocket: GET /healthz for probes, GET /v1/admission (how members are
+ * admitted, asked without a token: an app sends a GitHub sign-in only to a relay that says it takes one) and GET
+ * /v1/team for members. Bearer tokens are read and judged the same way here and at the WebSocket upgrade
+ * (authenticate.ts), so a token that works for one works for the other, and a refusal carries the same status and
+ * reason (401, 403 not admitted, 503 GitHub unavailable). A token in the address (?token=) is refused unless the
+ * operator allowed it: addresses end up in the access logs of TLS proxies.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 
@@ -11,22 +13,35 @@ export interface HttpRouteContext {
   /** Who a token presented from `address` stands for, or why it is refused; never rejects. */
   authenticate(token: string | null, address: string | undefined): Promise<{ ok: true; user: string } | { ok: false; status: number; code: string; message: string; retryAfterSeconds?: number }>;
   teamIndexDocumentId: string;
+  /** How this relay admits members: "relay-token", and "github" when GitHub admission is configured. */
+  admissionMethods: readonly string[];
+  /** Whether a token may come as ?token= (RelayOptions.allowQueryToken). */
+  allowQueryToken: boolean;
   /** Told of every refused token (the relay logs them, rate-limited: refusal-log.ts). */
   onRefused?: (address: string | undefined, status: number, reason: string) => void;
 }
 
-/** Authorization: Bearer <token>, else ?token= (tools and browsers that cannot set headers). */
-export function bearerToken(req: IncomingMessage): string | null {
+/** What a request presents: the bearer token (null: none), or why what it presented is refused. */
+export type PresentedToken = { ok: true; token: string | null } | { ok: false; message: string };
+
+export const QUERY_TOKEN_REFUSED =
+  "A token in the address is refused here (addresses end up in proxies' logs): send it as an Authorization: Bearer header.";
+
+/** Authorization: Bearer <token>; ?token= only when `allowQueryToken` (tools and browsers that cannot set headers). */
+export function bearerToken(req: IncomingMessage, allowQueryToken = false): PresentedToken {
   const header = req.headers.authorization;
   if (typeof header === "string") {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (match) return match[1];
+    if (match) return { ok: true, token: match[1] };
   }
+  let query: string | null;
   try {
-    return new URL(req.url ?? "/", "http://relay").searchParams.get("token");
+    query = new URL(req.url ?? "/", "http://relay").searchParams.get("token");
   } catch {
-    return null;
+    query = null;
   }
+  if (query === null) return { ok: true, token: null };
+  return allowQueryToken ? { ok: true, token: query } : { ok: false, message: QUERY_TOKEN_REFUSED };
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}): void {
@@ -57,8 +72,18 @@ export function handleHttp(ctx: HttpRouteContext, req: IncomingMessage, res: Ser
     sendJson(res, 200, { ok: true, ...ctx.health() });
     return;
   }
+  if (path === "/v1/admission") {
+    sendJson(res, 200, { methods: ctx.admissionMethods });
+    return;
+  }
   if (path === "/v1/team") {
-    void ctx.authenticate(bearerToken(req), req.socket.remoteAddress).then(
+    const presented = bearerToken(req, ctx.allowQueryToken);
+    if (!presented.ok) {
+      ctx.onRefused?.(req.socket.remoteAddress, 400, presented.message);
+      sendJson(res, 400, { code: "invalid-input", message: presented.message });
+      return;
+    }
+    void ctx.authenticate(presented.token, req.socket.remoteAddress).then(
       (outcome) => {
         if (!outcome.ok) {
           ctx.onRefused?.(req.socket.remoteAddress, outcome.status, outcome.message);

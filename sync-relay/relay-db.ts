@@ -96,6 +96,16 @@ const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
         quarantined_at INTEGER NOT NULL
       );
     `),
+  // A plan deleted from the team's list is refused to every member from then on, and its chunks are removed after
+  // RELAY_DELETED_DOCUMENT_GRACE_MS (deleted-documents.ts). The row stays after the purge: the id is never served again.
+  (db) =>
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS deleted_documents (
+        document_id TEXT PRIMARY KEY NOT NULL,
+        deleted_at INTEGER NOT NULL,
+        purged_at INTEGER
+      );
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

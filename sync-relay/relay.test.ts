@@ -12,6 +12,7 @@ import { workspaceIndexSchema } from "../shared/schema/workspace-index.js";
 import { CLOSE_CODES, RELAY_PROTOCOL_VERSION, encodeFrame, type WireFrame } from "../shared/sync-wire.js";
 import { runUserCommand } from "./cli-commands.js";
 import { RELAY_PEER_ID, startRelay, type RunningRelay } from "./server.js";
+import { QUERY_TOKEN_REFUSED } from "./http-routes.js";
 import { rawClient, tempDir, waitFor, type RawClient } from "./test-wire.js";
 
 let dir: ReturnType<typeof tempDir>;
@@ -80,8 +81,10 @@ describe("relay HTTP routes", () => {
     const ok = await fetch(`${relay.httpUrl}/v1/team`, { headers: { authorization: `Bearer ${alice}` } });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ user: "alice", teamIndexDocumentId: relay.teamIndexDocumentId });
+    // A token in the address is refused (it lands in proxies' logs), with a sentence saying where it goes instead.
     const viaQuery = await fetch(`${relay.httpUrl}/v1/team?token=${bob}`);
-    expect(((await viaQuery.json()) as { user: string }).user).toBe("bob");
+    expect(viaQuery.status).toBe(400);
+    expect(await viaQuery.json()).toEqual({ code: "invalid-input", message: QUERY_TOKEN_REFUSED });
     const variants: Record<string, string>[] = [{}, { authorization: "Bearer nope" }, { authorization: `Basic ${alice}` }];
     for (const headers of variants) {
       const res = await fetch(`${relay.httpUrl}/v1/team`, { headers });
@@ -169,9 +172,23 @@ describe("relay authentication at the upgrade", () => {
     }
   });
 
-  it("accepts the token in the query for tools", async () => {
-    const c = client(bob, "query");
-    await c.join("bob:tool");
+  it("refuses a token in the address at the upgrade, unless the operator allowed it for tools", async () => {
+    const refused = client(bob, "query");
+    await waitFor(() => refused.refused !== null, "the upgrade refused");
+    expect(refused.refused!.status).toBe(400);
+    expect(JSON.parse(refused.refused!.body)).toEqual({ code: "invalid-input", message: QUERY_TOKEN_REFUSED });
+    await relay.close();
+    relay = await startRelay({ dataDir: join(dir.path, "relay"), allowQueryToken: true });
+    const allowed = client(bob, "query");
+    await allowed.join("bob:tool");
+    const viaQuery = await fetch(`${relay.httpUrl}/v1/team?token=${bob}`);
+    expect(((await viaQuery.json()) as { user: string }).user).toBe("bob");
+  });
+
+  it("says how it admits members at /v1/admission, asked without a token", async () => {
+    const res = await fetch(`${relay.httpUrl}/v1/admission`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ methods: ["relay-token"] });
   });
 });
 

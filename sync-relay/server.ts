@@ -40,6 +40,8 @@ import {
   RELAY_JOIN_TIMEOUT_MS,
   RELAY_KEEPALIVE_MS,
   RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION,
+  RELAY_DELETED_DOCUMENT_GRACE_MS,
+  RELAY_DELETED_SWEEP_MS,
   RELAY_SAVE_DEBOUNCE_MS,
   RELAY_USER_POLL_MS,
 } from "../shared/limits.js";
@@ -58,6 +60,9 @@ import { PeerInterest } from "./peer-interest.js";
 import { quarantineUnreadableChunks } from "./corrupt-chunks.js";
 import { lockDataFolder, type DataLock } from "./data-lock.js";
 import { DurableAcks } from "./durable-acks.js";
+import { DeletedDocuments } from "./deleted-documents.js";
+import { purgeDeleted } from "./deleted-purge.js";
+import { watchTeamDeletions } from "./team-deletions.js";
 import { RELAY_DB_FILE, openRelayDb } from "./relay-db.js";
 import { RelayServerAdapter, clientPeerIdOf, type ConnectionFacts } from "./server-adapter.js";
 import { ensureTeamIndex } from "./team.js";
@@ -106,6 +111,14 @@ export interface RelayOptions {
   maxBufferedBytes?: number;
   /** Plain peer ids bound to one user at most (peer-bindings.ts). Default RELAY_MAX_PEER_BINDINGS_PER_USER. */
   maxPeerBindingsPerUser?: number;
+  /** Also take a token as ?token= (tools that cannot set headers); off by default, as addresses reach proxies' logs. */
+  allowQueryToken?: boolean;
+  /** How long a plan deleted from the team's list keeps its stored data (RELAY_DELETED_DOCUMENT_GRACE_MS); tests lower it. */
+  deletedGraceMs?: number;
+  /** How often deleted plans past their grace are purged (RELAY_DELETED_SWEEP_MS). */
+  deletedSweepMs?: number;
+  /** Hears every frame a member sends that reached the relay (after the wire checks), with the member's user. */
+  onFrame?: (user: string, frame: { type: string; documentId?: string }) => void;
 }
 
 export interface RunningRelay {
@@ -125,6 +138,10 @@ export interface RunningRelay {
   fastPath: RelayFastPath;
   /** Requests for documents the relay does not have (stats for tests). */
   unavailable: UnavailableRequests;
+  /** Plans deleted from the team's list: refused to every member, purged after the grace. */
+  deleted: DeletedDocuments;
+  /** Purges deleted plans whose grace has passed now (the sweep does it on its own); resolves with the ids purged. */
+  purgeDeleted(): Promise<string[]>;
   httpServer: Server;
   loadedDocuments(): number;
   connections(): number;
@@ -207,7 +224,10 @@ async function serve(
   options: RelayOptions,
   { server, db, lock, host, log, relayPeerId, timings }: Bound,
 ): Promise<{ running: RunningRelay; serveHttp: (req: IncomingMessage, res: ServerResponse) => void; serveUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void }> {
-  const access = options.access ?? teamAccess;
+  const deleted = new DeletedDocuments(db);
+  const memberAccess = options.access ?? teamAccess;
+  // A plan deleted from the team's list is refused to everyone, before any other rule is asked.
+  const access: AccessDecision = (user, documentId) => !deleted.has(documentId) && memberAccess(user, documentId);
   const users = new UserStore(db, { maxPerUser: options.maxPeerBindingsPerUser });
   const storage = new SqliteStorageAdapter(db, { durability: "process-crash" });
   // automerge-repo's throttled saves fire after shutdown; closing this first keeps them off the closed database.
@@ -238,8 +258,11 @@ async function serve(
     // id a message names, and presence is never answered "doc-unavailable", so the request limit would not see a flood
     // of presence for random ids (each handle kept until eviction).
     acceptsPresence: (sessionId, documentId): boolean =>
-      interest.has(sessionId, documentId) || (documentId !== undefined && repo.handles[documentId as DocumentId] !== undefined),
+      !(documentId !== undefined && deleted.has(documentId)) &&
+      (interest.has(sessionId, documentId) || (documentId !== undefined && repo.handles[documentId as DocumentId] !== undefined)),
     onInbound: (peerId, frame) => {
+      const user = options.onFrame ? adapter.userOf(peerId) : undefined;
+      if (user !== undefined) options.onFrame!(user, { type: frame.type, ...(frame.documentId ? { documentId: frame.documentId } : {}) });
       if (!frame.documentId) return;
       evictor?.touch(frame.documentId);
       if (frame.type === "sync" || frame.type === "request") {
@@ -256,7 +279,16 @@ async function serve(
       if (fastPath && adapter.isFastSession(sessionId)) syncPacing().set(relayPeerId, sessionId, FAST_PATH_SYNC_INTERVAL_MS);
     },
     // The change fast path (fast-path.ts): fresh changes cross the relay without automerge-repo's sync throttle.
-    onFastChanges: options.fastPath === false ? undefined : (sessionId, frame) => fastPath?.receive(sessionId, frame) ?? { ok: true },
+    onFastChanges:
+      options.fastPath === false
+        ? undefined
+        : (sessionId, frame) => {
+            const verdict = fastPath?.receive(sessionId, frame) ?? { ok: true };
+            // The team's list at once, not at the next timed apply: an entry leaving it is a deletion the relay must
+            // record (team-deletions.ts) as soon as members hear of it.
+            if (frame.documentId === teamIndexId) fastPath?.applyNow(frame.documentId);
+            return verdict;
+          },
     onLeave: (sessionId) => {
       try {
         users.leftPeer(clientPeerIdOf(sessionId));
@@ -333,13 +365,30 @@ async function serve(
     limit: options.maxUnavailableDocs ?? RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION,
     refuse: (sessionId, reason) => adapter.closeSession(sessionId, CLOSE_CODES.policy, reason),
   });
+  // Known once ensureTeamIndex ran; the team index stays loaded (team-deletions.ts listens to it).
+  let teamIndexId: string | null = null;
   evictor = new DocumentEvictor(repo, {
     idleMs: timings.idleEvictMs,
     sweepMs: timings.evictSweepMs,
-    canUnload: (documentId) => acks.settled(documentId),
+    canUnload: (documentId) => documentId !== teamIndexId && acks.settled(documentId),
     onUnloaded: (documentId) => acks.forget(documentId),
   });
   const teamIndexDocumentId = await ensureTeamIndex(db, repo);
+  teamIndexId = teamIndexDocumentId;
+  // Entries that leave the team's list are deletions: refused from now on (access above), purged after the grace.
+  const teamDeletions = await watchTeamDeletions({
+    repo,
+    teamIndexDocumentId,
+    deleted,
+    // Stops every sync of those plans now: the synchronizers ask access() again and end the ones refused.
+    onDeleted: () => repo.shareConfigChanged(),
+    log,
+  });
+  const purge = () =>
+    purgeDeleted({ repo, storage: closableStorage, deleted, graceMs: options.deletedGraceMs ?? RELAY_DELETED_DOCUMENT_GRACE_MS, log });
+  void purge();
+  const purgeSweep = setInterval(() => void purge(), options.deletedSweepMs ?? RELAY_DELETED_SWEEP_MS);
+  purgeSweep.unref();
 
   const auth = startRelayAuth({
     users,
@@ -360,13 +409,21 @@ async function serve(
           return outcome.ok ? { ok: true, user: outcome.identity.user } : outcome;
         },
         teamIndexDocumentId,
+        admissionMethods: options.github ? ["relay-token", "github"] : ["relay-token"],
+        allowQueryToken: options.allowQueryToken === true,
         onRefused: (address, status, reason) => refusals("/v1/team", address, status, reason),
       },
       req,
       res,
     );
   const serveUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    void auth.authenticate(bearerToken(req), req.socket.remoteAddress).then(
+    const presented = bearerToken(req, options.allowQueryToken === true);
+    if (!presented.ok) {
+      refusals("upgrade", req.socket.remoteAddress, 400, presented.message);
+      refuseUpgrade(socket, 400, "invalid-input", presented.message);
+      return;
+    }
+    void auth.authenticate(presented.token, req.socket.remoteAddress).then(
       (outcome) => {
         if (!outcome.ok) {
           refusals("upgrade", req.socket.remoteAddress, outcome.status, outcome.message);
@@ -418,6 +475,8 @@ async function serve(
   const close = (): Promise<void> => {
     closing ??= (async () => {
       clearInterval(userPoll);
+      clearInterval(purgeSweep);
+      teamDeletions.stop();
       auth.stop();
       await evictor.stop();
       server.close();
@@ -456,6 +515,8 @@ async function serve(
     evictor,
     fastPath,
     unavailable,
+    deleted,
+    purgeDeleted: purge,
     httpServer: server,
     loadedDocuments,
     connections: () => adapter.connectionCount,
@@ -483,6 +544,7 @@ function readyDocumentIds(repo: Repo): DocumentId[] {
 }
 
 const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
   401: "Unauthorized",
   403: "Forbidden",
   429: "Too Many Requests",

@@ -21,6 +21,8 @@ export interface TestRelay {
   joined(handle: string, peerId: string, extra?: Record<string, unknown>): Promise<RawClient>;
   /** Replaces the relay with one in a fresh data folder started with these options (and adds the same users). */
   restart(options: Partial<RelayOptions>): Promise<void>;
+  /** Stops the relay and starts it again on the same data folder with these options (the same users and tokens). */
+  reopen(options: Partial<RelayOptions>): Promise<void>;
 }
 
 /** Call at the top of a describe block (or file): registers the per-test start and stop. */
@@ -34,6 +36,9 @@ export function useTestRelay(prefix: string, handles: readonly string[], options
   const start = async (extra: Partial<RelayOptions>) => {
     relay = await startRelay({ dataDir: join(dir.path, `relay-${starts++}`), log: (line) => log.push(line), ...options, ...extra });
     for (const handle of handles) tokens[handle] = relay.users.add(handle).token;
+  };
+  const startAgain = async (extra: Partial<RelayOptions>) => {
+    relay = await startRelay({ dataDir: join(dir.path, `relay-${starts - 1}`), log: (line) => log.push(line), ...options, ...extra });
   };
   beforeEach(async () => {
     dir = tempDir(prefix);
@@ -65,6 +70,11 @@ export function useTestRelay(prefix: string, handles: readonly string[], options
     async restart(extra) {
       await relay.close();
       await start(extra);
+    },
+    async reopen(extra) {
+      for (const s of sockets.splice(0)) s.ws.terminate();
+      await relay.close();
+      await startAgain(extra);
     },
   };
 }

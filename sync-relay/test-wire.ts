@@ -101,18 +101,30 @@ export class RawDocSync<T> {
   async push(): Promise<void> {
     const mine = () => JSON.stringify([...A.getHeads(this.doc)].sort());
     await waitFor(() => {
-      for (const f of this.client.frames.slice(this.#seen)) {
-        if (f.type !== "sync" || (f as { documentId?: string }).documentId !== this.documentId) continue;
-        [this.doc, this.#state] = A.receiveSyncMessage(this.doc, this.#state, new Uint8Array((f as { data: Uint8Array }).data));
-      }
-      this.#seen = this.client.frames.length;
-      let message: Uint8Array | null;
-      [this.#state, message] = A.generateSyncMessage(this.doc, this.#state);
-      if (message) {
-        const frame = { type: "sync", senderId: this.peerId, targetId: this.relayPeerId, documentId: this.documentId, data: message };
-        this.client.send(frame as WireFrame);
-      }
+      this.#exchange();
       return JSON.stringify([...(this.#state.theirHeads ?? [])].sort()) === mine();
     }, "the relay has every change of this copy");
+  }
+
+  /** Exchanges sync messages until `done` holds for this copy (what the relay sends is taken in). */
+  async pull(done: (doc: A.Doc<T>) => boolean, what: string): Promise<void> {
+    await waitFor(() => {
+      this.#exchange();
+      return done(this.doc);
+    }, what);
+  }
+
+  #exchange(): void {
+    for (const f of this.client.frames.slice(this.#seen)) {
+      if (f.type !== "sync" || (f as { documentId?: string }).documentId !== this.documentId) continue;
+      [this.doc, this.#state] = A.receiveSyncMessage(this.doc, this.#state, new Uint8Array((f as { data: Uint8Array }).data));
+    }
+    this.#seen = this.client.frames.length;
+    let message: Uint8Array | null;
+    [this.#state, message] = A.generateSyncMessage(this.doc, this.#state);
+    if (message) {
+      const frame = { type: "sync", senderId: this.peerId, targetId: this.relayPeerId, documentId: this.documentId, data: message };
+      this.client.send(frame as WireFrame);
+    }
   }
 }

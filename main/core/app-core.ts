@@ -158,7 +158,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   events.on("documents-changed", () => repo.shareConfigChanged());
 
   const initial = settings.get();
-  await relay.configure(initial.relayUrl, settings.relayToken());
+  await relay.configure(initial.relayUrl, relayCredential(settings.relayToken(), null));
 
   const token = loadOrCreateMcpToken(db);
   const relayUrl = () => settings.get().relayUrl;
@@ -177,8 +177,9 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     osCipher: options.osCipher ?? null,
     onState: (state) => events.emit("auth-state", state),
   });
-  // Relay admission by GitHub: with no relay token set, the GitHub user token is the relay credential, so each
-  // sign-in and refresh reconnects once with the fresh token and signing out disconnects.
+  // Relay admission by GitHub: with no relay token set, the GitHub user token is the relay credential (sent only to a
+  // relay that asks for it, over wss:// or loopback), so each sign-in and refresh reconnects once with the fresh token
+  // and signing out disconnects.
   const relayToken = () => relayCredential(settings.relayToken(), github.credentials?.token() ?? null);
   events.on("auth-state", () => void relay!.follow(settings.get().relayUrl, relayToken()));
   void github.restore();

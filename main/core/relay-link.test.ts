@@ -34,7 +34,7 @@ describe("the relay link's remembered settings", () => {
     const link = new RelayLink(fx.repo, fx.db, fx.service, fx.repo.peerId, () => {}, noteUser, (failure) => faults.push(failure));
     cleanups.push(() => link.close());
 
-    await link.configure(relay.url, fixture.tokens.alice);
+    await link.configure(relay.url, { kind: "relay-token", token: fixture.tokens.alice });
     await waitFor(() => fx.service.teamIndexId !== null, "the team's list attached");
     expect(link.status()).toMatchObject({ state: "connected", lastError: null });
     expect(users).toEqual(["alice"]);

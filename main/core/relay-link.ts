@@ -4,7 +4,8 @@
  * team's documents), and the relay's storage id (cached, so "N changes waiting" is right while offline).
  * The credential is the relay token when one is set, else the signed-in GitHub user token (relay admission by GitHub,
  * issue #3; see relayCredential): follow() reconnects only when the address or that credential really changed, so
- * every GitHub refresh reconnects once with the fresh token and signing out of GitHub disconnects.
+ * every GitHub refresh reconnects once with the fresh token and signing out of GitHub disconnects. A GitHub token is
+ * sent only to a relay that says it takes GitHub sign-ins, over wss:// or to this computer (github-credential-gate.ts).
  * What must stay true: the adapter of a replaced connection is removed from the Repo before the new one joins. What
  * is remembered in settings (the team index id, the relay's storage id, the relay's name for this person) is a cache:
  * a database that refuses the write (a full disk) is said once and the write tried at the next chance; it must never
@@ -19,7 +20,9 @@ import type { ChopinError, ErrorShape } from "../../shared/errors.js";
 import type { DocumentService } from "../documents/document-service.js";
 import { getSetting, setSetting } from "../store/settings.js";
 import { RelayConnection } from "../sync/relay-connection.js";
-import { fetchTeamInfo } from "../sync/team-info.js";
+import { githubNotAdmitted, githubTransportRefusal, type RelayCredential } from "../sync/github-credential-gate.js";
+import { retryDelay } from "../sync/retry-delay.js";
+import { fetchAdmission, fetchTeamInfo } from "../sync/team-info.js";
 import { FaultRun } from "./fault-run.js";
 
 export interface RelayLinkStatus {
@@ -43,10 +46,21 @@ export function noCredential(url: string): ErrorShape {
 const TEAM_RETRY_MIN_MS = 250;
 const TEAM_RETRY_MAX_MS = 10_000;
 
+/** Backoff while the relay's admission cannot be asked (offline), before a GitHub sign-in may be sent. */
+const ADMISSION_RETRY_MIN_MS = 250;
+const ADMISSION_RETRY_MAX_MS = 30_000;
+
 /** The relay token wins when set (teams without GitHub, or an explicit choice); else the GitHub user token. */
-export function relayCredential(relayToken: string | null, githubToken: string | null): string | null {
-  return relayToken ?? githubToken;
+export function relayCredential(relayToken: string | null, githubToken: string | null): RelayCredential | null {
+  if (relayToken) return { kind: "relay-token", token: relayToken };
+  if (githubToken) return { kind: "github", token: githubToken };
+  return null;
 }
+
+/** Before a GitHub sign-in goes to the relay: still asking whether it takes one, or refused (with why). */
+type GitHubGate =
+  | { state: "asking"; lastError: ErrorShape | null; nextRetryAt: number | null }
+  | { state: "refused"; error: ErrorShape };
 
 const teamIndexKey = (url: string) => `relay.teamIndexId:${url}`;
 const storageIdKey = (url: string) => `relay.storageId:${url}`;
@@ -56,7 +70,9 @@ export class RelayLink {
   #teamError: ErrorShape | null = null;
   #generation = 0;
   /** What configure() last applied, so follow() can tell a real change from a repeated announcement. */
-  #applied: { url: string | null; token: string | null } | null = null;
+  #applied: { url: string | null; credential: RelayCredential | null } | null = null;
+  /** Set while a GitHub sign-in waits to be allowed to the relay, or was refused; null otherwise. */
+  #gate: GitHubGate | null = null;
   #closed = false;
   readonly #learning = new WeakSet<RelayConnection>();
   readonly #received: RelayReceived;
@@ -78,15 +94,16 @@ export class RelayLink {
     this.#rememberFaults = new FaultRun(onStorageFault);
   }
 
-  /** (Re)connects to `url` with `token`; null for either disconnects and returns to local-only. */
-  async configure(url: string | null, token: string | null): Promise<void> {
+  /** (Re)connects to `url` with `credential`; null for either disconnects and returns to local-only. */
+  async configure(url: string | null, credential: RelayCredential | null): Promise<void> {
     const generation = ++this.#generation;
-    this.#applied = { url, token };
+    this.#applied = { url, credential };
     this.#disconnect();
     this.#received.clear();
     this.#teamError = null;
+    this.#gate = null;
     this.documents.setRelay(url);
-    if (!url || !token) {
+    if (!url || !credential) {
       await this.documents.setTeamIndex(null);
       this.onChange();
       return;
@@ -94,7 +111,48 @@ export class RelayLink {
     const cachedTeamIndex = getSetting(this.db, teamIndexKey(url));
     if (cachedTeamIndex) await this.documents.setTeamIndex(cachedTeamIndex);
     if (generation !== this.#generation) return;
+    if (credential.kind === "github") {
+      // In the background: an offline start must not wait for the relay to say how it admits members.
+      void this.#connectWithGitHub(url, credential.token, generation);
+      return;
+    }
+    this.#connect(url, credential.token);
+  }
 
+  /** Connects with the GitHub sign-in once the relay said it takes one, over a transport that keeps it secret. */
+  async #connectWithGitHub(url: string, token: string, generation: number): Promise<void> {
+    const insecure = githubTransportRefusal(url);
+    if (insecure) {
+      this.#gate = { state: "refused", error: insecure };
+      this.onChange();
+      return;
+    }
+    for (let attempt = 0; generation === this.#generation && !this.#closed; attempt++) {
+      this.#gate = { state: "asking", lastError: this.#gate?.state === "asking" ? this.#gate.lastError : null, nextRetryAt: null };
+      this.onChange();
+      try {
+        const admission = await fetchAdmission(url);
+        if (generation !== this.#generation) return;
+        if (!admission.github) {
+          this.#gate = { state: "refused", error: githubNotAdmitted(url) };
+          this.onChange();
+          return;
+        }
+        this.#gate = null;
+        this.#connect(url, token);
+        return;
+      } catch (error) {
+        if (generation !== this.#generation) return;
+        const delay = retryDelay(attempt, Math.random(), ADMISSION_RETRY_MIN_MS, ADMISSION_RETRY_MAX_MS);
+        const lastError = { code: "relay-unavailable" as const, message: (error as Error).message ?? "The relay did not answer." };
+        this.#gate = { state: "asking", lastError, nextRetryAt: Date.now() + delay };
+        this.onChange();
+        await new Promise((resolve) => setTimeout(resolve, delay).unref());
+      }
+    }
+  }
+
+  #connect(url: string, token: string): void {
     // The device id goes on the wire as "<handle>:<device>", so this device may later sign in as another user.
     // Every frame naming a document asks the share decision, both ways: one that stops being shared stops at once.
     const connection = new RelayConnection({ url, token, peerId: this.peerId, qualifyPeerId: true, mayCarry: (id) => this.documents.isShared(id) });
@@ -116,12 +174,12 @@ export class RelayLink {
     this.onChange();
   }
 
-  /** configure() only when `url` or `token` differs from what is applied now (e.g. on every GitHub auth-state event). */
-  async follow(url: string | null, token: string | null): Promise<void> {
+  /** configure() only when `url` or the credential differs from what is applied now (e.g. on every GitHub auth-state event). */
+  async follow(url: string | null, credential: RelayCredential | null): Promise<void> {
     const applied = this.#applied;
     if (this.#closed) return;
-    if (applied && applied.url === url && applied.token === token) return;
-    await this.configure(url, token);
+    if (applied && applied.url === url && applied.credential?.kind === credential?.kind && applied.credential?.token === credential?.token) return;
+    await this.configure(url, credential);
   }
 
   /** Retries with backoff while this connection is current and connected; a reconnect starts a fresh attempt. */
@@ -192,6 +250,13 @@ export class RelayLink {
       // A relay address with nothing to sign in with is not "local only": shared plans wait for it, and the person
       // must hear what is missing.
       const url = this.#applied?.url;
+      const gate = this.#gate;
+      if (url && gate?.state === "refused") return { state: "unauthorized", relayUrl: url, lastError: gate.error, nextRetryAt: null };
+      if (url && gate?.state === "asking") {
+        return gate.lastError
+          ? { state: "offline", relayUrl: url, lastError: gate.lastError, nextRetryAt: gate.nextRetryAt }
+          : { state: "connecting", relayUrl: url, lastError: null, nextRetryAt: null };
+      }
       if (url) return { state: "unauthorized", relayUrl: url, lastError: noCredential(url), nextRetryAt: null };
       return { state: "local-only", relayUrl: null, lastError: null, nextRetryAt: null };
     }

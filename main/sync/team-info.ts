@@ -1,6 +1,7 @@
 /**
- * GET /v1/team on the relay: who the token belongs to and the team's workspace-index document. The relay's HTTP base
- * is its WebSocket address with ws->http and wss->https. Failures are typed: 'unauthorized' for a refused token,
+ * GET /v1/team on the relay: who the token belongs to and the team's workspace-index document; GET /v1/admission:
+ * how it admits members (asked with no token). The relay's HTTP base is its WebSocket address with ws->http and
+ * wss->https. Failures are typed: 'unauthorized' for a refused token,
  * 'relay-unavailable' for anything on the way, never a raw fetch error.
  */
 import { z } from "zod";
@@ -29,11 +30,28 @@ export function relayHttpBase(url: string): string {
 }
 
 export async function fetchTeamInfo(url: string, token: string, timeoutMs = RELAY_HTTP_TIMEOUT_MS): Promise<TeamInfo> {
-  const endpoint = `${relayHttpBase(url)}/v1/team`;
+  return getRelayJson(url, "/v1/team", token, teamInfoSchema, "team", timeoutMs);
+}
+
+/** How the relay admits members (GET /v1/admission, asked without a token): whether it takes GitHub sign-ins. */
+export interface RelayAdmission {
+  github: boolean;
+}
+
+const admissionSchema = z.object({ methods: z.array(z.string()) });
+
+export async function fetchAdmission(url: string, timeoutMs = RELAY_HTTP_TIMEOUT_MS): Promise<RelayAdmission> {
+  const { methods } = await getRelayJson(url, "/v1/admission", null, admissionSchema, "admission", timeoutMs);
+  return { github: methods.includes("github") };
+}
+
+/** GET `path` on the relay's HTTP base, with the bearer token when one is given; typed failures only. */
+async function getRelayJson<T>(url: string, path: string, token: string | null, schema: z.ZodType<T>, what: string, timeoutMs: number): Promise<T> {
+  const endpoint = `${relayHttpBase(url)}${path}`;
   let response: Response;
   try {
     response = await fetch(endpoint, {
-      headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+      headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), accept: "application/json" },
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
@@ -60,7 +78,7 @@ export async function fetchTeamInfo(url: string, token: string, timeoutMs = RELA
   } catch {
     throw new ChopinError("relay-unavailable", "The relay's answer was not JSON.");
   }
-  const parsed = teamInfoSchema.safeParse(body);
-  if (!parsed.success) throw new ChopinError("relay-unavailable", "The relay's team answer has an unexpected shape.");
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ChopinError("relay-unavailable", `The relay's ${what} answer has an unexpected shape.`);
   return parsed.data;
 }
