@@ -1,6 +1,8 @@
 /**
  * `npm run relay -- ...`: the relay process entry. Parses arguments (cli-commands.ts), runs a user subcommand or serves
- * until SIGTERM/SIGINT, then shuts down gracefully (stop accepting, close sockets, flush, close the database).
+ * until SIGTERM/SIGINT, then shuts down gracefully (stop accepting, close sockets, flush, close the database) and
+ * exits. What must stay true: once the stop is done the process ends, whatever automerge-repo still has pending (a
+ * document lookup waits up to a minute on its own timer, which kept a stopped relay up that long).
  */
 import { ChopinError } from "../shared/errors.js";
 import { HELP, USAGE, parseCli, runUserCommand } from "./cli-commands.js";
@@ -74,7 +76,14 @@ async function main(): Promise<number> {
     process.on("SIGINT", () => stop("SIGINT"));
   });
   await relay.close();
-  return 0;
+  return exitNow(0);
+}
+
+/** Ends the process once what was printed has been written out (a pipe's writes are asynchronous). */
+function exitNow(code: number): Promise<number> {
+  return new Promise(() => {
+    process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
+  });
 }
 
 main().then(

@@ -48,7 +48,7 @@ import {
 import { ClosableStorage } from "../shared/closable-storage.js";
 import { SqliteStorageAdapter } from "../shared/node/sqlite-storage-adapter.js";
 import { notePeerHas, syncPacing, syncWithPeerNow } from "../shared/sync-pacing.js";
-import { CLOSE_CODES } from "../shared/sync-wire.js";
+import { CLOSE_CODES, type RepoFrame } from "../shared/sync-wire.js";
 import { teamAccess, type AccessDecision } from "./access.js";
 import { isGitHubIdentity, startRelayAuth, type RelayGitHubOptions } from "./authenticate.js";
 import { createRefusalLog } from "./refusal-log.js";
@@ -117,8 +117,11 @@ export interface RelayOptions {
   deletedGraceMs?: number;
   /** How often deleted plans past their grace are purged (RELAY_DELETED_SWEEP_MS). */
   deletedSweepMs?: number;
-  /** Hears every frame a member sends that reached the relay (after the wire checks), with the member's user. */
-  onFrame?: (user: string, frame: { type: string; documentId?: string }) => void;
+  /**
+   * Hears every frame a member sends that reached the relay (after the wire checks, before any access decision), with
+   * the member's user: a sync message's `data`, a fast-path frame's `changes`.
+   */
+  onFrame?: (user: string, frame: RepoFrame) => void;
 }
 
 export interface RunningRelay {
@@ -262,7 +265,7 @@ async function serve(
       (interest.has(sessionId, documentId) || (documentId !== undefined && repo.handles[documentId as DocumentId] !== undefined)),
     onInbound: (peerId, frame) => {
       const user = options.onFrame ? adapter.userOf(peerId) : undefined;
-      if (user !== undefined) options.onFrame!(user, { type: frame.type, ...(frame.documentId ? { documentId: frame.documentId } : {}) });
+      if (user !== undefined) options.onFrame!(user, frame);
       if (!frame.documentId) return;
       evictor?.touch(frame.documentId);
       if (frame.type === "sync" || frame.type === "request") {

@@ -39,7 +39,10 @@ async function recordingRelay(prefix: string, users: string[]): Promise<{ relay:
   const dir = tempDir(prefix);
   cleanups.push(() => dir.remove());
   const reached: Reached[] = [];
-  const relay = await startRelay({ dataDir: join(dir.path, "relay"), onFrame: (user, frame) => reached.push({ user, ...frame }) });
+  const relay = await startRelay({
+    dataDir: join(dir.path, "relay"),
+    onFrame: (user, frame) => reached.push({ user, type: frame.type, ...(frame.documentId ? { documentId: frame.documentId } : {}) }),
+  });
   cleanups.push(() => relay.close());
   const tokens = Object.fromEntries(users.map((user) => [user, relay.users.add(user).token]));
   return { relay, tokens, reached };

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ChopinError } from "../../shared/errors.js";
 import { makeFixture } from "../documents/test-fixture.js";
 import { fillDatabase } from "../store/full-database.js";
-import { getSetting } from "../store/settings.js";
+import { getSetting, setSetting } from "../store/settings.js";
 import { setUpRelay, tearDownRelay, waitFor } from "../sync/test-helpers.js";
 import { RelayLink } from "./relay-link.js";
 import { SettingsService } from "./settings-service.js";
@@ -49,5 +49,22 @@ describe("the relay link's remembered settings", () => {
     disk.free();
     expect(link.relayStorageId()).toBe(storageId);
     expect(getSetting(fx.db, `relay.storageId:${relay.url}`)).toBe(storageId);
+  });
+
+  it("connects and attaches the team's list though its remembered id is not on this device yet (a switch away before the first fetch)", { timeout: 60_000 }, async () => {
+    const fixture = await setUpRelay("chopin-link-relay-");
+    cleanups.push(() => tearDownRelay(fixture, []));
+    const { relay } = fixture;
+    const fx = await makeFixture();
+    cleanups.push(() => fx.close());
+    // The id was learnt once, but the list itself never arrived before the person switched to another relay.
+    setSetting(fx.db, `relay.teamIndexId:${relay.url}`, relay.teamIndexDocumentId);
+    await expect(fx.repo.find(relay.teamIndexDocumentId)).rejects.toThrow(/unavailable/);
+    const link = new RelayLink(fx.repo, fx.db, fx.service, fx.repo.peerId, () => {});
+    cleanups.push(() => link.close());
+
+    await link.configure(relay.url, { kind: "relay-token", token: fixture.tokens.alice });
+    await waitFor(() => fx.service.teamIndexId === relay.teamIndexDocumentId, "the team's list attached", 30_000);
+    expect(link.status()).toMatchObject({ state: "connected" });
   });
 });

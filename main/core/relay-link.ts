@@ -109,7 +109,14 @@ export class RelayLink {
       return;
     }
     const cachedTeamIndex = getSetting(this.db, teamIndexKey(url));
-    if (cachedTeamIndex) await this.documents.setTeamIndex(cachedTeamIndex);
+    if (cachedTeamIndex) {
+      try {
+        await this.documents.setTeamIndex(cachedTeamIndex);
+      } catch {
+        // Not on this device yet (its first fetch never finished, e.g. the relay was switched away meanwhile): the
+        // connection below brings it, and learning the team attaches it. It must not keep the connection from starting.
+      }
+    }
     if (generation !== this.#generation) return;
     if (credential.kind === "github") {
       // In the background: an offline start must not wait for the relay to say how it admits members.
