@@ -14,8 +14,9 @@ afterEach(() => {
   stopTestReplicas();
 });
 
-async function renderDialog(portChangedFrom?: number) {
+async function renderDialog(portChangedFrom?: number, prepare: (bridge: ReturnType<typeof createMemoryBridge>) => void = () => {}) {
   const bridge = createMemoryBridge();
+  prepare(bridge);
   if (portChangedFrom !== undefined) {
     const original = bridge.api.getMcpInfo.bind(bridge.api);
     bridge.api.getMcpInfo = async () => ({ ...(await original()), portChangedFrom });
@@ -31,6 +32,17 @@ async function renderDialog(portChangedFrom?: number) {
 }
 
 describe("SettingsDialog", () => {
+  it("says a stored token will be forgotten when another relay address is typed without one", async () => {
+    const { dialog } = await renderDialog(undefined, (bridge) => Object.assign(bridge.settings, { relayUrl: "wss://team.example", relayTokenSet: true }));
+    const token = within(dialog).getByLabelText("Relay token");
+    const description = () => document.getElementById(token.getAttribute("aria-describedby") ?? "")?.textContent;
+    expect(description()).toBe("Stored on this device only; it is never shown again.");
+    fireEvent.change(within(dialog).getByLabelText("Relay URL"), { target: { value: "wss://other.example" } });
+    expect(description()).toMatch(/belongs to the old relay address and will be forgotten/);
+    fireEvent.change(token, { target: { value: "new-token" } });
+    expect(description()).toBe("Stored on this device only; it is never shown again.");
+  });
+
   it("warns while an unencrypted address to another computer is typed, in the field's description", async () => {
     const { dialog } = await renderDialog();
     const url = within(dialog).getByLabelText("Relay URL");

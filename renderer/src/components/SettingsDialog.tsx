@@ -103,7 +103,15 @@ export function SettingsDialog() {
               />
             )}
           </Field>
-          <Field label="Relay token" hint="Stored on this device only; it is never shown again.">
+          <Field
+            label="Relay token"
+            hint={
+              // The core forgets a token when its address changes (it belongs to the relay it was given for).
+              settings?.relayTokenSet && token === "" && (relayUrl.trim() || null) !== (settings.relayUrl ?? null)
+                ? "The stored token belongs to the old relay address and will be forgotten: paste this relay's token."
+                : "Stored on this device only; it is never shown again."
+            }
+          >
             {(ids) => (
               <input
                 {...ids}

@@ -162,6 +162,8 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
     },
     async updateSettings(patch) {
       if (patch.displayName !== undefined) bridge.settings.displayName = patch.displayName;
+      // As the core: a token belongs to its relay address, so another address without a new token forgets it.
+      if (patch.relayUrl !== undefined && patch.relayUrl !== bridge.settings.relayUrl && patch.relayToken === undefined) bridge.settings.relayTokenSet = false;
       if (patch.relayUrl !== undefined) bridge.settings.relayUrl = patch.relayUrl;
       if (patch.relayToken !== undefined) bridge.settings.relayTokenSet = patch.relayToken !== null;
       bridge.emit("settings-changed", { ...bridge.settings });
