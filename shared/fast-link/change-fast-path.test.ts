@@ -26,8 +26,8 @@ afterEach(async () => {
   for (const repo of repos.splice(0)) await repo.shutdown().catch(() => undefined);
 });
 
-/** `now`: the clock that times applies (ChangeFastPathOptions.now). */
-function harness(now?: () => number): Harness {
+/** `now`: the clock that times applies (ChangeFastPathOptions.now); `mayCarry`: the share decision. */
+function harness(now?: () => number, mayCarry?: (documentId: string) => boolean): Harness {
   const repo = new Repo({ network: [] });
   repos.push(repo);
   const h: Harness = { repo, sent: [], noted: [], syncRounds: [], fast: null as unknown as ChangeFastPath };
@@ -40,6 +40,7 @@ function harness(now?: () => number): Harness {
     notePeerHas: (_repo, _documentId, hashes) => void h.noted.push([...hashes]),
     hashes: checkedChangeHashes,
     now,
+    mayCarry,
   });
   h.fast.attach(repo);
   return h;
@@ -68,6 +69,55 @@ function carriedDocument(h: Harness): { handle: DocHandle<Notes>; next(char: str
 }
 
 describe("ChangeFastPath", () => {
+  it("asks the share decision for every batch both ways: a document no longer shared stops at once, until a sync message admits it again", async () => {
+    const shared = new Set<string>();
+    const h = harness(undefined, (documentId) => shared.has(documentId));
+    const refused = h.repo.create<Notes>({ text: "" });
+    // Never shared: a sync message does not admit it.
+    h.fast.noteOutbound("sync", refused.documentId);
+    refused.change((d) => A.splice(d, ["text"], 0, 0, "private"));
+    await settle();
+    expect(h.sent).toEqual([]);
+
+    const { handle, next } = (() => {
+      const made = h.repo.create<Notes>({ text: "" });
+      shared.add(made.documentId);
+      h.fast.noteOutbound("sync", made.documentId);
+      let copy = A.clone(made.doc());
+      return {
+        handle: made,
+        next: (char: string) => {
+          const before = copy;
+          copy = A.change(A.clone(copy), (d) => A.splice(d, ["text"], d.text.length, 0, char));
+          return A.getChanges(before, copy);
+        },
+      };
+    })();
+    handle.change((d) => A.splice(d, ["text"], 0, 0, "a"));
+    await settle();
+    expect(h.sent).toHaveLength(1);
+
+    // A teammate removed it from the team's list: nothing more goes out, and nothing the other end sends is applied.
+    shared.delete(handle.documentId);
+    handle.change((d) => A.splice(d, ["text"], 1, 0, "b"));
+    await settle();
+    h.fast.receive(handle.documentId, next("x"));
+    await settle();
+    expect(h.sent).toHaveLength(1);
+    expect(handle.doc().text).toBe("ab");
+    expect(h.fast.carries(handle.documentId)).toBe(false);
+
+    // Shared again, it rides only once a sync message for it crosses the link again.
+    shared.add(handle.documentId);
+    handle.change((d) => A.splice(d, ["text"], 2, 0, "c"));
+    await settle();
+    expect(h.sent).toHaveLength(1);
+    h.fast.noteOutbound("sync", handle.documentId);
+    handle.change((d) => A.splice(d, ["text"], 3, 0, "d"));
+    await settle();
+    expect(h.sent).toHaveLength(2);
+  });
+
   it("sends a burst's first change at once and the rest as one batch, only for admitted documents, and notes them delivered", async () => {
     const h = harness();
     const handle = h.repo.create<Notes>({ text: "" });
