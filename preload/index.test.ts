@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { API_METHODS } from "../shared/api.js";
-import { IPC_EVENT, IPC_REPLICA_PORT, WINDOW_REPLICA_PORT_MESSAGE } from "./channels.js";
+import { IPC_EVENT, IPC_REPLICA_PORT, WINDOW_REPLICA_PORT_MESSAGE } from "../shared/ipc-channels.js";
 import { installMainWorldBridge } from "./main-world.js";
 
 const electron = vi.hoisted(() => ({

@@ -9,7 +9,7 @@
  */
 import { contextBridge, ipcRenderer } from "electron";
 import { API_METHODS } from "../shared/api.js";
-import { WINDOW_REPLICA_PORT_MESSAGE } from "./channels.js";
+import { WINDOW_REPLICA_PORT_MESSAGE } from "../shared/ipc-channels.js";
 import { createIsolatedBridge } from "./isolated-bridge.js";
 import { installMainWorldBridge } from "./main-world.js";
 

@@ -1,6 +1,6 @@
 import { MessageChannel } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { IPC_EVENT, IPC_INVOKE, IPC_REPLICA_PORT, IPC_REPLICA_PORT_REQUEST, WINDOW_REPLICA_PORT_MESSAGE } from "./channels.js";
+import { IPC_EVENT, IPC_INVOKE, IPC_REPLICA_PORT, IPC_REPLICA_PORT_REQUEST, WINDOW_REPLICA_PORT_MESSAGE } from "../shared/ipc-channels.js";
 import { createIsolatedBridge } from "./isolated-bridge.js";
 
 type IpcListener = (event: { ports: readonly MessagePort[] }, ...args: unknown[]) => void;

@@ -6,7 +6,7 @@
  */
 import { API_METHODS, EVENT_NAMES } from "../shared/api.js";
 import { ChopinError, isErrorCode, toErrorShape, type ErrorShape } from "../shared/errors.js";
-import { IPC_EVENT, IPC_INVOKE, IPC_REPLICA_PORT, IPC_REPLICA_PORT_REQUEST, WINDOW_REPLICA_PORT_MESSAGE, type WireResult } from "./channels.js";
+import { IPC_EVENT, IPC_INVOKE, IPC_REPLICA_PORT, IPC_REPLICA_PORT_REQUEST, WINDOW_REPLICA_PORT_MESSAGE, type WireResult } from "../shared/ipc-channels.js";
 
 /** The subset of Electron's ipcRenderer this file uses, so tests can drive it without Electron. */
 export interface IpcRendererLike {

@@ -2,7 +2,7 @@ import { createContext, runInContext } from "node:vm";
 import { MessageChannel } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { API_METHODS, EVENT_NAMES, type ChopinPreloadApi } from "../shared/api.js";
-import { WINDOW_REPLICA_PORT_MESSAGE, type WireResult } from "./channels.js";
+import { WINDOW_REPLICA_PORT_MESSAGE, type WireResult } from "../shared/ipc-channels.js";
 import type { IsolatedBridge } from "./isolated-bridge.js";
 import { installMainWorldBridge } from "./main-world.js";
 

@@ -4,10 +4,16 @@
  *   renderer/      never imports main/, sync-relay/, preload/ or shared/node/
  *   preload/       never imports main/, sync-relay/ or renderer/
  *   sync-relay/    imports only shared/ of ours
+ *   main/          each folder imports only the main/ folders MAIN_IMPORTS names (a DAG: no folder-level cycles; the
+ *                  composition root main/core/ sits above every service, the shells above it), and shipped main/ code
+ *                  imports nothing of preload/, renderer/, sync-relay/ or test support
  *   'electron'     only main/electron/ and preload/ (the preload must reach contextBridge) import it
- * `findLayeringViolations` is pure over a file map so its own test can prove it catches each kind of violation.
+ * Every Node built-in counts as one (`isBuiltin`: "fs", "node:fs", "fs/promises", ...). Tests and test support may
+ * reach across main/ folders and into sync-relay/ and test-support/ (they start relays and fixtures), never into
+ * electron. `findLayeringViolations` is pure over a file map so its own test can prove it catches each kind.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { isBuiltin } from "node:module";
 import { join, posix, relative, sep } from "node:path";
 
 export interface Violation {
@@ -31,14 +37,47 @@ export function importsOf(source: string): string[] {
   return [...found];
 }
 
+/**
+ * main/'s folders, each with the main/ folders it may import besides itself (and shared/). "main" is main/'s own
+ * files (the host-mode entry, cli.ts), a shell like main/host/ and main/electron/.
+ */
+const SERVICES = ["main/util", "main/store", "main/documents", "main/github", "main/settings", "main/sync", "main/mcp", "main/api"];
+export const MAIN_IMPORTS: Record<string, readonly string[]> = {
+  "main/util": [],
+  "main/store": ["main/util"],
+  "main/documents": ["main/store", "main/util"],
+  "main/github": ["main/documents", "main/store", "main/util"],
+  "main/settings": ["main/github", "main/store", "main/util"],
+  "main/sync": ["main/documents", "main/settings", "main/store", "main/util"],
+  "main/mcp": ["main/documents", "main/github", "main/store", "main/util"],
+  "main/api": ["main/documents", "main/github", "main/mcp", "main/settings", "main/store", "main/sync", "main/util"],
+  "main/core": SERVICES,
+  "main/host": [...SERVICES, "main/core"],
+  "main/electron": [...SERVICES, "main/core", "main/host"],
+  main: [...SERVICES, "main/core", "main/host"],
+};
+
 function layerOf(path: string): string {
   if (path.startsWith("main/electron/")) return "main/electron";
   if (path.startsWith("shared/node/")) return "shared/node";
   return path.split("/")[0];
 }
 
+/** The main/ folder a path is in ("main" for main/'s own files), or null outside main/. */
+function mainFolderOf(path: string): string | null {
+  const parts = path.split("/");
+  if (parts[0] !== "main") return null;
+  return parts.length > 2 ? `main/${parts[1]}` : "main";
+}
+
+/** Tests and the fixtures, helpers and fakes only tests import. */
+function isTestCode(path: string): boolean {
+  const name = path.split("/").at(-1) ?? "";
+  return /\.test\.tsx?$/.test(name) || /(^|-)test-|fixture|full-database/.test(name);
+}
+
 function isNodeBuiltin(spec: string): boolean {
-  return spec.startsWith("node:") || ["fs", "path", "os", "crypto", "http", "net", "child_process"].includes(spec);
+  return isBuiltin(spec);
 }
 
 /** files: repo-relative posix path -> source text. */
@@ -72,6 +111,12 @@ export function findLayeringViolations(files: Map<string, string>): Violation[] 
       }
       if (layer === "sync-relay" && targetLayer && !["sync-relay", "shared", "shared/node"].includes(targetLayer)) {
         flag("sync-relay/ imports only shared/");
+      }
+      const from = mainFolderOf(file);
+      if (from !== null && target !== null && !isTestCode(file)) {
+        const to = mainFolderOf(target);
+        if (to === null && targetLayer !== "shared" && targetLayer !== "shared/node") flag("main/ imports only main/ and shared/");
+        if (to !== null && to !== from && !(MAIN_IMPORTS[from] ?? []).includes(to)) flag(`${from}/ may not import ${to}/`);
       }
     }
   }

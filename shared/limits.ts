@@ -353,7 +353,7 @@ export const FAST_PATH_MAX_BYTES = 64 * 1024;
 export const FAST_PATH_SYNC_INTERVAL_MS = 2000;
 /**
  * Per document, how many hashes of changes the relay sent on the fast path a core keeps as "the relay holds these"
- * for the sync indicator's count (main/core/relay-received.ts). A sync round (FAST_PATH_SYNC_INTERVAL_MS) brings the
+ * for the sync indicator's count (main/sync/relay-received.ts). A sync round (FAST_PATH_SYNC_INTERVAL_MS) brings the
  * relay's acknowledged heads anyway; this covers what arrives meanwhile (typing at 30 ms: ~70 changes in a round, but
  * each batch's newest hash covers the batch and everything before it).
  */

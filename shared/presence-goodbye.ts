@@ -1,7 +1,7 @@
 /**
  * The Presence "goodbye" of automerge-repo (presence/constants.js wraps its messages under "__presence"), as an
  * ephemeral message sent in someone's name when they cannot say it themselves: the core for its windows (before
- * deleting a document, or when a window's link goes: main/core/window-farewell.ts), the relay for a member it cuts off
+ * deleting a document, or when a window's link goes: main/sync/window-farewell.ts), the relay for a member it cuts off
  * (sync-relay/server-adapter.ts). Receivers drop the sender from "who is here" at once instead of after the heartbeat
  * TTL (PRESENCE_PEER_TTL_MS).
  */

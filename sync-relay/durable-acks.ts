@@ -1,6 +1,6 @@
 /**
  * An acknowledgement from the relay means "stored". A client counts its changes as waiting ("N changes waiting",
- * main/core/pending-changes.ts) until a sync message from the relay shows heads that include them; every such message
+ * main/sync/pending-changes.ts) until a sync message from the relay shows heads that include them; every such message
  * carries the relay's heads in memory, and the relay saved only up to RELAY_SAVE_DEBOUNCE_MS later. So a relay that
  * died in between, or could not write at all (a full disk, a read-only file system), had told clients their changes
  * were safe when they were not; and a failed save was an unhandled rejection that killed the relay.

@@ -5,7 +5,7 @@
  * them and nothing answers it. That holds while changes travel inside sync messages; on the fast path they do not. A
  * client sends its changes as a "changes" frame, its next paced sync message shows exactly the heads the relay now
  * holds, and the relay stayed silent for good: the client never learnt that the relay has its changes, so its
- * "N changes waiting" (main/core/pending-changes.ts, from the relay's heads as the client last heard them) never
+ * "N changes waiting" (main/sync/pending-changes.ts, from the relay's heads as the client last heard them) never
  * cleared until the next edit.
  *
  * What must stay true:

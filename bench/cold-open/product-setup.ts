@@ -10,7 +10,7 @@ import { Repo, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinEvents } from "../../shared/api.js";
 import { SqliteStorageAdapter } from "../../shared/node/sqlite-storage-adapter.js";
 import { ClosableStorage } from "../../shared/closable-storage.js";
-import { TypedEmitter } from "../../main/core/typed-emitter.js";
+import { TypedEmitter } from "../../main/util/typed-emitter.js";
 import { DocumentService } from "../../main/documents/document-service.js";
 import { readSnapshot } from "../../main/documents/snapshot-store.js";
 import { openLocalDb } from "../../main/store/local-db.js";

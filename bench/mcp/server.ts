@@ -18,7 +18,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 import { Repo, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinEvents } from "../../shared/api.js";
 import { SqliteStorageAdapter } from "../../shared/node/sqlite-storage-adapter.js";
-import { TypedEmitter } from "../../main/core/typed-emitter.js";
+import { TypedEmitter } from "../../main/util/typed-emitter.js";
 import { openLocalDb } from "../../main/store/local-db.js";
 import { DocumentService } from "../../main/documents/document-service.js";
 import { startMcpServer } from "../../main/mcp/server.js";

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterEach, describe, expect, it } from "vitest";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { tempDir, waitFor } from "../sync/test-helpers.js";
-import { dispatchApiCall } from "./api-dispatch.js";
+import { dispatchApiCall } from "../api/api-dispatch.js";
 import { createAppCore } from "./app-core.js";
 import type { AppCore } from "./types.js";
 

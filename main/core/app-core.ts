@@ -4,10 +4,10 @@
  * What must stay true: renderer peers (same device, reached through a guarded shell) may sync every document; relay
  * peers only shared ones; any other peer nothing. The MCP server is up whatever else fails to connect.
  */
-import { refusedOnceClosing } from "./closed-guard.js";
+import { refusedOnceClosing } from "../util/closed-guard.js";
 import { chmodSync, mkdirSync } from "node:fs";
-import { Repo, type DocumentId, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
-import type { ChopinApi, ChopinEvents, SyncStatus } from "../../shared/api.js";
+import { Repo, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
+import type { ChopinApi, ChopinEvents } from "../../shared/api.js";
 import type { ChopinError } from "../../shared/errors.js";
 import { DEFAULT_MCP_PORT } from "../../shared/defaults.js";
 import { FastLinkAdapter } from "../../shared/fast-link/fast-link-adapter.js";
@@ -15,30 +15,25 @@ import { verifiedChangeHashes } from "../../shared/node/change-hash.js";
 import { recoveryNote } from "../documents/index-recovery.js";
 import { SqliteStorageAdapter } from "../../shared/node/sqlite-storage-adapter.js";
 import { DocumentService } from "../documents/document-service.js";
-import { toHexHeads } from "../documents/heads.js";
 import { loadOrCreateMcpToken, mcpConnectCommands, startMcpOnStablePort, writeMcpConfig } from "../mcp/index.js";
 import { setAsideChunks } from "../store/damaged-chunks.js";
 import { openLocalDb } from "../store/local-db.js";
 import { listenOnStablePort } from "../store/stable-port.js";
 import { DEFAULT_GITHUB_API_URL, DEFAULT_GITHUB_WEB_URL } from "../github/github-config.js";
-import { createGitHubApi } from "./github-api.js";
-import { GitHubSession } from "./github-session.js";
-import { colorForPeer, loadOrCreatePeerId } from "./identity.js";
-import { countPendingChanges } from "./pending-changes.js";
-import { RelayLink, relayCredential } from "./relay-link.js";
-import { SettingsService } from "./settings-service.js";
-import { WindowFarewell } from "./window-farewell.js";
-import { requireRelayToShare } from "./share-guard.js";
+import { createGitHubApi } from "../github/github-api.js";
+import { GitHubSession } from "../github/github-session.js";
+import { colorForPeer, loadOrCreatePeerId } from "../settings/identity.js";
+import { SharePolicy } from "../sync/share-policy.js";
+import { SyncStatusPublisher } from "../sync/sync-status.js";
+import { RelayLink, relayCredential } from "../sync/relay-link.js";
+import { SettingsService } from "../settings/settings-service.js";
+import { WindowFarewell } from "../sync/window-farewell.js";
+import { requireRelayToShare } from "../documents/share-guard.js";
 import { ClosableStorage } from "../../shared/closable-storage.js";
-import { TypedEmitter } from "./typed-emitter.js";
-import { lockDataDir, type DataDirLock } from "./data-dir-lock.js";
-import { guardRepoSaves } from "./repo-save-guard.js";
+import { TypedEmitter } from "../util/typed-emitter.js";
+import { lockDataDir, type DataDirLock } from "../store/data-dir-lock.js";
+import { guardRepoSaves } from "../store/repo-save-guard.js";
 import type { AppCore, AppCoreOptions } from "./types.js";
-
-/** Sync status is recomputed at most this often while changes stream in. */
-const SYNC_STATUS_DEBOUNCE_MS = 150;
-/** While changes wait for the relay, the count is recomputed this often. */
-const SYNC_STATUS_RECHECK_MS = 1000;
 
 export async function createAppCore(options: AppCoreOptions): Promise<AppCore> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
@@ -65,32 +60,17 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   }
   const peerId = loadOrCreatePeerId(db);
   const events = new TypedEmitter<ChopinEvents>();
-  const rendererPeers = new Set<string>();
-  let relay: RelayLink | null = null;
-  let documents: DocumentService | null = null;
-
-  const mayShare = async (peer: PeerId, documentId?: string) => {
-    if (rendererPeers.has(peer)) return true;
-    if (relay?.isRelayPeer(peer) && documents && documentId) return documents.isShared(documentId);
-    return false;
-  };
-  // A window asks for each document it opens (its replica refuses the rest), so the core announces nothing to it:
-  // announcing every document to a window that just connected cost both sides a sync round per document at startup.
-  const mayAnnounce = async (peer: PeerId, documentId?: string) => !rendererPeers.has(peer) && mayShare(peer, documentId);
+  const policy = new SharePolicy();
   const chunks = new SqliteStorageAdapter(db);
   const storage = new ClosableStorage(chunks);
-  const repo = new Repo({
-    storage,
-    network: [],
-    peerId: peerId as PeerId,
-    shareConfig: { announce: mayAnnounce, access: (peer, doc) => mayShare(peer, doc) },
-  });
+  const repo = new Repo({ storage, network: [], peerId: peerId as PeerId, shareConfig: policy.shareConfig });
   // A failed write must neither end the process nor pass as saved (repo-save-guard.ts).
   const onStorageFault = (failure: ChopinError) => options.onStorageFault?.(failure.message);
   guardRepoSaves(repo, onStorageFault);
-  const farewell = new WindowFarewell(repo, () => rendererPeers as Set<PeerId>, mayShare);
+  const rendererPeers = policy.rendererPeers;
+  const farewell = new WindowFarewell(repo, () => rendererPeers as Set<PeerId>, async (peer, documentId) => policy.mayShare(peer, documentId));
 
-  documents = await DocumentService.open({
+  const docs = await DocumentService.open({
     repo,
     db,
     events,
@@ -99,44 +79,16 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     holds: (id) => chunks.holds([id]),
     // A damaged plan leaves the list, its bytes kept in chopin.db's damaged_chunks table (damaged-chunks.ts).
     setAside: (id) => void setAsideChunks(db, chunks, id, Date.now()),
-    // A window that asked for the document is one of its synchronizer's peers until the window goes.
-    inWindow: (id) => [...rendererPeers].some((peer) => repo.synchronizer.docSynchronizers[id as DocumentId]?.hasPeer(peer as PeerId) === true),
+    inWindow: (id) => policy.inWindow(repo, id),
     onStorageFault,
   });
-  const docs = documents;
 
-  let lastStatus = "";
-  let statusTimer: NodeJS.Timeout | null = null;
-  let recheckTimer: NodeJS.Timeout | null = null;
-  const syncStatus = (): SyncStatus => {
-    const link = relay!.status();
-    const pendingChanges = link.state === "local-only" ? 0 : countPendingChanges(repo, (id) => docs.isShared(id), relay!.relayStorageId(), toHexHeads, (id) => relay!.receivedHeads(id));
-    return { ...link, pendingChanges };
-  };
-  const publishStatus = () => {
-    if (statusTimer) return;
-    statusTimer = setTimeout(() => {
-      statusTimer = null;
-      const status = syncStatus();
-      const key = JSON.stringify(status);
-      if (key !== lastStatus) {
-        lastStatus = key;
-        events.emit("sync-status", status);
-      }
-      // The relay's acknowledgements raise no event we can hear (automerge-repo 2.5.6 emits no "document" event for
-      // handles to hook), so while changes wait or the link is down, look again until the count is true.
-      if (status.pendingChanges > 0 || (status.state !== "connected" && status.state !== "local-only")) {
-        recheckTimer ??= setTimeout(() => {
-          recheckTimer = null;
-          publishStatus();
-        }, SYNC_STATUS_RECHECK_MS);
-      }
-    }, SYNC_STATUS_DEBOUNCE_MS);
-  };
+  let relay: RelayLink | null = null;
+  const syncStatus = new SyncStatusPublisher(repo, () => relay!, (id) => docs.isShared(id), events);
   // Each (re)connection to the relay retries fetching the team's plans this device lacks (team-prefetch.ts).
   let relayConnected = false;
   const onRelayChange = () => {
-    publishStatus();
+    syncStatus.publish();
     const connected = relay?.status().state === "connected";
     if (connected && !relayConnected) docs.prefetchTeam(true);
     relayConnected = connected;
@@ -153,7 +105,8 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     },
     onStorageFault,
   );
-  events.on("documents-changed", publishStatus);
+  policy.connect({ isRelayPeer: (peer) => relay!.isRelayPeer(peer), isShared: (id) => docs.isShared(id) });
+  events.on("documents-changed", () => syncStatus.publish());
   // Sharing a document changes what the relay may see: let the Repo re-announce.
   events.on("documents-changed", () => repo.shareConfigChanged());
 
@@ -220,7 +173,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
       events.emit("settings-changed", after);
       return after;
     },
-    getSyncStatus: async () => syncStatus(),
+    getSyncStatus: async () => syncStatus.status(),
     getMcpInfo: async () => ({
       url: mcpServer.url,
       configPath,
@@ -266,8 +219,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     },
     close: () =>
       (closing ??= (async () => {
-        if (statusTimer) clearTimeout(statusTimer);
-        if (recheckTimer) clearTimeout(recheckTimer);
+        syncStatus.close();
         github.dispose();
         await mcpServer.close().catch(() => {});
         relay!.close();

@@ -6,7 +6,7 @@ import type { NetworkAdapterInterface, Repo } from "@automerge/automerge-repo";
 import type { ChopinApi, ChopinEvents } from "../../shared/api.js";
 import type { OsCipher } from "../github/secret-vault.js";
 import type { StablePortStart } from "../store/stable-port.js";
-import type { TypedEmitter } from "./typed-emitter.js";
+import type { TypedEmitter } from "../util/typed-emitter.js";
 
 export interface AppCoreOptions {
   /** Folder for everything this installation keeps: SQLite files, mcp-config.json. */

@@ -9,7 +9,7 @@
  */
 import type { DocumentId } from "@automerge/automerge-repo";
 import { ChopinError } from "../../shared/errors.js";
-import { writeWhole } from "../core/save-failure.js";
+import { writeWhole } from "../util/save-failure.js";
 import type { PlanAccess } from "./plan-access.js";
 
 /** Moves a document's stored chunks out of automerge-repo's storage, keeping them; the app core's is SQLite's. */

@@ -31,7 +31,7 @@ import { WAIT_SAVED_TIMEOUT_MS } from "../../shared/limits.js";
 import { optionalOptionsObject } from "../../shared/options-object.js";
 import type { RepositoryBinding } from "../../shared/schema/plan-document.js";
 import { ChopinError } from "../../shared/errors.js";
-import type { TypedEmitter } from "../core/typed-emitter.js";
+import type { TypedEmitter } from "../util/typed-emitter.js";
 import type { AgentAuthor } from "./change-messages.js";
 import { CoalescedIds, watchRepoChanges } from "./change-watcher.js";
 import { importDocument } from "./document-import.js";

@@ -6,7 +6,7 @@
 import type { WorkspaceIndex } from "../../shared/schema/workspace-index.js";
 import type { ChopinError } from "../../shared/errors.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { guardRepoSaves } from "../core/repo-save-guard.js";
+import { guardRepoSaves } from "../store/repo-save-guard.js";
 import { fillDatabase, readOnlyDatabase } from "../store/full-database.js";
 import { teamRemovalOf } from "../store/team-removals.js";
 import { FailingStorage, makeFixture, TEST_RELAY_URL, waitFor, type Fixture } from "./test-fixture.js";

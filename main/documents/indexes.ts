@@ -16,7 +16,7 @@ import type { DocumentId, Repo } from "@automerge/automerge-repo";
 import type { Database } from "better-sqlite3";
 import { ChopinError } from "../../shared/errors.js";
 import type { IndexEntry, WorkspaceIndex } from "../../shared/schema/workspace-index.js";
-import { writeWhole } from "../core/save-failure.js";
+import { writeWhole } from "../util/save-failure.js";
 import { deleteSetting, getSetting, setSetting } from "../store/settings.js";
 import { ShareRecords } from "./share-records.js";
 import { LOST_LOCAL_INDEX_SETTING, rebuildLocalIndex, type IndexRecovery } from "./index-recovery.js";

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChopinEvents } from "../../shared/api.js";
-import { TypedEmitter } from "../core/typed-emitter.js";
+import { TypedEmitter } from "../util/typed-emitter.js";
 import { openLocalDb, type LocalDb } from "../store/local-db.js";
 import { DocumentService, type DocumentServiceOptions } from "./document-service.js";
 

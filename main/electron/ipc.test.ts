@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { EVENT_NAMES, type ChopinApi, type ChopinEvents, type SyncStatus } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
-import { IPC_EVENT, IPC_INVOKE, IPC_REPLICA_PORT, IPC_REPLICA_PORT_REQUEST } from "../../preload/channels.js";
-import { TypedEmitter } from "../core/typed-emitter.js";
+import { IPC_EVENT, IPC_INVOKE, IPC_REPLICA_PORT, IPC_REPLICA_PORT_REQUEST } from "../../shared/ipc-channels.js";
+import { TypedEmitter } from "../util/typed-emitter.js";
 import { APP_ORIGIN } from "./app-origin.js";
 import { isTrustedSender, registerIpc } from "./ipc.js";
 

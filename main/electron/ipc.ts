@@ -9,8 +9,8 @@
 import type { IpcMainInvokeEvent, MessagePortMain } from "electron";
 import { EVENT_NAMES, type ChopinEvents } from "../../shared/api.js";
 import { ChopinError, toErrorShape } from "../../shared/errors.js";
-import { IPC_EVENT, IPC_INVOKE, IPC_REPLICA_PORT, IPC_REPLICA_PORT_REQUEST, type WireResult } from "../../preload/channels.js";
-import { dispatchApiCall } from "../core/api-dispatch.js";
+import { IPC_EVENT, IPC_INVOKE, IPC_REPLICA_PORT, IPC_REPLICA_PORT_REQUEST, type WireResult } from "../../shared/ipc-channels.js";
+import { dispatchApiCall } from "../api/api-dispatch.js";
 import type { AppCore } from "../core/types.js";
 import { isTrustedUrl } from "./app-origin.js";
 

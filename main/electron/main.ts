@@ -8,8 +8,8 @@ import { app, dialog, ipcMain, MessageChannelMain, safeStorage, session, type Br
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAppCore } from "../core/app-core.js";
-import { describeCoreFailure } from "../core/startup-failure.js";
-import { defaultDataDir } from "../core/app-data-dir.js";
+import { describeCoreFailure } from "../store/startup-failure.js";
+import { defaultDataDir } from "../store/app-data-dir.js";
 import type { AppCore } from "../core/types.js";
 import { parseGitHubConfig } from "../github/github-config.js";
 import { APP_CSP, APP_ENTRY_URL, devCsp, originOf, trustedOrigins } from "./app-origin.js";

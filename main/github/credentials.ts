@@ -9,7 +9,7 @@
  */
 import { ChopinError } from "../../shared/errors.js";
 import { GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS, GITHUB_TOKEN_REFRESH_LEAD_MS, GITHUB_TOKEN_REFRESH_RETRY_MS } from "../../shared/limits.js";
-import { TypedEmitter } from "../core/typed-emitter.js";
+import { TypedEmitter } from "../util/typed-emitter.js";
 import { systemClock, type Clock, type TimerHandle } from "./clock.js";
 import { GitHubRequestError } from "./github-errors.js";
 import { pollDeviceToken, refreshTokens, requestDeviceCode, type OAuthWebOptions, type TokenSet } from "./oauth-web.js";

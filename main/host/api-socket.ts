@@ -6,8 +6,8 @@
 import type { WebSocket } from "ws";
 import { EVENT_NAMES, type BridgeEvent, type BridgeResponse, type ChopinApi, type ChopinEvents } from "../../shared/api.js";
 import { MAX_BRIDGE_FRAME_BYTES } from "../../shared/limits.js";
-import { dispatchApiCall } from "../core/api-dispatch.js";
-import type { TypedEmitter } from "../core/typed-emitter.js";
+import { dispatchApiCall } from "../api/api-dispatch.js";
+import type { TypedEmitter } from "../util/typed-emitter.js";
 
 export function serveApiSocket(socket: WebSocket, api: ChopinApi, events: TypedEmitter<ChopinEvents>): void {
   const send = (frame: BridgeResponse | BridgeEvent) => {

@@ -12,7 +12,7 @@ import { nonObjectArguments } from "./call-arguments.js";
 import { issueWords } from "./issue-words.js";
 import { parseDocumentId } from "../documents/document-id.js";
 import { titleFromMarkdown } from "./title-from-markdown.js";
-import { requireRelayToShare } from "../core/share-guard.js";
+import { requireRelayToShare } from "../documents/share-guard.js";
 import type { ReplayLog } from "./replay.js";
 import { repositoryBindingOf, TOOL_INPUTS, type ToolInput, type ToolName } from "./tool-schemas.js";
 

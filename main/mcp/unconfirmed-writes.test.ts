@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_MCP_UNCONFIRMED_WRITES } from "../../shared/limits.js";
-import { guardRepoSaves } from "../core/repo-save-guard.js";
+import { guardRepoSaves } from "../store/repo-save-guard.js";
 import { FailingStorage, makeFixture, type Fixture } from "../documents/test-fixture.js";
 import { ReplayLog } from "./replay.js";
 import { callTool } from "./tools.js";

@@ -46,7 +46,7 @@ import {
   type WireFrame,
 } from "../../shared/sync-wire.js";
 import { notePeerHas, syncPacing, syncWithPeerNow } from "../../shared/sync-pacing.js";
-import { TypedEmitter } from "../core/typed-emitter.js";
+import { TypedEmitter } from "../util/typed-emitter.js";
 import { ClientFastPath, type FastPathStats } from "./fast-path-client.js";
 import { plainConnectError, refusalText } from "./relay-errors.js";
 import { fetchTeamInfo } from "./team-info.js";

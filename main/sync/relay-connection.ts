@@ -9,7 +9,7 @@
  */
 import type { Repo } from "@automerge/automerge-repo";
 import type { ErrorShape } from "../../shared/errors.js";
-import { TypedEmitter } from "../core/typed-emitter.js";
+import { TypedEmitter } from "../util/typed-emitter.js";
 import { RelayClientAdapter, type RelayConnectionState, type RelayStatusEvent } from "./relay-client-adapter.js";
 
 export type { RelayConnectionState, RelayStatusEvent } from "./relay-client-adapter.js";

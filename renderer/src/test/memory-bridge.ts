@@ -25,7 +25,7 @@ import type { Repo } from "@automerge/automerge-repo";
 import { next as A } from "@automerge/automerge";
 import { bytesToBase64 } from "../replica/base64.js";
 
-/** The core's refusal to share without a team relay (main/core/share-guard.ts), in its shape. */
+/** The core's refusal to share without a team relay (main/documents/share-guard.ts), in its shape. */
 const noRelay = () => new ChopinError("no-relay", "No team relay is configured, so this document cannot be shared yet.");
 
 export interface MemoryBridge extends ChopinBridge {

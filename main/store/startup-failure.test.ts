@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { describeStartupFailure } from "../../shared/node/startup-failure.js";
 import { MCP_CONFIG_FILE } from "../mcp/config-file.js";
-import { LOCAL_DB_FILE } from "../store/local-db.js";
+import { LOCAL_DB_FILE } from "./local-db.js";
 import { tempDir } from "../sync/test-helpers.js";
-import { createAppCore } from "./app-core.js";
+import { createAppCore } from "../core/app-core.js";
 import { describeCoreFailure } from "./startup-failure.js";
 
 const dirs: Array<{ remove(): void }> = [];

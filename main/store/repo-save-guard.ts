@@ -24,7 +24,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { DocumentId, Repo } from "@automerge/automerge-repo";
 import type { ChopinError } from "../../shared/errors.js";
 import { STORAGE_RETRY_MS } from "../../shared/limits.js";
-import { saveFailure } from "./save-failure.js";
+import { saveFailure } from "../util/save-failure.js";
 
 export interface RepoSaveGuard {
   /** The last write failure, until a document write succeeds again; null while writes work. */

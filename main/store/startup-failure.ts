@@ -4,7 +4,7 @@
  * is not a database" told a person neither which folder nor what to do.
  */
 import { describeStartupFailure } from "../../shared/node/startup-failure.js";
-import { LOCAL_DB_FILE } from "../store/local-db.js";
+import { LOCAL_DB_FILE } from "./local-db.js";
 
 const CORE_WORDS = {
   dataOption: "--data-dir",

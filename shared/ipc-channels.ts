@@ -2,7 +2,7 @@
  * Names on the Electron IPC and window-message wires between main/electron/ and preload/. Both sides import these so
  * a rename cannot split them; nothing else may listen on these names.
  */
-import type { ErrorShape } from "../shared/errors.js";
+import type { ErrorShape } from "./errors.js";
 
 /** ipcRenderer.invoke(INVOKE, method, args) -> DispatchResult; errors travel as data, never as exceptions. */
 export const IPC_INVOKE = "chopin:invoke";

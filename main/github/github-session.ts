@@ -11,19 +11,19 @@ import type { AuthState, GitHubInstallation, GitHubRepositorySummary, Repository
 import { ChopinError, toErrorShape, type ErrorShape } from "../../shared/errors.js";
 import { MAX_GITHUB_NODE_ID_CHARS } from "../../shared/limits.js";
 import { optionalOptionsObject } from "../../shared/options-object.js";
-import type { Clock } from "../github/clock.js";
-import { CredentialStore, type DeviceFlow } from "../github/credentials.js";
-import type { GitHubConfig } from "../github/github-config.js";
-import { GitHubRequestError } from "../github/github-errors.js";
+import type { Clock } from "./clock.js";
+import { CredentialStore, type DeviceFlow } from "./credentials.js";
+import type { GitHubConfig } from "./github-config.js";
+import { GitHubRequestError } from "./github-errors.js";
 import {
   bindRepository,
   followBinding,
   listInstallationRepositories,
   listInstallations,
   type RepositoryBinding,
-} from "../github/repository-binding.js";
-import { createGitHubRest, type GitHubRest } from "../github/rest-client.js";
-import type { OsCipher } from "../github/secret-vault.js";
+} from "./repository-binding.js";
+import { createGitHubRest, type GitHubRest } from "./rest-client.js";
+import type { OsCipher } from "./secret-vault.js";
 import { SignInVault } from "./github-vault.js";
 
 export interface GitHubSessionOptions {

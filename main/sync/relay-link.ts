@@ -19,11 +19,11 @@ import type { SyncState } from "../../shared/api.js";
 import type { ChopinError, ErrorShape } from "../../shared/errors.js";
 import type { DocumentService } from "../documents/document-service.js";
 import { getSetting, setSetting } from "../store/settings.js";
-import { RelayConnection } from "../sync/relay-connection.js";
-import { githubNotAdmitted, githubTransportRefusal, type RelayCredential } from "../sync/github-credential-gate.js";
-import { retryDelay } from "../sync/retry-delay.js";
-import { fetchAdmission, fetchTeamInfo } from "../sync/team-info.js";
-import { FaultRun } from "./fault-run.js";
+import { RelayConnection } from "./relay-connection.js";
+import { githubNotAdmitted, githubTransportRefusal, type RelayCredential } from "./github-credential-gate.js";
+import { retryDelay } from "./retry-delay.js";
+import { fetchAdmission, fetchTeamInfo } from "./team-info.js";
+import { FaultRun } from "../util/fault-run.js";
 
 export interface RelayLinkStatus {
   state: SyncState;

@@ -9,9 +9,9 @@ import type { ChopinError } from "../../shared/errors.js";
 import { makeFixture } from "../documents/test-fixture.js";
 import { fillDatabase } from "../store/full-database.js";
 import { getSetting, setSetting } from "../store/settings.js";
-import { setUpRelay, tearDownRelay, waitFor } from "../sync/test-helpers.js";
+import { setUpRelay, tearDownRelay, waitFor } from "./test-helpers.js";
 import { RelayLink } from "./relay-link.js";
-import { SettingsService } from "./settings-service.js";
+import { SettingsService } from "../settings/settings-service.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

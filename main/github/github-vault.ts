@@ -17,7 +17,7 @@ import {
   type OsCipher,
   type SecretVault,
   type StoredCredential,
-} from "../github/secret-vault.js";
+} from "./secret-vault.js";
 
 export const ENCRYPTED_SIGNIN_FILE = "github-signin.enc";
 export const PLAINTEXT_SIGNIN_FILE = "github-signin.json";

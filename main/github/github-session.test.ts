@@ -7,8 +7,8 @@ import { GITHUB_TOKEN_REFRESH_LEAD_MS, MAX_GITHUB_NODE_ID_CHARS } from "../../sh
 import { PLANETS, SOLO } from "../../test-support/fake-github/fixtures.js";
 import { startFakeGitHub, type FakeGitHub } from "../../test-support/fake-github/server.js";
 import { waitFor } from "../../test-support/fake-github/wait-for.js";
-import { ManualClock } from "../github/clock.js";
-import type { OsCipher } from "../github/secret-vault.js";
+import { ManualClock } from "./clock.js";
+import type { OsCipher } from "./secret-vault.js";
 import { GitHubSession } from "./github-session.js";
 import { ENCRYPTED_SIGNIN_FILE, PLAINTEXT_SIGNIN_FILE } from "./github-vault.js";
 

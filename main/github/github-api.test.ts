@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { startFakeGitHub, type FakeGitHub } from "../../test-support/fake-github/server.js";
 import { waitFor } from "../../test-support/fake-github/wait-for.js";
 import { makeFixture, type Fixture } from "../documents/test-fixture.js";
-import { ManualClock } from "../github/clock.js";
+import { ManualClock } from "./clock.js";
 import { createGitHubApi, type GitHubApi } from "./github-api.js";
 import { GitHubSession } from "./github-session.js";
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ChopinError } from "../../shared/errors.js";
 import { EXIT_ALREADY_RUNNING, EXIT_START_FAILED, startFailureExitCode } from "../host/exit-codes.js";
 import { tempDir } from "../sync/test-helpers.js";
-import { createAppCore } from "./app-core.js";
+import { createAppCore } from "../core/app-core.js";
 import { lockDataDir } from "./data-dir-lock.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];

@@ -15,7 +15,7 @@ import { requireOptionsObject } from "../../shared/options-object.js";
 import { deleteSetting, getSetting, setSetting } from "../store/settings.js";
 import type { OsCipher } from "../github/secret-vault.js";
 import { RelayTokenStore } from "./relay-token-store.js";
-import { writeWhole } from "./save-failure.js";
+import { writeWhole } from "../util/save-failure.js";
 
 const KEYS = {
   displayName: "settings.displayName",
