@@ -4,6 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { durableUserWrites, openExistingRelayDb, openRelayDb, RELAY_DB_FILE, relayDbExists, SCHEMA_VERSION } from "./relay-db.js";
+import { startRelay } from "./server.js";
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -79,6 +80,20 @@ describe("relay database", () => {
     const again = openRelayDb(dir);
     expect(again.prepare("SELECT used_at FROM peer_bindings").all()).toEqual([{ used_at: 1234 }]);
     again.close();
+  });
+
+  it("refuses a database a newer relay wrote, with a sentence, and writes nothing to it", async () => {
+    dir = mkdtempSync(join(tmpdir(), "chopin-relay-db-"));
+    openRelayDb(dir).close();
+    const newer = new Database(join(dir, RELAY_DB_FILE));
+    newer.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    newer.close();
+    expect(() => openRelayDb(dir)).toThrow(/newer version of Chopin .*update Chopin to open it/);
+    const after = new Database(join(dir, RELAY_DB_FILE));
+    expect(after.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION + 1);
+    after.close();
+    // The relay's start says the same, in its own sentence, and creates nothing.
+    await expect(startRelay({ dataDir: dir })).rejects.toThrow(/newer version of Chopin/);
   });
 });
 

@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { ChopinError } from "../shared/errors.js";
 import { ensurePrivateDbFile, ensurePrivateDir } from "../shared/node/private-files.js";
+import { migrate, type Migration } from "../shared/node/sqlite-migrate.js";
 
 export const RELAY_DB_FILE = "relay.sqlite";
 
@@ -57,7 +58,7 @@ export function openExistingRelayDb(dataDir: string): Database.Database {
  * Schema steps, in order: step i takes a database at user_version i to i + 1. Steps are only ever appended (a
  * relay database of any earlier version must still open); SCHEMA_VERSION is how many there are.
  */
-const MIGRATIONS: readonly ((db: Database.Database) => void)[] = [
+const MIGRATIONS: readonly Migration[] = [
   (db) =>
     db.exec(`
       CREATE TABLE IF NOT EXISTS users (
@@ -130,19 +131,15 @@ export function openRelayDb(dataDir: string): Database.Database {
   // commits, which clients send again on their next sync (no client keeps a sync state with the relay on disk).
   db.pragma("synchronous = NORMAL");
   db.pragma("busy_timeout = 5000");
-  if (schemaVersion(db) < SCHEMA_VERSION) {
-    // In one write transaction, the version read again inside it: the CLI may open the same file at the same moment,
-    // and only one of them may run each step.
-    db.transaction(() => {
-      for (let step = schemaVersion(db); step < SCHEMA_VERSION; step++) MIGRATIONS[step]!(db);
-      db.pragma(`user_version = ${SCHEMA_VERSION}`);
-    }).immediate();
+  try {
+    // The same runner as the app core's: one IMMEDIATE transaction (the CLI may open the file at the same moment), and
+    // a database from a newer relay is refused instead of being written by one that does not know its tables.
+    migrate(db, MIGRATIONS, `The relay's data folder ${resolve(dataDir)}`);
+  } catch (error) {
+    db.close();
+    throw error;
   }
   return db;
-}
-
-function schemaVersion(db: Database.Database): number {
-  return db.pragma("user_version", { simple: true }) as number;
 }
 
 export function readMeta(db: Database.Database, key: string): string | undefined {

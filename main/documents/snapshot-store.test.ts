@@ -5,7 +5,7 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { localDbPath, openLocalDb, type LocalDb } from "../store/local-db.js";
 import { LOCAL_DB_MIGRATIONS } from "../store/migrations.js";
-import { migrate, schemaVersionOf } from "../store/migrate.js";
+import { migrate, schemaVersionOf } from "../../shared/node/sqlite-migrate.js";
 import { getSetting, setSetting } from "../store/settings.js";
 import { deleteSnapshot, readSnapshot, readSnapshotHeads, sameHeads, writeSnapshot } from "./snapshot-store.js";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { localDbPath, openLocalDb, type LocalDb } from "./local-db.js";
 import { LOCAL_DB_MIGRATIONS } from "./migrations.js";
-import { migrate, schemaVersionOf } from "./migrate.js";
+import { migrate, schemaVersionOf } from "../../shared/node/sqlite-migrate.js";
 import { getOrCreateSetting, getSetting, setSetting, deleteSetting } from "./settings.js";
 import { bindTeam, forgetAllShares, forgetShare, markEntered, recordShare, sharesOf } from "./relay-shares.js";
 import { findReplay, insertReplay } from "./mcp-replays.js";

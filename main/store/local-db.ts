@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { ensurePrivateDbFile, ensurePrivateDir } from "../../shared/node/private-files.js";
 import { foldForSearch } from "../../shared/search-fold.js";
 import { LOCAL_DB_MIGRATIONS } from "./migrations.js";
-import { migrate } from "./migrate.js";
+import { migrate } from "../../shared/node/sqlite-migrate.js";
 
 export const LOCAL_DB_FILE = "chopin.db";
 /** The SQL function every local connection has: chopin_fold(text) = foldForSearch(text). */

@@ -4,7 +4,7 @@
  * Identity and idempotency live in constraints (PRIMARY KEY, CHECK), so a bug in code cannot write a duplicate.
  * Automerge chunk storage is NOT here: the SQLite storage adapter owns its own table in the same file.
  */
-export type Migration = string;
+import type { Migration } from "../../shared/node/sqlite-migrate.js";
 
 export const LOCAL_DB_MIGRATIONS: readonly Migration[] = [
   // 0 -> 1: settings, the device's record of shared documents, MCP replays.
