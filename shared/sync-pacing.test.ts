@@ -4,6 +4,7 @@ import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FAST_PATH_SYNC_INTERVAL_MS, NOTED_CHANGE_TTL_MS } from "./limits.js";
 import { notePeerHas, SyncPacing, syncPacing, syncWithPeerNow } from "./sync-pacing.js";
+import { waitFor } from "./wait-for.js";
 
 interface Text {
   text: string;
@@ -76,13 +77,7 @@ function changesSentTo(from: Repo, to: string): number[] {
 }
 
 /** Polls on the real clock (performance.now and setTimeout stay real when only Date is faked). */
-async function pollUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const pollUntil = (condition: () => boolean, timeoutMs?: number) => waitFor(condition, "the paced sync condition", timeoutMs);
 
 /**
  * A hub document open on the "paced" spoke, paced at `intervalMs` from the hub, once the first sync has gone quiet.

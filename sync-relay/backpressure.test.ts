@@ -12,8 +12,9 @@ import { describe, expect, it } from "vitest";
 import { CLOSE_CODES, type WireFrame } from "../shared/sync-wire.js";
 import { RELAY_MAX_BUFFERED_BYTES, RELAY_PRESENCE_BUFFER_BYTES, MAX_RELAY_MESSAGE_BYTES } from "../shared/limits.js";
 import { RELAY_PEER_ID } from "./server.js";
-import { waitFor, type RawClient } from "./test-wire.js";
+import { type RawClient } from "./test-wire.js";
 import { useTestRelay } from "./test-relay.js";
+import { waitFor } from "../shared/wait-for.js";
 
 const PRESENCE_LIMIT = 256 * 1024;
 const QUEUE_LIMIT = 1024 * 1024;

@@ -19,7 +19,8 @@ import { RELAY_DB_FILE, openRelayDb } from "./relay-db.js";
 import { describeRelayFailure } from "./startup-errors.js";
 import { RELAY_PEER_ID, startRelay } from "./server.js";
 import { UserStore } from "./users.js";
-import { RawDocSync, rawClient, tempDir, waitFor } from "./test-wire.js";
+import { RawDocSync, rawClient, tempDir } from "./test-wire.js";
+import { waitFor } from "../shared/wait-for.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const tsx = join(root, "node_modules", ".bin", "tsx");

@@ -20,7 +20,8 @@ import {
 import { DocumentEvictor } from "./eviction.js";
 import { openRelayDb } from "./relay-db.js";
 import { relayTimings, startRelay, type RunningRelay } from "./server.js";
-import { tempDir, waitFor } from "./test-wire.js";
+import { tempDir } from "./test-wire.js";
+import { waitFor } from "../shared/wait-for.js";
 
 /** The brief: 10,000 documents. CHOPIN_EVICT_DOCS may lower it for a quick local run; the default is the real test. */
 const DOCUMENTS = Number(process.env.CHOPIN_EVICT_DOCS ?? 10_000);

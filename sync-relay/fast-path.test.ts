@@ -11,7 +11,8 @@ import { FAST_PATH_MAX_BYTES, FAST_PATH_SYNC_INTERVAL_MS } from "../shared/limit
 import { syncPacing } from "../shared/sync-pacing.js";
 import { CLOSE_CODES, FAST_CHANGES_TYPE, FEATURE_FAST_CHANGES, type WireFrame } from "../shared/sync-wire.js";
 import { RELAY_PEER_ID, startRelay, type RunningRelay } from "./server.js";
-import { rawClient, tempDir, waitFor, type RawClient } from "./test-wire.js";
+import { rawClient, tempDir, type RawClient } from "./test-wire.js";
+import { waitFor } from "../shared/wait-for.js";
 
 interface Notes {
   items: string[];

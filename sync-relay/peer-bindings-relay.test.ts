@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { CLOSE_CODES, RELAY_PROTOCOL_VERSION, type WireFrame } from "../shared/sync-wire.js";
-import { waitFor, type RawClient } from "./test-wire.js";
+import { type RawClient } from "./test-wire.js";
 import { useTestRelay } from "./test-relay.js";
+import { waitFor } from "../shared/wait-for.js";
 
 const BOUND = 2;
 const t = useTestRelay("chopin-relay-bindings-", ["alice", "bob"], { maxPeerBindingsPerUser: BOUND });

@@ -9,8 +9,8 @@ import { encode } from "cbor-x";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CLOSE_CODES, type WireFrame } from "../shared/sync-wire.js";
 import { RELAY_PEER_ID } from "./server.js";
-import { waitFor } from "./test-wire.js";
 import { useTestRelay } from "./test-relay.js";
+import { waitFor } from "../shared/wait-for.js";
 
 const t = useTestRelay("chopin-relay-presence-bad-", ["alice", "bob", "carol"]);
 const { joined, log } = t;

@@ -13,7 +13,7 @@ import WebSocket, { WebSocketServer } from "ws";
 import { RELAY_MAX_PRESENCE_SENDERS, RELAY_PRESENCE_SENDER_TTL_MS } from "../shared/limits.js";
 import { RELAY_PROTOCOL_VERSION, encodeFrame } from "../shared/sync-wire.js";
 import { RelayServerAdapter } from "./server-adapter.js";
-import { waitFor } from "./test-wire.js";
+import { waitFor } from "../shared/wait-for.js";
 
 const RELAY = "relay";
 const DOCUMENT = "4NMNnkMhL8jXrdJ9jamS58PAVdXu";

@@ -12,8 +12,9 @@ import type { WireFrame } from "../shared/sync-wire.js";
 import { RELAY_MAX_GOODBYES_PER_CONNECTION } from "../shared/limits.js";
 import { PRESENCE_GOODBYE } from "../shared/presence-goodbye.js";
 import { RELAY_PEER_ID } from "./server.js";
-import { waitFor, type RawClient } from "./test-wire.js";
+import { type RawClient } from "./test-wire.js";
 import { useTestRelay } from "./test-relay.js";
+import { waitFor } from "../shared/wait-for.js";
 
 const t = useTestRelay("chopin-relay-presence-", ["alice", "bob", "carol"]);
 const { joined, log } = t;

@@ -11,7 +11,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { RELAY_GITHUB_CHECK_WINDOW_MS, RELAY_GITHUB_CHECKS_PER_ADDRESS } from "../shared/limits.js";
 import { CLOSE_CODES } from "../shared/sync-wire.js";
 import { startRelay, type RelayOptions, type RunningRelay } from "./server.js";
-import { rawClient, tempDir, waitFor, type RawClient } from "./test-wire.js";
+import { rawClient, tempDir, type RawClient } from "./test-wire.js";
+import { waitFor } from "../shared/wait-for.js";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 let fakeChild: ChildProcess;

@@ -13,7 +13,8 @@ import { CLOSE_CODES, RELAY_PROTOCOL_VERSION, encodeFrame, type WireFrame } from
 import { runUserCommand } from "./cli-commands.js";
 import { RELAY_PEER_ID, startRelay, type RunningRelay } from "./server.js";
 import { QUERY_TOKEN_REFUSED } from "./http-routes.js";
-import { rawClient, tempDir, waitFor, type RawClient } from "./test-wire.js";
+import { rawClient, tempDir, type RawClient } from "./test-wire.js";
+import { waitFor } from "../shared/wait-for.js";
 
 let dir: ReturnType<typeof tempDir>;
 let relay: RunningRelay;
@@ -250,11 +251,7 @@ describe("relay revocation", () => {
 
     // The CLI opens its own connection to the same database file, as `npm run relay -- user revoke` does.
     expect(runUserCommand({ kind: "user-revoke", handle: "bob", dataDir: join(dir.path, "relay") }, silentIo)).toBe(0);
-    await waitFor(
-      () => laptop.closed !== null && phone.closed !== null,
-      "revoked sockets closed",
-      RELAY_REVOCATION_BOUND_MS,
-    );
+    await waitFor(() => laptop.closed !== null && phone.closed !== null, "revoked sockets closed", RELAY_REVOCATION_BOUND_MS);
     expect(laptop.closed).toEqual({ code: CLOSE_CODES.revoked, reason: expect.stringMatching(/revoked/) });
     expect(phone.closed?.code).toBe(CLOSE_CODES.revoked);
     expect(other.closed).toBeNull();

@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { WireFrame } from "../shared/sync-wire.js";
 import { describeRelayFailure } from "./startup-errors.js";
 import { RELAY_PEER_ID, startRelay, type RunningRelay } from "./server.js";
-import { RawDocSync, rawClient, tempDir, waitFor, type RawClient } from "./test-wire.js";
+import { RawDocSync, rawClient, tempDir, type RawClient } from "./test-wire.js";
+import { waitFor } from "../shared/wait-for.js";
 
 type Items = { items: string[] };
 

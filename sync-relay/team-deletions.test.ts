@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
 import type { WorkspaceIndex } from "../shared/schema/workspace-index.js";
 import { RELAY_PEER_ID } from "./server.js";
 import { useTestRelay } from "./test-relay.js";
-import { RawDocSync, waitFor, type RawClient } from "./test-wire.js";
+import { RawDocSync, type RawClient } from "./test-wire.js";
+import { waitFor } from "../shared/wait-for.js";
 
 const t = useTestRelay("chopin-relay-deletions-", ["alice", "bob"]);
 
@@ -29,13 +30,10 @@ async function sharedPlan(client: RawClient, peerId: string, text: string): Prom
   return plan;
 }
 
-function unavailableTo(client: RawClient, peerId: string, documentId: string): Promise<void> {
+async function unavailableTo(client: RawClient, peerId: string, documentId: string): Promise<void> {
   const [, request] = A.generateSyncMessage(A.init(), A.initSyncState());
   client.send({ type: "request", senderId: peerId, targetId: RELAY_PEER_ID, documentId, data: request! } as never);
-  return waitFor(
-    () => client.frames.some((f) => f.type === "doc-unavailable" && (f as { documentId?: string }).documentId === documentId),
-    "doc-unavailable",
-  );
+  await waitFor(() => client.frames.some((f) => f.type === "doc-unavailable" && (f as { documentId?: string }).documentId === documentId), "doc-unavailable");
 }
 
 const storedChunks = (documentId: string) =>

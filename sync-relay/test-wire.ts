@@ -8,20 +8,13 @@ import { join } from "node:path";
 import { next as A } from "@automerge/automerge";
 import WebSocket from "ws";
 import { RELAY_PROTOCOL_VERSION, decodeFrame, encodeFrame, type WireFrame } from "../shared/sync-wire.js";
+import { waitFor } from "../shared/wait-for.js";
 
 export function tempDir(prefix = "chopin-relay-"): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await condition()) return;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 export interface RawClient {
   ws: WebSocket;

@@ -11,7 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION } from "../shared/limits.js";
 import { CLOSE_CODES, type WireFrame } from "../shared/sync-wire.js";
 import { RELAY_PEER_ID, startRelay, type RunningRelay } from "./server.js";
-import { RawDocSync, rawClient, tempDir, waitFor, type RawClient } from "./test-wire.js";
+import { RawDocSync, rawClient, tempDir, type RawClient } from "./test-wire.js";
+import { waitFor } from "../shared/wait-for.js";
 
 let dir: ReturnType<typeof tempDir>;
 let relay: RunningRelay;

@@ -9,8 +9,9 @@ import { startRelay } from "../../sync-relay/server.js";
 import { defaultFixtures } from "../../test-support/fake-github/fixtures.js";
 import { startFakeGitHub } from "../../test-support/fake-github/server.js";
 import { GITHUB_TOKEN_REFRESH_LEAD_MS } from "../../shared/limits.js";
-import { tempDir, waitFor } from "../sync/test-helpers.js";
+import { tempDir } from "../sync/test-helpers.js";
 import { createAppCore } from "./app-core.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

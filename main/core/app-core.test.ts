@@ -6,10 +6,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
-import { tempDir, waitFor } from "../sync/test-helpers.js";
+import { tempDir } from "../sync/test-helpers.js";
 import { dispatchApiCall } from "../api/api-dispatch.js";
 import { createAppCore } from "./app-core.js";
 import type { AppCore } from "./types.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

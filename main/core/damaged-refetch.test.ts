@@ -6,10 +6,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { startRelay } from "../../sync-relay/server.js";
-import { setUpRelay, tearDownRelay, tempDir, waitFor } from "../sync/test-helpers.js";
+import { setUpRelay, tearDownRelay, tempDir } from "../sync/test-helpers.js";
 import { createAppCore } from "./app-core.js";
 import { chunksOf, damagedPlanFolder, garbleChunks, rows } from "./damaged-plan-fixture.js";
 import type { AppCore } from "./types.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -87,11 +88,7 @@ describe("getting the team's copy of a damaged shared plan", () => {
     fixture.relay = await startRelay({ dataDir: join(fixture.dir.path, "relay"), port: Number(new URL(url).port) });
     relayOpen = true;
     await waitFor(async () => (await b.api.getSyncStatus()).state === "connected", "B reconnected", 60_000);
-    await waitFor(
-      async () => (await b.api.getDocument(plan.id).catch(() => null))?.title === "Team plan",
-      "the team's copy opens",
-      60_000,
-    );
+    await waitFor(async () => (await b.api.getDocument(plan.id).catch(() => null))?.title === "Team plan", "the team's copy opens", 60_000);
   });
 
   it("is refused with 'no-relay' where no team relay is configured, and the plan stays as it was", async () => {

@@ -19,9 +19,10 @@ import type { WorkspaceIndex } from "../../shared/schema/workspace-index.js";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { defaultFixtures } from "../../test-support/fake-github/fixtures.js";
 import { startFakeGitHub } from "../../test-support/fake-github/server.js";
-import { startClient, tempDir, waitFor, type TestClient } from "../sync/test-helpers.js";
+import { startClient, tempDir, type TestClient } from "../sync/test-helpers.js";
 import { createAppCore } from "./app-core.js";
 import type { AppCore } from "./types.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -9,9 +9,10 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { LOCAL_DB_FILE } from "../store/local-db.js";
-import { tempDir, waitFor } from "../sync/test-helpers.js";
+import { tempDir } from "../sync/test-helpers.js";
 import { createAppCore } from "./app-core.js";
 import type { AppCore } from "./types.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

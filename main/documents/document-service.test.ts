@@ -3,7 +3,8 @@ import { next as A } from "@automerge/automerge";
 import { DEFAULT_DOCUMENT_TITLE, MAX_DOCUMENT_ID_CHARS, MAX_LIST_DOCUMENTS, MAX_TITLE_CHARS, MAX_DOCUMENT_MARKDOWN_BYTES } from "../../shared/limits.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { guardRepoSaves } from "../store/repo-save-guard.js";
-import { FailingStorage, makeFixture, TEST_RELAY_URL, waitFor, type Fixture } from "./test-fixture.js";
+import { FailingStorage, makeFixture, TEST_RELAY_URL, type Fixture } from "./test-fixture.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 let fx: Fixture;
 afterEach(async () => {
@@ -148,13 +149,13 @@ describe("create / get / list", () => {
   it("emits documents-changed for local and remote changes", async () => {
     fx = await makeFixture();
     const { id } = await fx.service.createDocument({ title: "T" });
-    await waitFor(() => fx.changed.some((ids) => ids.includes(id)));
+    await waitFor(() => fx.changed.some((ids) => ids.includes(id)), "fx.changed.some((ids) => ids.includes(id))");
     fx.changed.length = 0;
     // A change that did not come through the service (e.g. the renderer's replica syncing in).
     const handle = await fx.repo.find<PlanDocument>(id as never);
     const remote = A.change(A.clone(handle.doc()), (d) => A.splice(d, ["text"], 0, 0, "x"));
     handle.update((doc) => A.merge(doc, remote));
-    await waitFor(() => fx.changed.some((ids) => ids.includes(id)));
+    await waitFor(() => fx.changed.some((ids) => ids.includes(id)), "fx.changed.some((ids) => ids.includes(id))");
   });
 });
 
@@ -207,7 +208,15 @@ describe("rename / archive / restore / delete", () => {
     const left = () => [...fx.storage.data.keys()].filter((key) => key.startsWith(`${id}/`));
     expect(left()).toEqual([]);
     // The Repo saves a changed document 100 ms after the change (saveDebounceRate); an emptied handle's save came then.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A plan changed after the delete is saved after the same debounce: once its save is in, any save of the deleted
+    // one would be too.
+    const later = await fx.service.createDocument({ title: "Later", markdown: "text" });
+    await fx.repo.flush();
+    const chunksOfLater = () => new Map([...fx.storage.data].filter(([key]) => key.startsWith(`${later.id}/`)));
+    const before = chunksOfLater();
+    (await fx.repo.find<{ title: string }>(later.id as never)).change((d) => void (d.title = "Later, changed"));
+    const saved = () => [...chunksOfLater()].some(([key, data]) => before.get(key) !== data);
+    await waitFor(saved, "the later plan's debounced save");
     expect(left()).toEqual([]);
   });
 });
@@ -236,7 +245,7 @@ describe("a window's write answers once it is on disk", () => {
 
       storage.failing = false;
       // Nobody asks again: the core saves what the window was told is waiting.
-      await waitFor(async () => (await stored())?.archivedAt !== null && (await stored())?.title === "Renamed on a full disk");
+      await waitFor(async () => (await stored())?.archivedAt !== null && (await stored())?.title === "Renamed on a full disk", "(await stored())?.archivedAt !== null && (await stored())?.title === \"Renamed on a full...");
       // With room on disk, the answer comes only once the write is there.
       await fx.service.restoreDocument(id);
       expect((await stored())?.archivedAt).toBeNull();

@@ -9,8 +9,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { guardRepoSaves } from "../store/repo-save-guard.js";
 import { fillDatabase, readOnlyDatabase } from "../store/full-database.js";
 import { teamRemovalOf } from "../store/team-removals.js";
-import { FailingStorage, makeFixture, TEST_RELAY_URL, waitFor, type Fixture } from "./test-fixture.js";
+import { FailingStorage, makeFixture, TEST_RELAY_URL, type Fixture } from "./test-fixture.js";
 import { newIndex, readEntries } from "./workspace-index.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 let fx: Fixture | null = null;
 afterEach(async () => {
@@ -93,7 +94,7 @@ describe("the indexes on a database that refuses writes", () => {
     const disk = fillDatabase(fx.db, ["team_removals"]);
     // In the app this change arrives from the relay: a throw here went up the socket's message handler.
     expect(() => team.change((d) => void delete d.documents[id])).not.toThrow();
-    const listed = await waitFor(async () => (await fx!.service.listDocuments()).find((d) => d.id === id));
+    const listed = await waitFor(async () => (await fx!.service.listDocuments()).find((d) => d.id === id), "(await fx!.service.listDocuments()).find((d) => d.id === id)");
     expect(listed!.shared).toBe(false);
     expect((await fx.service.getDocument(id)).leftTeamAt).toBeTypeOf("number");
     expect(faults).toMatchObject([{ code: "storage-failure", details: { sqliteCode: "SQLITE_FULL" } }]);
@@ -105,7 +106,7 @@ describe("the indexes on a database that refuses writes", () => {
     expect(fx.service.isShared(id)).toBe(false);
 
     disk.free();
-    await waitFor(() => teamRemovalOf(fx!.db, id) !== null);
+    await waitFor(() => teamRemovalOf(fx!.db, id) !== null, "teamRemovalOf(fx!.db, id) !== null");
     expect(listShared(fx)).toEqual([]);
     expect(fx.service.isShared(id)).toBe(false);
     expect(faults).toHaveLength(1);

@@ -3,7 +3,8 @@ import { next as A } from "@automerge/automerge";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { MAX_SEARCH_QUERY_CHARS } from "../../shared/limits.js";
 import { readSnapshot, writeSnapshot } from "./snapshot-store.js";
-import { makeFixture, waitFor, type Fixture } from "./test-fixture.js";
+import { makeFixture, type Fixture } from "./test-fixture.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 const fixtures: Fixture[] = [];
 afterEach(async () => {
@@ -22,7 +23,7 @@ describe("listDocuments search", () => {
     const body = await fx.service.createDocument({ title: "Launch", markdown: "# Goals\n\nMigrate the Billing service" });
     fx.clock.now += 1;
     const titled = await fx.service.createDocument({ title: "Billing notes", markdown: "other words" });
-    await waitFor(() => readSnapshot(fx.db, body.id)?.text.includes("Billing"));
+    await waitFor(() => readSnapshot(fx.db, body.id)?.text.includes("Billing"), "readSnapshot(fx.db, body.id)?.text.includes(\"Billing\")");
 
     const found = await fx.service.listDocuments({ query: "  BILLING " });
     expect(ids(found)).toEqual([titled.id, body.id]);
@@ -38,7 +39,7 @@ describe("listDocuments search", () => {
     const { id } = await fx.service.createDocument({ title: "Plan", markdown: "one" });
     const handle = await fx.repo.find<PlanDocument>(id as never);
     handle.change((d) => A.splice(d, ["text"], 3, 0, " kiwi"));
-    await waitFor(async () => ids(await fx.service.listDocuments({ query: "kiwi" })).includes(id));
+    await waitFor(async () => ids(await fx.service.listDocuments({ query: "kiwi" })).includes(id), "ids(await fx.service.listDocuments({ query: \"kiwi\" })).includes(id)");
   });
 
   it("a document whose snapshot is stale (or not written yet) is still found by its current title", async () => {
@@ -58,7 +59,7 @@ describe("listDocuments search", () => {
     const fx = await fixture();
     const live = await fx.service.createDocument({ title: "Live", markdown: "the kiwi list" });
     const gone = await fx.service.createDocument({ title: "Old", markdown: "a kiwi too" });
-    await waitFor(() => readSnapshot(fx.db, live.id) && readSnapshot(fx.db, gone.id));
+    await waitFor(() => readSnapshot(fx.db, live.id) && readSnapshot(fx.db, gone.id), "readSnapshot(fx.db, live.id) && readSnapshot(fx.db, gone.id)");
     await fx.service.archiveDocument(gone.id);
     expect(ids(await fx.service.listDocuments({ query: "kiwi" }))).toEqual([live.id]);
     expect(ids(await fx.service.listDocuments({ query: "kiwi", archived: true }))).toEqual([gone.id]);
@@ -67,7 +68,7 @@ describe("listDocuments search", () => {
   it("a deleted document's text is not found, even if a row were left behind", async () => {
     const fx = await fixture();
     const { id } = await fx.service.createDocument({ title: "Temp", markdown: "kiwi" });
-    await waitFor(() => readSnapshot(fx.db, id));
+    await waitFor(() => readSnapshot(fx.db, id), "readSnapshot(fx.db, id)");
     await fx.service.archiveDocument(id);
     await fx.service.deleteDocument(id);
     writeSnapshot(fx.db, { documentId: id, heads: [], title: "Temp", text: "kiwi", savedAt: 1 });
@@ -79,7 +80,7 @@ describe("listDocuments search", () => {
     const fx = await fixture();
     const phrase = "k".repeat(MAX_SEARCH_QUERY_CHARS);
     const { id } = await fx.service.createDocument({ title: "Long", markdown: `start ${phrase} end` });
-    await waitFor(() => readSnapshot(fx.db, id));
+    await waitFor(() => readSnapshot(fx.db, id), "readSnapshot(fx.db, id)");
     expect(ids(await fx.service.listDocuments({ query: phrase }))).toEqual([id]);
     await expect(fx.service.listDocuments({ query: `${phrase}k` })).rejects.toMatchObject({ code: "invalid-input" });
   });

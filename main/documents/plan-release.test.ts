@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { releasePlan } from "./plan-release.js";
 import { readSnapshot } from "./snapshot-store.js";
 import { SnapshotWriter } from "./snapshot-writer.js";
-import { makeFixture, waitFor, type Fixture } from "./test-fixture.js";
+import { makeFixture, type Fixture } from "./test-fixture.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 let fx: Fixture;
 afterEach(async () => fx?.close());
@@ -53,7 +54,7 @@ describe("releasePlan", () => {
         return true;
       }
     };
-    await waitFor(freed);
+    await waitFor(freed, "freed");
     // The plan itself is intact: it opens again from storage.
     expect((await fx.service.getContent(id)).markdown).toBe("words");
   });

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_REPOSITORY_NAME_CHARS, MAX_REPOSITORY_OWNER_CHARS } from "../../shared/limits.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
-import { makeFixture, waitFor, type Fixture } from "./test-fixture.js";
+import { makeFixture, type Fixture } from "./test-fixture.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 let fx: Fixture;
 afterEach(async () => {
@@ -22,7 +23,7 @@ describe("DocumentService.setRepository", () => {
     expect((await fx.service.getDocument(id)).repository).toEqual(PLANETS);
     const handle = await fx.repo.find<PlanDocument>(id as never);
     expect(Object.values(handle.doc().authors)).toContain("Ada");
-    await waitFor(() => fx.changed.some((ids) => ids.includes(id)));
+    await waitFor(() => fx.changed.some((ids) => ids.includes(id)), "fx.changed.some((ids) => ids.includes(id))");
 
     const unbound = await fx.service.setRepository(id, null);
     expect(unbound.repository).toBeNull();

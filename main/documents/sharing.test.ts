@@ -4,8 +4,9 @@ import { generateAutomergeUrl, parseAutomergeUrl, type DocumentId } from "@autom
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import type { WorkspaceIndex } from "../../shared/schema/workspace-index.js";
 import { sharesOf } from "../store/relay-shares.js";
-import { makeFixture, TEST_RELAY_URL, waitFor, type Fixture } from "./test-fixture.js";
+import { makeFixture, TEST_RELAY_URL, type Fixture } from "./test-fixture.js";
 import { newIndex, readEntries } from "./workspace-index.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 let fx: Fixture;
 afterEach(async () => {
@@ -76,7 +77,7 @@ describe("sharing", () => {
     expect(fx.service.isShared(priv.id)).toBe(false);
     // Someone removed it from the team index: it is no longer shared, and the next setTeamIndex leaves it out.
     team.change((d) => void delete d.documents[id]);
-    await waitFor(() => !fx.service.isShared(id));
+    await waitFor(() => !fx.service.isShared(id), "!fx.service.isShared(id)");
     await fx.service.setTeamIndex(team.documentId, true);
     expect(readEntries(team).has(id)).toBe(false);
     expect(sharedIds(fx)).toEqual([]);
@@ -103,7 +104,7 @@ describe("sharing", () => {
     fx.changed.length = 0;
     // The team's list names it first (as sync delivers the list), and only then does the plan arrive.
     team.change((d) => void (d.documents[theirId] = teamEntry("Their plan")));
-    await waitFor(() => fx.changed.some((ids) => ids.includes(theirId)));
+    await waitFor(() => fx.changed.some((ids) => ids.includes(theirId)), "fx.changed.some((ids) => ids.includes(theirId))");
     expect(fx.service.isShared(theirId)).toBe(true);
     expect(sharesOf(fx.db, { url: TEST_RELAY_URL, teamIndexId: team.documentId })).toMatchObject([{ documentId: theirId, origin: "team" }]);
     fx.repo.import<PlanDocument>(bytes, { docId: theirId });
@@ -143,7 +144,7 @@ describe("a teammate's entry for a plan this device keeps private", () => {
     const { id } = await fx.service.createDocument({ title: "Diary", markdown: "private words", shared: false });
     // A hostile member writes the id into the team's list under a title of their choosing.
     team.change((d) => void (d.documents[id] = { ...teamEntry("Now ours"), updatedAt: Date.UTC(2030, 0, 1) }));
-    await waitFor(() => fx.changed.some((ids) => ids.includes(id)));
+    await waitFor(() => fx.changed.some((ids) => ids.includes(id)), "fx.changed.some((ids) => ids.includes(id))");
     expect(fx.service.isShared(id)).toBe(false);
     expect(sharedIds(fx)).toEqual([]);
     expect((await fx.service.listDocuments()).find((d) => d.id === id)).toMatchObject({ title: "Diary", shared: false });
@@ -178,7 +179,7 @@ describe("a teammate's entry for a plan this device keeps private", () => {
     // The new team's list is not given the old team's shares.
     expect(readEntries(newTeam).size).toBe(0);
     newTeam.change((d) => void (d.documents[id] = teamEntry("Listed on the new team")));
-    await waitFor(() => fx.changed.some((ids) => ids.includes(id)));
+    await waitFor(() => fx.changed.some((ids) => ids.includes(id)), "fx.changed.some((ids) => ids.includes(id))");
     expect(fx.service.isShared(id)).toBe(false);
 
     // Back on the first relay, once its team is known again, its share counts again.
@@ -193,7 +194,7 @@ describe("a shared plan a teammate deleted", () => {
   async function teammatesPlan(f: Fixture, team: ReturnType<typeof teamIndex>) {
     const id = newId();
     team.change((d) => void (d.documents[id] = teamEntry("Doomed plan")));
-    await waitFor(() => f.service.isShared(id));
+    await waitFor(() => f.service.isShared(id), "f.service.isShared(id)");
     f.repo.import<PlanDocument>(theirPlan("Doomed plan"), { docId: id });
     await f.service.getDocument(id);
     return id;
@@ -207,7 +208,7 @@ describe("a shared plan a teammate deleted", () => {
     expect((await fx.service.listDocuments({})).map((d) => d.id)).toContain(id);
 
     team.change((d) => void delete d.documents[id]);
-    const listed = await waitFor(async () => (await fx.service.listDocuments({})).find((d) => d.id === id && !d.shared));
+    const listed = await waitFor(async () => (await fx.service.listDocuments({})).find((d) => d.id === id && !d.shared), "(await fx.service.listDocuments({})).find((d) => d.id === id && !d.shared)");
     expect(listed!.shared).toBe(false);
     expect(fx.service.isShared(id)).toBe(false);
     const detail = await fx.service.getDocument(id);
@@ -222,7 +223,7 @@ describe("a shared plan a teammate deleted", () => {
     await fx.service.setTeamIndex(team.documentId, true);
     const { id } = await fx.service.createDocument({ title: "Mine", shared: true });
     team.change((d) => void delete d.documents[id]);
-    await waitFor(() => !fx.service.isShared(id));
+    await waitFor(() => !fx.service.isShared(id), "!fx.service.isShared(id)");
     expect((await fx.service.getDocument(id)).leftTeamAt).toBeTypeOf("number");
     // An edit here does not put it back on the list.
     await fx.service.renameDocument(id, "Mine, renamed");
@@ -235,7 +236,7 @@ describe("a shared plan a teammate deleted", () => {
     await fx.service.setTeamIndex(team.documentId, true);
     const id = await teammatesPlan(fx, team);
     team.change((d) => void delete d.documents[id]);
-    await waitFor(() => !fx.service.isShared(id));
+    await waitFor(() => !fx.service.isShared(id), "!fx.service.isShared(id)");
 
     const copy = await fx.service.shareDocument(id);
     expect(copy.id).not.toBe(id);

@@ -7,7 +7,8 @@ import { encodeHeads } from "@automerge/automerge-repo";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { deleteSnapshot, readSnapshot } from "./snapshot-store.js";
 import { MAX_SAVED_DOCUMENT_BYTES } from "../../shared/limits.js";
-import { makeFixture, waitFor, type Fixture } from "./test-fixture.js";
+import { makeFixture, type Fixture } from "./test-fixture.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 const fixtures: Fixture[] = [];
 afterEach(async () => {
@@ -25,14 +26,14 @@ describe("document snapshots through the document service", () => {
     const fx = await fixture();
     const { id } = await fx.service.createDocument({ title: "Plan", markdown: "one" });
     const handle = await fx.repo.find<PlanDocument>(id as never);
-    await waitFor(async () => (await fx.service.openSnapshot(id))?.markdown === "one");
+    await waitFor(async () => (await fx.service.openSnapshot(id))?.markdown === "one", "(await fx.service.openSnapshot(id))?.markdown === \"one\"");
     // An edit as the renderer's replica makes it: a plain change on the core's handle.
     handle.change((d) => A.splice(d, ["text"], 3, 0, " two"));
     await fx.service.renameDocument(id, "Plan B");
     const snapshot = (await waitFor(async () => {
       const s = await fx.service.openSnapshot(id);
       return s?.markdown === "one two" && s.title === "Plan B" ? s : null;
-    }))!;
+    }, "the condition in the test"))!;
     expect(snapshot.id).toBe(id);
     expect(sorted(snapshot.heads)).toEqual(sorted(encodeHeads(A.getHeads(handle.doc()))));
     expect(sorted(snapshot.heads)).toEqual(sorted(handle.heads()));
@@ -81,10 +82,10 @@ describe("document snapshots through the document service", () => {
   it("a document loaded without a row gets one; deleting a document deletes its row", async () => {
     const fx = await fixture();
     const { id } = await fx.service.createDocument({ title: "T", markdown: "x" });
-    await waitFor(() => readSnapshot(fx.db, id));
+    await waitFor(() => readSnapshot(fx.db, id), "readSnapshot(fx.db, id)");
     deleteSnapshot(fx.db, id);
     await fx.service.getDocument(id);
-    await waitFor(() => readSnapshot(fx.db, id));
+    await waitFor(() => readSnapshot(fx.db, id), "readSnapshot(fx.db, id)");
     await fx.service.archiveDocument(id);
     await fx.service.deleteDocument(id);
     expect(readSnapshot(fx.db, id)).toBeNull();
@@ -100,7 +101,7 @@ describe("importDocument", () => {
     expect(detail).toMatchObject({ title: "Imported", shared: false });
     expect((await fx.service.listDocuments()).map((d) => d.id)).toContain(detail.id);
     expect((await fx.service.getContent(detail.id)).markdown).toBe("from elsewhere");
-    const snapshot = await waitFor(() => fx.service.openSnapshot(detail.id));
+    const snapshot = await waitFor(() => fx.service.openSnapshot(detail.id), "fx.service.openSnapshot(detail.id)");
     expect(snapshot!.markdown).toBe("from elsewhere");
   });
 

@@ -120,16 +120,6 @@ export async function makeFixture(
 /** The relay address fixtures that share use (nothing listens there: the document layer only records it). */
 export const TEST_RELAY_URL = "ws://relay.test";
 
-/** Polls `check` until it returns truthy or the deadline passes (no fixed sleeps). */
-export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("condition not met before the deadline");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /**
  * Fixtures a test file opens, closed after each test (newest first: a restarted core closes before the one whose

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { waitFor } from "../../shared/wait-for.js";
 
 /** A recording stand-in for the parts of Electron main.ts wires together; the order of calls is the point. */
 const h = vi.hoisted(() => {
@@ -88,14 +89,6 @@ vi.mock("../core/app-core.js", () => ({
   },
 }));
 
-async function until(probe: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 const argv = process.argv;
 beforeEach(() => {
   vi.resetModules();
@@ -116,7 +109,7 @@ describe("main.ts", () => {
     expect(h.paths.get("userData")).toBe("/tmp/chopin-e2e");
     expect(h.paths.get("sessionData")).toBe("/tmp/chopin-e2e/chromium");
     h.readyResolve!();
-    await until(() => h.windows.length === 1, "the window");
+    await waitFor(() => h.windows.length === 1, "the window");
     expect(h.log.indexOf("csp")).toBeLessThan(h.log.indexOf("createAppCore"));
     expect(h.log.indexOf("serveScheme")).toBeLessThan(h.log.indexOf("createAppCore"));
     expect(h.coreOptions).toEqual([
@@ -138,10 +131,10 @@ describe("main.ts", () => {
     process.argv = ["electron", "."];
     await import("./main.js");
     h.readyResolve!();
-    await until(() => h.windows.length === 1, "the window");
+    await waitFor(() => h.windows.length === 1, "the window");
     (await import("electron")).app.quit();
     expect(h.log).not.toContain("quit");
-    await until(() => h.log.includes("quit"), "the replayed quit");
+    await waitFor(() => h.log.includes("quit"), "the replayed quit");
     expect(h.log.indexOf("core.close")).toBeLessThan(h.log.indexOf("quit"));
     expect(h.closes).toBe(1);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { holdQuitUntil } from "./quit.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 function fakeApp() {
   const listeners: ((e: { preventDefault(): void }) => void)[] = [];
@@ -19,14 +20,6 @@ function fakeApp() {
   return app;
 }
 
-async function until(probe: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 describe("holdQuitUntil", () => {
   it("holds the quit until the core has closed, once, then lets it through", async () => {
     const app = fakeApp();
@@ -41,7 +34,7 @@ describe("holdQuitUntil", () => {
     expect(closes).toBe(1);
     expect(app.quits).toBe(0);
     release();
-    await until(() => app.quits === 1, "the replayed quit");
+    await waitFor(() => app.quits === 1, "the replayed quit");
     expect(app.willQuit()).toBe(false);
     expect(closes).toBe(1);
   });
@@ -53,7 +46,7 @@ describe("holdQuitUntil", () => {
       throw new Error("flush failed");
     }, (e) => reported.push(e));
     expect(app.willQuit()).toBe(true);
-    await until(() => app.quits === 1, "the quit");
+    await waitFor(() => app.quits === 1, "the quit");
     expect((reported[0] as Error).message).toBe("flush failed");
   });
 });

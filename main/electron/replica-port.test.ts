@@ -4,6 +4,7 @@ import { Repo, type DocHandle, type NetworkAdapterInterface } from "@automerge/a
 import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
 import { afterEach, describe, expect, it } from "vitest";
 import { domPortFromMain, ReplicaPortBroker } from "./replica-port.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 /**
  * Behaves like Electron's MessagePortMain where it matters: an EventEmitter emitting { data, ports } events, whose
@@ -25,16 +26,6 @@ class FakeMessagePortMain extends EventEmitter {
   }
   close(): void {
     this.inner.close();
-  }
-}
-
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, deadlineMs = 10_000): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
   }
 }
 
@@ -63,8 +54,8 @@ describe("domPortFromMain", () => {
     mainSide.send({ type: "sync", senderId: "main", targetId: "renderer", documentId: "d1", data: bytes } as never);
     rendererSide.send({ type: "sync", senderId: "renderer", targetId: "main", documentId: "d1", data: big.subarray(2, 4) } as never);
 
-    const [toRenderer] = await until(() => (fromMain.length ? fromMain : undefined), "main -> renderer");
-    const [toMain] = await until(() => (fromRenderer.length ? fromRenderer : undefined), "renderer -> main");
+    const [toRenderer] = await waitFor(() => (fromMain.length ? fromMain : undefined), "main -> renderer");
+    const [toMain] = await waitFor(() => (fromRenderer.length ? fromRenderer : undefined), "renderer -> main");
     expect((toRenderer as { data: Uint8Array }).data).toBeInstanceOf(Uint8Array);
     expect([...(toRenderer as { data: Uint8Array }).data]).toEqual([0, 1, 2, 250, 255]);
     expect([...(toMain as { data: Uint8Array }).data]).toEqual([7, 8]);
@@ -154,16 +145,16 @@ describe("ReplicaPortBroker", () => {
     seen.change((d) => {
       d.text = "hello from the window";
     });
-    await until(() => handle.doc()?.text === "hello from the window" || undefined, "the change to reach main");
+    await waitFor(() => handle.doc()?.text === "hello from the window" || undefined, "the change to reach main");
   });
 
   it("keeps one live replica port: opening another closes the previous one and its peer", async () => {
     const { mainRepo, broker, channels } = setup();
     const first = rendererRepo(broker.open() as FakeMessagePortMain);
-    await until(() => (mainRepo.peers.includes(first.peerId) ? true : undefined), "first replica to connect");
+    await waitFor(() => (mainRepo.peers.includes(first.peerId) ? true : undefined), "first replica to connect");
 
     const second = rendererRepo(broker.open() as FakeMessagePortMain);
-    await until(() => (mainRepo.peers.includes(second.peerId) ? true : undefined), "second replica to connect");
+    await waitFor(() => (mainRepo.peers.includes(second.peerId) ? true : undefined), "second replica to connect");
     expect(mainRepo.peers).not.toContain(first.peerId);
     expect(channels).toHaveLength(2);
     expect(broker.isOpen).toBe(true);
@@ -173,9 +164,9 @@ describe("ReplicaPortBroker", () => {
     const { mainRepo, broker } = setup();
     const port2 = broker.open() as FakeMessagePortMain;
     const replica = rendererRepo(port2);
-    await until(() => (mainRepo.peers.includes(replica.peerId) ? true : undefined), "replica to connect");
+    await waitFor(() => (mainRepo.peers.includes(replica.peerId) ? true : undefined), "replica to connect");
     port2.close();
-    await until(() => (!broker.isOpen ? true : undefined), "the broker to notice the closed port");
-    await until(() => (!mainRepo.peers.includes(replica.peerId) ? true : undefined), "main to drop the peer");
+    await waitFor(() => (!broker.isOpen ? true : undefined), "the broker to notice the closed port");
+    await waitFor(() => (!mainRepo.peers.includes(replica.peerId) ? true : undefined), "main to drop the peer");
   });
 });

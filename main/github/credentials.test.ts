@@ -2,11 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ChopinError } from "../../shared/errors.js";
 import { GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS, GITHUB_TOKEN_REFRESH_LEAD_MS, GITHUB_TOKEN_REFRESH_RETRY_MS } from "../../shared/limits.js";
 import { startFakeGitHub, type FakeGitHub } from "../../test-support/fake-github/server.js";
-import { waitFor } from "../../test-support/fake-github/wait-for.js";
 import { ManualClock } from "./clock.js";
 import { CredentialStore, type CredentialEvents } from "./credentials.js";
 import { createPermissionFacts } from "./permission-facts.js";
 import { createGitHubRest } from "./rest-client.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 let fake: FakeGitHub;
 let clock: ManualClock;
@@ -26,7 +26,7 @@ const tokenPolls = () => fake.state.countRequests("/login/oauth/access_token");
 
 /** Waits until `polls` token requests were answered "pending" and the next poll is armed. */
 async function pendingAfter(polls: number) {
-  await waitFor(() => tokenPolls() === polls && clock.pendingTimers() === 1, { what: `poll ${polls} settled` });
+  await waitFor(() => tokenPolls() === polls && clock.pendingTimers() === 1, `poll ${polls} settled`);
 }
 
 async function signIn(login = "alice") {
@@ -64,7 +64,7 @@ describe("device-flow sign-in", () => {
     const done = flow.wait();
     fake.state.slowDownDevice(flow.userCode);
     clock.advance(5000);
-    await waitFor(() => tokenPolls() === 1 && clock.pendingTimers() === 1);
+    await waitFor(() => tokenPolls() === 1 && clock.pendingTimers() === 1, "tokenPolls() === 1 && clock.pendingTimers() === 1");
     expect(clock.nextTimerAt()! - clock.now()).toBe(10_000);
     fake.state.approveDevice(flow.userCode, "bob");
     clock.advance(10_000);
@@ -130,7 +130,7 @@ describe("refresh and revisions", () => {
     clock.advance(dueIn - 1);
     expect(tokenPolls()).toBe(1); // only the sign-in poll so far
     clock.advance(1);
-    await waitFor(() => store.revision === 2, { what: "refresh" });
+    await waitFor(() => store.revision === 2, "refresh");
     const second = store.current()!;
     expect(second.accessToken).not.toBe(first.accessToken);
     expect(second.revision).toBe(2);
@@ -145,12 +145,12 @@ describe("refresh and revisions", () => {
     store.on("refresh-failed", (e) => failures.push(e));
     const remove = fake.inject({ kind: "status", status: 502 }, { pathPrefix: "/login/oauth/access_token" });
     clock.advance(store.current()!.expiresAt! - GITHUB_TOKEN_REFRESH_LEAD_MS - clock.now());
-    await waitFor(() => failures.length === 1, { what: "refresh failure" });
+    await waitFor(() => failures.length === 1, "refresh failure");
     expect(store.revision).toBe(1);
     expect(failures[0].retryAt).toBe(clock.now() + GITHUB_TOKEN_REFRESH_RETRY_MS);
     remove();
     clock.advance(GITHUB_TOKEN_REFRESH_RETRY_MS);
-    await waitFor(() => store.revision === 2, { what: "retried refresh" });
+    await waitFor(() => store.revision === 2, "retried refresh");
   });
 
   it("signs out when GitHub rejects the refresh token", async () => {
@@ -169,7 +169,7 @@ describe("refresh and revisions", () => {
     store.on("signed-out", (e) => signedOut.push(e));
     const remove = fake.inject({ kind: "slow", delayMs: 300 }, { pathPrefix: "/login/oauth/access_token", times: 1 });
     const late = store.refresh();
-    await waitFor(() => fake.state.countRequests("/login/oauth/access_token") === 2);
+    await waitFor(() => fake.state.countRequests("/login/oauth/access_token") === 2, "fake.state.countRequests(\"/login/oauth/access_token\") === 2");
     await store.signOut();
     await late;
     remove();

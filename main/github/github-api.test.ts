@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeGitHub, type FakeGitHub } from "../../test-support/fake-github/server.js";
-import { waitFor } from "../../test-support/fake-github/wait-for.js";
 import { makeFixture, type Fixture } from "../documents/test-fixture.js";
 import { ManualClock } from "./clock.js";
 import { createGitHubApi, type GitHubApi } from "./github-api.js";
 import { GitHubSession } from "./github-session.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 let fake: FakeGitHub;
 let fx: Fixture;
@@ -39,7 +39,7 @@ async function signIn() {
   const { deviceFlow } = await api.startSignIn();
   fake.state.approveDevice(deviceFlow!.userCode, "alice");
   clock.advance(5000);
-  await waitFor(async () => (await api.getAuthState()).state === "signed-in");
+  await waitFor(async () => (await api.getAuthState()).state === "signed-in", "(await api.getAuthState()).state === \"signed-in\"");
 }
 
 describe("GitHub API methods", () => {

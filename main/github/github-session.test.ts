@@ -6,11 +6,11 @@ import type { AuthState } from "../../shared/api.js";
 import { GITHUB_TOKEN_REFRESH_LEAD_MS, MAX_GITHUB_NODE_ID_CHARS } from "../../shared/limits.js";
 import { PLANETS, SOLO } from "../../test-support/fake-github/fixtures.js";
 import { startFakeGitHub, type FakeGitHub } from "../../test-support/fake-github/server.js";
-import { waitFor } from "../../test-support/fake-github/wait-for.js";
 import { ManualClock } from "./clock.js";
 import type { OsCipher } from "./secret-vault.js";
 import { GitHubSession } from "./github-session.js";
 import { ENCRYPTED_SIGNIN_FILE, PLAINTEXT_SIGNIN_FILE } from "./github-vault.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 let fake: FakeGitHub;
 let dataDir: string;
@@ -55,7 +55,7 @@ async function approve(session: GitHubSession, login = "alice") {
   const code = session.state().deviceFlow!.userCode;
   fake.state.approveDevice(code, login);
   clock.advance(5000);
-  await waitFor(() => session.state().state === "signed-in" && session.state().name, { what: "signed in with a profile" });
+  await waitFor(() => session.state().state === "signed-in" && session.state().name, "signed in with a profile");
 }
 
 describe("GitHubSession", () => {
@@ -104,7 +104,7 @@ describe("GitHubSession", () => {
     await session.startSignIn();
     await approve(session);
     clock.advance(8 * 3600_000 - GITHUB_TOKEN_REFRESH_LEAD_MS);
-    await waitFor(() => states.at(-1)?.credentialRevision === 2, { what: "revision 2 announced" });
+    await waitFor(() => states.at(-1)?.credentialRevision === 2, "revision 2 announced");
     expect(session.state()).toMatchObject({ state: "signed-in", login: "alice", credentialRevision: 2 });
   });
 
@@ -125,7 +125,7 @@ describe("GitHubSession", () => {
     const { deviceFlow } = await session.startSignIn();
     fake.state.denyDevice(deviceFlow!.userCode);
     clock.advance(5000);
-    await waitFor(() => states.at(-1)?.state === "signed-out", { what: "signed out" });
+    await waitFor(() => states.at(-1)?.state === "signed-out", "signed out");
     expect(session.state().lastError).toMatchObject({ code: "unauthorized", message: expect.stringContaining("declined") });
   });
 
@@ -163,13 +163,13 @@ describe("GitHubSession", () => {
     // An access token GitHub stopped taking, with a good refresh token: refreshed, still signed in.
     fake.inject({ kind: "unauthorized" }, { pathPrefix: "/user/installations", times: 1 });
     await expect(session.listInstallations()).rejects.toMatchObject({ code: "unauthorized" });
-    await waitFor(() => session.state().credentialRevision > revision, { what: "a refreshed credential" });
+    await waitFor(() => session.state().credentialRevision > revision, "a refreshed credential");
     expect(session.state().state).toBe("signed-in");
     // Now the refresh token is spent too: the sign-in ends, and the account says why instead of "signed in".
     for (const r of fake.state.refreshTokens.values()) r.used = true;
     fake.inject({ kind: "unauthorized" }, { pathPrefix: "/user/installations", times: 1 });
     await expect(session.listInstallations()).rejects.toMatchObject({ code: "unauthorized" });
-    await waitFor(() => session.state().state === "signed-out", { what: "signed out" });
+    await waitFor(() => session.state().state === "signed-out", "signed out");
     expect(session.state().lastError?.message).toMatch(/sign in again/i);
   });
 
@@ -192,14 +192,14 @@ describe("GitHubSession", () => {
     await first.session.startSignIn({ staySignedIn: true, plaintextConsent: true });
     await approve(first.session);
     const file = join(dataDir, PLAINTEXT_SIGNIN_FILE);
-    await waitFor(() => existsSync(file), { what: "the saved sign-in" });
+    await waitFor(() => existsSync(file), "the saved sign-in");
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(first.session.state()).toMatchObject({ staySignedIn: true });
     first.session.dispose();
 
     const second = open();
     await second.session.restore();
-    await waitFor(() => second.session.state().name, { what: "profile after restore" });
+    await waitFor(() => second.session.state().name, "profile after restore");
     expect(second.session.state()).toMatchObject({ state: "signed-in", login: "alice", name: "Alice Example", staySignedIn: true, credentialRevision: 1 });
     const out = await second.session.signOut();
     expect(out).toMatchObject({ state: "signed-out", staySignedIn: false });
@@ -214,7 +214,7 @@ describe("GitHubSession", () => {
     const first = open();
     await first.session.startSignIn({ staySignedIn: true, plaintextConsent: true });
     await approve(first.session);
-    await waitFor(() => existsSync(join(dataDir, PLAINTEXT_SIGNIN_FILE)));
+    await waitFor(() => existsSync(join(dataDir, PLAINTEXT_SIGNIN_FILE)), "existsSync(join(dataDir, PLAINTEXT_SIGNIN_FILE))");
     await first.session.signOut();
     await first.session.startSignIn({ staySignedIn: false });
     await approve(first.session);
@@ -227,7 +227,7 @@ describe("GitHubSession", () => {
     await first.session.startSignIn({ staySignedIn: true });
     await approve(first.session);
     const file = join(dataDir, ENCRYPTED_SIGNIN_FILE);
-    await waitFor(() => existsSync(file), { what: "the encrypted sign-in" });
+    await waitFor(() => existsSync(file), "the encrypted sign-in");
     expect(readFileSync(file).toString("utf8")).not.toContain("ghu_");
     expect(existsSync(join(dataDir, PLAINTEXT_SIGNIN_FILE))).toBe(false);
     first.session.dispose();
@@ -247,7 +247,7 @@ describe("GitHubSession", () => {
     await first.session.startSignIn({ staySignedIn: true, plaintextConsent: true });
     await approve(first.session);
     const file = join(dataDir, PLAINTEXT_SIGNIN_FILE);
-    await waitFor(() => existsSync(file));
+    await waitFor(() => existsSync(file), "existsSync(file)");
     first.session.dispose();
     const { chmodSync } = await import("node:fs");
     chmodSync(file, 0o644);

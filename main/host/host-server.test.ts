@@ -10,8 +10,9 @@ import { createAppCore } from "../core/app-core.js";
 import type { AppCore } from "../core/types.js";
 import { encode } from "cbor-x";
 import { CLOSE_CODES } from "../../shared/sync-wire.js";
-import { tempDir, waitFor } from "../sync/test-helpers.js";
+import { tempDir } from "../sync/test-helpers.js";
 import { startHostServer, type HostServer } from "./host-server.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 let dir: { path: string; remove(): void };
 let core: AppCore;

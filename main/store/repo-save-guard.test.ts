@@ -8,8 +8,9 @@ import { next as A } from "@automerge/automerge";
 import type { StorageId } from "@automerge/automerge-repo";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChopinError } from "../../shared/errors.js";
-import { FailingStorage, makeFixture, waitFor, type Fixture } from "../documents/test-fixture.js";
+import { FailingStorage, makeFixture, type Fixture } from "../documents/test-fixture.js";
 import { guardRepoSaves } from "./repo-save-guard.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 let fx: Fixture | null = null;
 const unhandled: unknown[] = [];
@@ -35,7 +36,7 @@ describe("guardRepoSaves", () => {
     // The rename answers once on disk (document-service.ts): here it cannot be, and says so; it stays in memory.
     await expect(fx.service.renameDocument(created.id, "Renamed on a full disk")).rejects.toMatchObject({ code: "storage-failure" });
     // The Repo's throttled save runs on its own timer; once it has failed, let any rejection surface.
-    await waitFor(() => storage.failedWrites > 0);
+    await waitFor(() => storage.failedWrites > 0, "storage.failedWrites > 0");
     await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));
     expect(unhandled).toEqual([]);
@@ -74,10 +75,10 @@ describe("guardRepoSaves", () => {
     // A change arriving from a peer (or a window's keystroke): only the Repo's own throttled save follows it.
     const handle = await fx.repo.find<{ title: string }>(created.id as never);
     handle.change((doc) => void (doc.title = "Written on a full disk"));
-    await waitFor(() => storage.failedWrites > 0);
+    await waitFor(() => storage.failedWrites > 0, "storage.failedWrites > 0");
     storage.failing = false;
     const saved = async () => (await fx!.repo.storageSubsystem!.loadDoc<{ title: string }>(created.id as never))?.title;
-    await waitFor(async () => (await saved()) === "Written on a full disk");
+    await waitFor(async () => (await saved()) === "Written on a full disk", "(await saved()) === \"Written on a full disk\"");
     expect(unhandled).toEqual([]);
   });
 });

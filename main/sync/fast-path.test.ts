@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FAST_PATH_MAX_BYTES } from "../../shared/limits.js";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { fastPathBatch } from "./fast-path-client.js";
-import { relayHolds, startClient, tempDir, waitFor, type TestClient } from "./test-helpers.js";
+import { relayHolds, startClient, tempDir, type TestClient } from "./test-helpers.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 interface Notes {
   items: string[];

@@ -11,7 +11,8 @@ import { FAST_PATH_SYNC_INTERVAL_MS } from "../../shared/limits.js";
 import { syncWithPeerNow } from "../../shared/sync-pacing.js";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { toHexHeads } from "../documents/heads.js";
-import { relayHolds, startClient, tempDir, waitFor, type TestClient } from "./test-helpers.js";
+import { relayHolds, startClient, tempDir, type TestClient } from "./test-helpers.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 interface Notes {
   items: string[];

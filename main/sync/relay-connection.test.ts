@@ -13,7 +13,8 @@ import { runUserCommand } from "../../sync-relay/cli-commands.js";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { RelayConnection, type RelayStatusEvent } from "./relay-connection.js";
 import { fetchTeamInfo, relayHttpBase } from "./team-info.js";
-import { setUpRelay, startClient, tearDownRelay, waitFor, type RelayFixture, type TestClient } from "./test-helpers.js";
+import { setUpRelay, startClient, tearDownRelay, type RelayFixture, type TestClient } from "./test-helpers.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 let dir: RelayFixture["dir"];
 let relay: RunningRelay;

@@ -9,9 +9,10 @@ import type { ChopinError } from "../../shared/errors.js";
 import { makeFixture } from "../documents/test-fixture.js";
 import { fillDatabase } from "../store/full-database.js";
 import { getSetting, setSetting } from "../store/settings.js";
-import { setUpRelay, tearDownRelay, waitFor } from "./test-helpers.js";
+import { setUpRelay, tearDownRelay } from "./test-helpers.js";
 import { RelayLink } from "./relay-link.js";
 import { SettingsService } from "../settings/settings-service.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Repo, type AutomergeUrl, type DocHandle, type DocumentId } from "@automerge/automerge-repo";
 import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
-import { relayHolds, setUpRelay, startClient, tearDownRelay, waitFor, type RelayFixture, type TestClient } from "./test-helpers.js";
+import { relayHolds, setUpRelay, startClient, tearDownRelay, type RelayFixture, type TestClient } from "./test-helpers.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 interface Notes {
   items: string[];
@@ -130,13 +131,10 @@ describe("sync through the relay", () => {
         if (cycle % 3 === 0) secondB.change((d) => void d.items.push(`s${cycle}`));
         for (const c of offline) c.connection.adapter.connect(c.repo.peerId);
         await Promise.all(offline.map(connected));
-        await waitFor(
-          () =>
+        await waitFor(() =>
             sameHeads(handleA, handleB) &&
             sameHeads(second, secondB) &&
-            handleA.doc().items.length === 2 * (cycle + 1),
-          `convergence after cycle ${cycle}`,
-        );
+            handleA.doc().items.length === 2 * (cycle + 1), `convergence after cycle ${cycle}`);
       }
       const expected = Array.from({ length: CYCLES }, (_, i) => [`a${i}`, `b${i}`]).flat().sort();
       expect([...handleA.doc().items].sort()).toEqual(expected);

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RELAY_HTTP_TIMEOUT_MS } from "../../shared/limits.js";
 import { fetchTeamInfo } from "./team-info.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -28,7 +29,7 @@ describe("fetchTeamInfo timeout", () => {
       const before = held.length;
       const answered = fetchTeamInfo(url, "t").catch((e: unknown) => e);
       expect(timeout).toHaveBeenLastCalledWith(RELAY_HTTP_TIMEOUT_MS);
-      while (held.length === before) await new Promise((resolve) => setTimeout(resolve, 5));
+      await waitFor(() => held.length > before, "the relay heard the request");
       held.forEach((end) => end());
       expect(await answered).toMatchObject({ code: "relay-unavailable" });
     } finally {

@@ -9,29 +9,16 @@ import { Repo, type DocumentId, type PeerId } from "@automerge/automerge-repo";
 import { SqliteStorageAdapter } from "../../shared/node/sqlite-storage-adapter.js";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { RelayConnection } from "./relay-connection.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 export function tempDir(prefix = "chopin-sync-"): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 15_000,
-  intervalMs = 10,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await condition()) return;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
 /** Resolves once the relay holds `documentId` loaded and ready (a client's create has reached it). */
-export function relayHolds(relay: RunningRelay, documentId: string): Promise<void> {
-  return waitFor(() => relay.repo.handles[documentId as DocumentId]?.isReady() ?? false, "relay has the document");
+export async function relayHolds(relay: RunningRelay, documentId: string): Promise<void> {
+  await waitFor(() => relay.repo.handles[documentId as DocumentId]?.isReady() ?? false, "relay has the document");
 }
 
 export interface TestClient {

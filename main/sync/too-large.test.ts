@@ -14,8 +14,9 @@ import { RELAY_PROTOCOL_VERSION, decodeFrame, encodeFrame, type WireFrame } from
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { RelayClientAdapter } from "./relay-client-adapter.js";
 import { RelayConnection } from "./relay-connection.js";
-import { tempDir, waitFor } from "./test-helpers.js";
+import { tempDir } from "./test-helpers.js";
 import { tooLargeError } from "./too-large.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 const LIMIT = 64 * 1024;
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -8,6 +8,7 @@ import { cbor, generateAutomergeUrl, parseAutomergeUrl, Repo, type EphemeralMess
 import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
 import { MAX_WINDOW_PRESENCE_DOCUMENTS } from "../../shared/limits.js";
 import { WindowFarewell } from "./window-farewell.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 const repos: Repo[] = [];
 afterEach(async () => {
@@ -29,10 +30,6 @@ function joined(core: Repo, peerId: string): { repo: Repo; received: EphemeralMe
   return { repo, received };
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
 describe("WindowFarewell", () => {
   it("says goodbye in each window's name to the peers allowed the document, and to no one else", async () => {
     const core = new Repo({ network: [], peerId: "core" as PeerId, shareConfig: open });
@@ -40,7 +37,7 @@ describe("WindowFarewell", () => {
     const w1 = joined(core, "window-1");
     const w2 = joined(core, "window-2");
     const teammate = joined(core, "relay");
-    await until(() => core.peers.length === 3);
+    await waitFor(() => core.peers.length === 3, "core.peers.length === 3");
     const windows = new Set<PeerId>(["window-1", "window-2"] as PeerId[]);
     const sharedDoc = "2F4K4XonedAa7xwEWSzfxdG6cHA4";
     const privateDoc = "41qqQBmz2RkwQaHXkLWbAmrBqN6r";
@@ -49,7 +46,7 @@ describe("WindowFarewell", () => {
 
     await farewell.sayFor(privateDoc);
     await farewell.sayFor(sharedDoc);
-    await until(() => teammate.received.length >= 2);
+    await waitFor(() => teammate.received.length >= 2, "teammate.received.length >= 2");
 
     // The teammate's side heard both windows leave the shared document, and nothing of the private one.
     expect(teammate.received.map((m) => [m.senderId, m.documentId]).sort()).toEqual([
@@ -58,7 +55,7 @@ describe("WindowFarewell", () => {
     ]);
     expect(cbor.decode(teammate.received[0].data)).toEqual({ __presence: { type: "goodbye" } });
     // Each window heard the other leave (both documents are theirs to see), never itself.
-    await until(() => w1.received.length >= 2 && w2.received.length >= 2);
+    await waitFor(() => w1.received.length >= 2 && w2.received.length >= 2, "w1.received.length >= 2 && w2.received.length >= 2");
     expect(w1.received.every((m) => m.senderId === "window-2")).toBe(true);
     expect(w2.received.every((m) => m.senderId === "window-1")).toBe(true);
     expect(new Set(w1.received.map((m) => m.documentId))).toEqual(new Set([privateDoc, sharedDoc]));
@@ -68,7 +65,7 @@ describe("WindowFarewell", () => {
     const core = new Repo({ network: [], peerId: "core" as PeerId, shareConfig: open });
     repos.push(core);
     joined(core, "relay");
-    await until(() => core.peers.length === 1);
+    await waitFor(() => core.peers.length === 1, "core.peers.length === 1");
     let asked = 0;
     const farewell = new WindowFarewell(core, () => [], async () => ++asked > 0);
     await farewell.sayFor("2F4K4XonedAa7xwEWSzfxdG6cHA4");
@@ -80,14 +77,14 @@ describe("WindowFarewell", () => {
     const core = new Repo({ network: [], peerId: "core" as PeerId, shareConfig: open });
     repos.push(core);
     const teammate = joined(core, "relay");
-    await until(() => core.peers.length === 1);
+    await waitFor(() => core.peers.length === 1, "core.peers.length === 1");
     const farewell = new WindowFarewell(core, () => [], async () => true);
     const ids: string[] = Array.from({ length: MAX_WINDOW_PRESENCE_DOCUMENTS + 1 }, () => parseAutomergeUrl(generateAutomergeUrl()).documentId);
     for (const id of ids) farewell.noteWindowPresence("window-1" as PeerId, id);
     // Seen again: the first document is now the most recent, so the second is the one forgotten.
     farewell.noteWindowPresence("window-1" as PeerId, ids[0]!);
     await farewell.windowLeft("window-1" as PeerId);
-    await until(() => teammate.received.length >= MAX_WINDOW_PRESENCE_DOCUMENTS);
+    await waitFor(() => teammate.received.length >= MAX_WINDOW_PRESENCE_DOCUMENTS, "teammate.received.length >= MAX_WINDOW_PRESENCE_DOCUMENTS");
     expect(teammate.received.every((m) => m.senderId === "window-1")).toBe(true);
     expect(cbor.decode(teammate.received[0].data)).toEqual({ __presence: { type: "goodbye" } });
     const said = new Set(teammate.received.map((m) => m.documentId as string));

@@ -23,8 +23,9 @@ import { WebSocketServer } from "ws";
 import { checkedChangeHashes } from "../../shared/fast-link/change-hash.js";
 import { FastLinkAdapter } from "../../shared/fast-link/fast-link-adapter.js";
 import { verifiedChangeHashes } from "../../shared/node/change-hash.js";
-import { relayHolds, setUpRelay, startClient, tearDownRelay, waitFor, type RelayFixture, type TestClient } from "./test-helpers.js";
+import { relayHolds, setUpRelay, startClient, tearDownRelay, type RelayFixture, type TestClient } from "./test-helpers.js";
 import { countWhenSeen } from "../../shared/fast-link/test-helpers.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 type Notes = { text: string };
 

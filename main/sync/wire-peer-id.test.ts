@@ -11,8 +11,9 @@ import { CLOSE_CODES } from "../../shared/sync-wire.js";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { rawClient } from "../../sync-relay/test-wire.js";
 import { RelayConnection } from "./relay-connection.js";
-import { tempDir, waitFor } from "./test-helpers.js";
+import { tempDir } from "./test-helpers.js";
 import { namesUser, wirePeerId } from "./wire-peer-id.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 const DEVICE = "device-0b6c7f52-1d7e-4c3a-9b1e-5f2d8a7c6e10";
 let dir: ReturnType<typeof tempDir>;

@@ -15,6 +15,7 @@ import { checkedChangeHashes } from "./change-hash.js";
 import { FastLinkAdapter } from "./fast-link-adapter.js";
 import { FAST_LINK_MESSAGE_TYPE } from "./messages.js";
 import { countWhenSeen } from "./test-helpers.js";
+import { waitFor } from "../wait-for.js";
 
 type Notes = { text: string };
 
@@ -23,14 +24,6 @@ const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 /** The app core's Repo: it announces nothing to windows and lets them sync every document (main/core/app-core.ts). */
 function startCore(): Repo {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
-import { waitFor } from "../test/wait-for.js";
 import { connectHost, type Connection } from "./connect.js";
 import { REFUSAL_STORAGE_KEY, SECRET_STORAGE_KEY } from "./secret.js";
 import { hostEnvironment } from "../test/host-environment.js";
+import { waitFor } from "../../../shared/wait-for.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -30,7 +30,7 @@ describe("connectHost", () => {
   it("forgets a secret from an earlier launch once the core refuses it", async () => {
     const env = hostEnvironment(WebSocket, await hostLike(false), "", "stale");
     const connection = track(connectHost(env));
-    await waitFor(() => connection.coreLink!.state() === "refused");
+    await waitFor(() => connection.coreLink!.state() === "refused", "connection.coreLink!.state() === \"refused\"");
     expect(env.stored.has(SECRET_STORAGE_KEY)).toBe(false);
     // It never worked in this tab: a stale link, not a restart seen from here.
     expect(env.stored.get(REFUSAL_STORAGE_KEY)).toBe("stale");
@@ -46,12 +46,12 @@ describe("connectHost", () => {
     });
     const env = hostEnvironment(WebSocket, (wss.address() as { port: number }).port, "#secret=s1", null);
     const connection = track(connectHost(env));
-    await waitFor(() => connection.coreLink!.state() === "open");
+    await waitFor(() => connection.coreLink!.state() === "open", "connection.coreLink!.state() === \"open\"");
     expect(env.stored.has(REFUSAL_STORAGE_KEY)).toBe(false);
     // A new launch on the same port: same server answering, this secret refused.
     accept = false;
     for (const client of wss.clients) client.terminate();
-    await waitFor(() => connection.coreLink!.state() === "refused", 20_000, "the refusal");
+    await waitFor(() => connection.coreLink!.state() === "refused", "the refusal", 20_000);
     expect(env.stored.get(REFUSAL_STORAGE_KEY)).toBe("restarted");
     expect(env.stored.has(SECRET_STORAGE_KEY)).toBe(false);
   });
@@ -60,14 +60,14 @@ describe("connectHost", () => {
     const env = hostEnvironment(WebSocket, await hostLike(false), "#secret=wrong", null);
     const connection = track(connectHost(env));
     expect(env.stored.get(SECRET_STORAGE_KEY)).toBe("wrong");
-    await waitFor(() => connection.coreLink!.state() === "refused");
+    await waitFor(() => connection.coreLink!.state() === "refused", "connection.coreLink!.state() === \"refused\"");
     expect(env.stored.has(SECRET_STORAGE_KEY)).toBe(false);
   });
 
   it("keeps the secret the core accepts", async () => {
     const env = hostEnvironment(WebSocket, await hostLike(true), "#secret=good", null);
     const connection = track(connectHost(env));
-    await waitFor(() => connection.coreLink!.state() === "open");
+    await waitFor(() => connection.coreLink!.state() === "open", "connection.coreLink!.state() === \"open\"");
     expect(env.stored.get(SECRET_STORAGE_KEY)).toBe("good");
   });
 

@@ -16,7 +16,7 @@ import {
   type SocketBridge,
   type WebSocketLike,
 } from "./socket-bridge.js";
-import { waitFor } from "../test/wait-for.js";
+import { waitFor } from "../../../shared/wait-for.js";
 
 type Handler = (request: BridgeRequest, socket: WebSocket) => void;
 
@@ -100,7 +100,7 @@ describe("socket bridge", () => {
     expect(error).toBeInstanceOf(ChopinError);
     expect((error as ChopinError).code).toBe("not-found");
     expect((error as ChopinError).message).toBe("No such document.");
-    await waitFor(() => events.length === 1);
+    await waitFor(() => events.length === 1, "events.length === 1");
     expect(events).toEqual([{ ids: ["d1"] }]);
   });
 
@@ -127,7 +127,7 @@ describe("socket bridge", () => {
     bridge.onConnection((s) => states.push(s));
     const lost = await bridge.api.createDocument({ title: "x" }).catch((e: unknown) => e);
     expect((lost as ChopinError).code).toBe("core-unreachable");
-    await waitFor(() => bridge.connectionState === "open");
+    await waitFor(() => bridge.connectionState === "open", "bridge.connectionState === \"open\"");
     await expect(bridge.api.getSyncStatus()).resolves.toEqual({ state: "local-only" });
     expect(states).toContain("closed");
     expect(server.received.filter((r) => r.method === "createDocument")).toHaveLength(1);
@@ -147,7 +147,7 @@ describe("socket bridge", () => {
     expect(clicks.map((e) => (e as ChopinError).code)).toEqual(["core-unavailable", "core-unavailable", "core-unavailable"]);
 
     const back = await listenOn(port);
-    await waitFor(() => bridge.connectionState === "open");
+    await waitFor(() => bridge.connectionState === "open", "bridge.connectionState === \"open\"");
     await expect(bridge.api.getSettings()).resolves.toEqual({ displayName: "B" });
     expect(back.received.map((r) => r.method)).toEqual(["getSettings"]);
   });
@@ -157,12 +157,12 @@ describe("socket bridge", () => {
     const bridge = bridgeTo(`ws://127.0.0.1:${first.port}/api`);
     await expect(bridge.api.getSettings()).resolves.toEqual({ displayName: "B" });
     await first.stop();
-    await waitFor(() => bridge.connectionState !== "open");
+    await waitFor(() => bridge.connectionState !== "open", "bridge.connectionState !== \"open\"");
     const clicks = await Promise.all([1, 2, 3].map(() => bridge.api.createDocument({}).catch((e: unknown) => e)));
     expect(clicks.every((e) => e instanceof ChopinError && e.code === "core-unavailable")).toBe(true);
 
     const back = await listenOn(first.port);
-    await waitFor(() => bridge.connectionState === "open");
+    await waitFor(() => bridge.connectionState === "open", "bridge.connectionState === \"open\"");
     await bridge.api.getSettings();
     expect(back.received.map((r) => r.method)).toEqual(["getSettings"]);
   });
@@ -204,7 +204,7 @@ describe("socket bridge", () => {
       return new WebSocket(u) as unknown as WebSocketLike;
     });
     cleanups.push(() => bridge.close());
-    await waitFor(() => attempts > BRIDGE_REFUSALS_BEFORE_FATAL + 1);
+    await waitFor(() => attempts > BRIDGE_REFUSALS_BEFORE_FATAL + 1, "attempts > BRIDGE_REFUSALS_BEFORE_FATAL + 1");
     expect(bridge.connectionState).not.toBe("refused");
   });
 
@@ -223,7 +223,7 @@ describe("socket bridge", () => {
     const waiting = Array.from({ length: MAX_BRIDGE_PENDING_CALLS }, () => bridge.api.getSettings().catch((e: unknown) => e));
     const refused = await bridge.api.getSettings().catch((e: unknown) => e);
     expect((refused as ChopinError).code).toBe("core-unreachable");
-    await waitFor(() => server.received.length === MAX_BRIDGE_PENDING_CALLS);
+    await waitFor(() => server.received.length === MAX_BRIDGE_PENDING_CALLS, "server.received.length === MAX_BRIDGE_PENDING_CALLS");
     bridge.close();
     const results = await Promise.all(waiting);
     expect(results.every((r) => r instanceof ChopinError)).toBe(true);

@@ -5,11 +5,11 @@ import { undo, undoDepth } from "@codemirror/commands";
 import { ChangeSet } from "@codemirror/state";
 import { UPDATED_AT_GRANULARITY_MS } from "../../../shared/limits.js";
 import "../test/jsdom-layout.js";
-import { waitFor } from "../test/wait-for.js";
 import { unconfirmedEdits } from "./editor-mirror.js";
 import { allHold, mirrorSession, type MirrorSession } from "./mirror-test-support.js";
 import { TextAuthority } from "./text-authority.js";
 import type { AuthorityToMirror } from "./protocol.js";
+import { waitFor } from "../../../shared/wait-for.js";
 
 const sessions: MirrorSession[] = [];
 afterEach(() => {
@@ -27,8 +27,8 @@ describe("an editor mirror and its text authority", () => {
   it("turns typing into Automerge changes that reach the team, naming who typed and when", async () => {
     const s = await open({ text: "hello", name: "Ada" });
     type(s, 5, " world");
-    await waitFor(() => allHold(s, "hello world"), 10_000, "typing everywhere");
-    await waitFor(() => unconfirmedEdits(s.view.state) === 0, 10_000, "the edit confirmed");
+    await waitFor(() => allHold(s, "hello world"), "typing everywhere", 10_000);
+    await waitFor(() => unconfirmedEdits(s.view.state) === 0, "the edit confirmed", 10_000);
     const doc = s.mine.doc();
     expect(doc.authors[A.getActorId(doc)]).toBe("Ada");
     expect(doc.updatedAt).toBeGreaterThan(0);
@@ -37,12 +37,12 @@ describe("an editor mirror and its text authority", () => {
   it("shows a teammate's edits and undoes only this editor's own", async () => {
     const s = await open({ text: "hello" });
     type(s, 5, " world");
-    await waitFor(() => allHold(s, "hello world"), 10_000, "typing everywhere");
+    await waitFor(() => allHold(s, "hello world"), "typing everywhere", 10_000);
     s.remoteSplice(0, 0, "REMOTE ");
-    await waitFor(() => allHold(s, "REMOTE hello world"), 10_000, "the remote edit in the editor");
+    await waitFor(() => allHold(s, "REMOTE hello world"), "the remote edit in the editor", 10_000);
     expect(undoDepth(s.view.state)).toBe(1);
     expect(undo(s.view)).toBe(true);
-    await waitFor(() => allHold(s, "REMOTE hello"), 10_000, "the undo everywhere");
+    await waitFor(() => allHold(s, "REMOTE hello"), "the undo everywhere", 10_000);
     expect(undo(s.view)).toBe(false);
   });
 
@@ -60,14 +60,14 @@ describe("an editor mirror and its text authority", () => {
     expect(unconfirmedEdits(s.view.state)).toBe(2);
     s.attach();
     // "," and " world!" were both inserted after "hello": the document's text, accepted first, goes first.
-    await waitFor(() => allHold(s, "Dear hello world!,"), 10_000, "typed edits merged with the loaded document");
-    await waitFor(() => unconfirmedEdits(s.view.state) === 0, 10_000, "the edits confirmed");
+    await waitFor(() => allHold(s, "Dear hello world!,"), "typed edits merged with the loaded document", 10_000);
+    await waitFor(() => unconfirmedEdits(s.view.state) === 0, "the edits confirmed", 10_000);
     // The catch-up is not this editor's to undo; its own two edits are.
     expect(undoDepth(s.view.state)).toBe(2);
     undo(s.view);
     undo(s.view);
     expect(undo(s.view)).toBe(false);
-    await waitFor(() => allHold(s, "hello world!"), 10_000, "the undo of the typing");
+    await waitFor(() => allHold(s, "hello world!"), "the undo of the typing", 10_000);
   });
 
   it("converges when the editor and a teammate type at once, over many random rounds", async () => {
@@ -87,11 +87,7 @@ describe("an editor mirror and its text authority", () => {
       if (random(3) === 0) await new Promise((resolve) => setTimeout(resolve, 0));
     }
     const expected = 50 + inserted;
-    await waitFor(
-      () => s.view.state.doc.length === expected && s.view.state.doc.toString() === s.remote.doc().text && s.mine.doc().text === s.remote.doc().text,
-      20_000,
-      "all three texts equal with every insert kept",
-    );
+    await waitFor(() => s.view.state.doc.length === expected && s.view.state.doc.toString() === s.remote.doc().text && s.mine.doc().text === s.remote.doc().text, "all three texts equal with every insert kept", 20_000);
     const text = s.view.state.doc.toString();
     expect(text.split("a").length - 1).toBe(60);
     expect(text.split("b").length - 1).toBe(60);
@@ -113,11 +109,7 @@ describe("an editor mirror and its text authority", () => {
       s.remoteSplice(at, Math.min(remoteLength - at, random(4)), random(2) ? "Y" : "");
       if (random(2) === 0) await new Promise((resolve) => setTimeout(resolve, 0));
     }
-    await waitFor(
-      () => unconfirmedEdits(s.view.state) === 0 && s.view.state.doc.toString() === s.remote.doc().text && s.mine.doc().text === s.remote.doc().text,
-      20_000,
-      "all three texts equal",
-    );
+    await waitFor(() => unconfirmedEdits(s.view.state) === 0 && s.view.state.doc.toString() === s.remote.doc().text && s.mine.doc().text === s.remote.doc().text, "all three texts equal", 20_000);
   });
 
   it("follows a body replaced wholesale by one replacement from the document", async () => {
@@ -125,9 +117,9 @@ describe("an editor mirror and its text authority", () => {
     s.remote.change((d) => {
       d.text = "a new body";
     });
-    await waitFor(() => allHold(s, "a new body"), 10_000, "the replaced body in the editor");
+    await waitFor(() => allHold(s, "a new body"), "the replaced body in the editor", 10_000);
     type(s, 0, "!");
-    await waitFor(() => allHold(s, "!a new body"), 10_000, "typing after the replacement");
+    await waitFor(() => allHold(s, "!a new body"), "typing after the replacement", 10_000);
   });
 });
 
@@ -136,12 +128,12 @@ describe("what the authority writes beside the text", () => {
     const clock = { now: 1000 + UPDATED_AT_GRANULARITY_MS };
     const s = await open({ text: "hi", updatedAt: 1000, now: () => clock.now });
     s.remoteSplice(0, 0, "x");
-    await waitFor(() => s.view.state.doc.toString() === "xhi", 10_000, "the remote edit");
+    await waitFor(() => s.view.state.doc.toString() === "xhi", "the remote edit", 10_000);
     expect(s.mine.doc().authors).toEqual({});
     expect(s.mine.doc().updatedAt).toBe(1000);
 
     type(s, 3, "!");
-    await waitFor(() => Object.keys(s.remote.doc().authors).length === 1 && s.remote.doc().updatedAt === clock.now, 10_000, "the metadata");
+    await waitFor(() => Object.keys(s.remote.doc().authors).length === 1 && s.remote.doc().updatedAt === clock.now, "the metadata", 10_000);
     expect(s.remote.doc().authors).toEqual({ [A.getActorId(s.mine.doc())]: "Ada" });
   });
 
@@ -149,11 +141,11 @@ describe("what the authority writes beside the text", () => {
     const clock = { now: 1000 + UPDATED_AT_GRANULARITY_MS - 1 };
     const s = await open({ text: "hi", updatedAt: 1000, now: () => clock.now });
     type(s, 0, "a");
-    await waitFor(() => Object.keys(s.mine.doc().authors).length === 1, 10_000, "the first edit");
+    await waitFor(() => Object.keys(s.mine.doc().authors).length === 1, "the first edit", 10_000);
     expect(s.mine.doc().updatedAt).toBe(1000);
     clock.now = 1000 + UPDATED_AT_GRANULARITY_MS;
     type(s, 0, "b");
-    await waitFor(() => s.mine.doc().updatedAt === clock.now, 10_000, "updatedAt bumped");
+    await waitFor(() => s.mine.doc().updatedAt === clock.now, "updatedAt bumped", 10_000);
   });
 });
 
@@ -197,7 +189,7 @@ describe("TextAuthority on its own", () => {
     const authority = new TextAuthority({ baseText: "0123456789", send: () => undefined });
     authority.attach(s.mine);
     s.remoteSplice(0, 0, "ab");
-    await waitFor(() => authority.version === 1, 10_000, "the remote update");
+    await waitFor(() => authority.version === 1, "the remote update", 10_000);
     expect(authority.positionNow(0, 5)).toBe(7);
     expect(authority.positionNow(1, 5)).toBe(5);
     expect(authority.positionNow(0, 99)).toBe(12);
@@ -214,9 +206,9 @@ describe("TextAuthority on its own", () => {
     const authority = new TextAuthority({ baseText: "ab", send: (m) => sent.push(m) });
     authority.attach(s.mine);
     s.remoteSplice(0, 0, "1");
-    await waitFor(() => authority.version === 1, 10_000, "the first remote update");
+    await waitFor(() => authority.version === 1, "the first remote update", 10_000);
     s.remoteSplice(0, 0, "2");
-    await waitFor(() => authority.version === 2, 10_000, "the second remote update");
+    await waitFor(() => authority.version === 2, "the second remote update", 10_000);
     sent.length = 0;
     authority.receive({ type: "pull", version: 1 });
     expect(sent).toEqual([{ type: "updates", version: 1, updates: [expect.objectContaining({ clientID: "document" })] }]);

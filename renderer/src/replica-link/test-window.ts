@@ -8,9 +8,9 @@ import { ChopinError } from "../../../shared/errors.js";
 import { createPlanEditor } from "../editor/plan-editor.js";
 import type { Peer, PresenceUser } from "../editor/presence-types.js";
 import { presenceView } from "../editor/presence-view.js";
-import { waitFor } from "../test/wait-for.js";
 import { startInProcessReplica } from "./in-process-replica.js";
 import type { DocumentLink, ReplicaApi, ReplicaClient } from "./replica-client.js";
+import { waitFor } from "../../../shared/wait-for.js";
 
 export interface TestWindow {
   view: EditorView;
@@ -43,7 +43,7 @@ export async function openTestWindow(repo: Repo, url: string, user: PresenceUser
       presence.show(event.version, event.carets);
     }
   });
-  await waitFor(() => base !== null, 10_000, "the document's text in the window");
+  await waitFor(() => base !== null, "the document's text in the window", 10_000);
   const parent = document.createElement("div");
   document.body.append(parent);
   const view = createPlanEditor({ parent, text: base!, mirror: link.mirror, extensions: [presence.extension] });

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Repo, type DocHandle, type RepoMessage } from "@automerge/automerge-repo";
 import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
-import { waitFor } from "../test/wait-for.js";
 import { createReplica, openDocument, openDocumentFrom } from "./replica.js";
+import { waitFor } from "../../../shared/wait-for.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -35,21 +35,21 @@ describe("createReplica", () => {
   it("refuses documents the window did not open, so the core's announcements cost the page nothing", async () => {
     const { core, replica, sent } = coreAndReplica();
     const index = core.create({ entries: {} });
-    await waitFor(() => sent.some((m) => m.type === "doc-unavailable" && m.documentId === index.documentId), 10_000, "the refusal");
+    await waitFor(() => sent.some((m) => m.type === "doc-unavailable" && m.documentId === index.documentId), "the refusal", 10_000);
     expect(replica.handles[index.documentId]).toBeUndefined();
   });
 
   it("still opens a refused document when asked, and syncs it both ways", async () => {
     const { core, replica, sent } = coreAndReplica();
     const source = core.create<PlanDocument>({ text: "# Plan" } as PlanDocument);
-    await waitFor(() => sent.some((m) => m.type === "doc-unavailable" && m.documentId === source.documentId), 10_000, "the refusal");
+    await waitFor(() => sent.some((m) => m.type === "doc-unavailable" && m.documentId === source.documentId), "the refusal", 10_000);
 
     const handle = await openDocument(replica, source.url, { timeoutMs: 10_000, retryMs: 50 });
     expect(handle.doc().text).toBe("# Plan");
     source.change((d) => void (d.text = "# Plan\nfrom the core"));
-    await waitFor(() => handle.doc().text === "# Plan\nfrom the core", 10_000, "the core's edit in the window");
+    await waitFor(() => handle.doc().text === "# Plan\nfrom the core", "the core's edit in the window", 10_000);
     handle.change((d) => void (d.text += "\nfrom the window"));
-    await waitFor(() => source.doc().text === "# Plan\nfrom the core\nfrom the window", 10_000, "the window's edit in the core");
+    await waitFor(() => source.doc().text === "# Plan\nfrom the core\nfrom the window", "the window's edit in the core", 10_000);
   });
 
   it("syncs a document it loaded from stored bytes", async () => {
@@ -59,8 +59,8 @@ describe("createReplica", () => {
     const handle: DocHandle<PlanDocument> = await openDocumentFrom(replica, source.url, bytes, { timeoutMs: 10_000 });
     expect(handle.doc().text).toBe("stored");
     source.change((d) => void (d.text = "stored, then edited"));
-    await waitFor(() => handle.doc().text === "stored, then edited", 10_000, "the core's edit in the window");
+    await waitFor(() => handle.doc().text === "stored, then edited", "the core's edit in the window", 10_000);
     handle.change((d) => void (d.text += " twice"));
-    await waitFor(() => source.doc().text === "stored, then edited twice", 10_000, "the window's edit in the core");
+    await waitFor(() => source.doc().text === "stored, then edited twice", "the window's edit in the core", 10_000);
   });
 });

@@ -7,12 +7,12 @@ import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import type { BridgeConnectionState } from "../bridge/socket-bridge.js";
 import { linkedRepos } from "../test/linked-repos.js";
 import { MemoryStorage } from "../test/memory-storage.js";
-import { waitFor } from "../test/wait-for.js";
 import { bytesToBase64 } from "./base64.js";
 import { OutboxKeeper } from "./outbox-keeper.js";
 import { replayOutbox, startOutboxReplay, type ReplayApi } from "./outbox-replay.js";
 import { OutboxStore } from "./outbox-store.js";
 import { ChangeSet } from "@codemirror/state";
+import { waitFor } from "../../../shared/wait-for.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -44,7 +44,7 @@ function coreApi(core: Repo) {
     async waitSaved(id, heads) {
       state.waits++;
       const handle = find(id);
-      await waitFor(() => A.hasHeads(handle.doc(), heads), 5_000, "the core to hold the heads");
+      await waitFor(() => A.hasHeads(handle.doc(), heads), "the core to hold the heads", 5_000);
       if (state.gate) await state.gate;
       return { documentId: id, savedAt: 1 };
     },
@@ -110,9 +110,9 @@ describe("replayOutbox", () => {
     t.state.gate = new Promise<void>((resolve) => (release = resolve));
     const notices: string[] = [];
     const pass = replayOutbox({ repo: t.replica, api: t.api, store: t.store, notify: (m) => notices.push(m) });
-    await waitFor(() => t.original.doc().text === "start typed while down", 10_000, "the edits to reach the core");
+    await waitFor(() => t.original.doc().text === "start typed while down", "the edits to reach the core", 10_000);
     // The core holds them, but has not confirmed them on disk yet: still kept.
-    await waitFor(() => t.state.waits === 1);
+    await waitFor(() => t.state.waits === 1, "t.state.waits === 1");
     expect(t.store.list()).toHaveLength(1);
     release();
     expect(await pass).toEqual({ restored: ["Plan"], dropped: [], kept: 0 });
@@ -198,7 +198,7 @@ describe("replayOutbox", () => {
     const coreLink = { state: () => "open" as const, on: (l: (s: BridgeConnectionState) => void) => (listeners.add(l), () => listeners.delete(l)) };
     const stop = startOutboxReplay({ repo: t.replica, api: t.api, store: t.store, coreLink, notify: () => undefined });
     cleanups.push(stop);
-    await waitFor(() => t.store.list().length === 0, 10_000, "the first pass");
+    await waitFor(() => t.store.list().length === 0, "the first pass", 10_000);
     // The old tab keeps more edits later; the link drops (no pass) and comes back (a pass).
     const keeper = new OutboxKeeper({ handle: t.oldTab, store: t.store, windowId: "old", page: null });
     type(t.oldTab, " and more");
@@ -209,7 +209,7 @@ describe("replayOutbox", () => {
     expect(t.state.gets).toBe(gets);
     expect(t.store.list()).toHaveLength(1);
     for (const l of listeners) l("open");
-    await waitFor(() => t.store.list().length === 0, 10_000, "the pass after reconnecting");
+    await waitFor(() => t.store.list().length === 0, "the pass after reconnecting", 10_000);
     expect(t.original.doc().text).toBe("start typed while down and more");
   });
 });

@@ -6,13 +6,13 @@ import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import { ChopinError } from "../../../shared/errors.js";
 import { linkedRepos } from "../test/linked-repos.js";
 import { MemoryStorage } from "../test/memory-storage.js";
-import { waitFor } from "../test/wait-for.js";
 import { startInProcessReplica } from "../replica-link/in-process-replica.js";
 import type { ReplicaApi, SessionEvent } from "../replica-link/replica-client.js";
 import type { AuthorityToMirror } from "../mirror/protocol.js";
 import { bytesToBase64 } from "./base64.js";
 import { OutboxKeeper } from "./outbox-keeper.js";
 import { OUTBOX_KEY_PREFIX, OutboxStore } from "./outbox-store.js";
+import { waitFor } from "../../../shared/wait-for.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -34,7 +34,7 @@ function coreApi(core: Repo, options: { down?: () => boolean } = {}): ReplicaApi
       const handle = find(id);
       // Hex hashes or UrlHeads, as the core takes them (main/documents/heads.ts).
       const hex = heads.map((head) => (/^[0-9a-f]{64}$/.test(head) ? head : decodeHeads([head] as UrlHeads)[0]));
-      await waitFor(() => A.hasHeads(handle.doc(), hex), 5_000, "the core to hold the heads");
+      await waitFor(() => A.hasHeads(handle.doc(), hex), "the core to hold the heads", 5_000);
       return { documentId: id, savedAt: 1 };
     },
   };
@@ -67,21 +67,21 @@ describe("the replica host", () => {
     const link = client.open(plan.url, "hello", bytesToBase64(A.save(plan.doc())));
     const seen = record(link);
     link.mirror.post({ type: "push", version: 0, updates: [{ clientID: "ed", changes: ChangeSet.of({ from: 5, insert: "!" }, 5).toJSON() }] });
-    await waitFor(() => seen.events.some((e) => e.t === "ready"), 10_000, "ready");
-    await waitFor(() => plan.doc().text === "hello!", 10_000, "the push at the core");
+    await waitFor(() => seen.events.some((e) => e.t === "ready"), "ready", 10_000);
+    await waitFor(() => plan.doc().text === "hello!", "the push at the core", 10_000);
     expect(seen.mirror.map((m) => m.type)).toEqual(["updates", "pushed"]);
     // That push waited for the load, so "ready" named heads with it; a later one is reported as new heads.
     const ready = seen.events.find((e) => e.t === "ready") as Extract<SessionEvent, { t: "ready" }>;
     expect(sameUrlHeads(ready.heads, plan.heads())).toBe(true);
     link.mirror.post({ type: "push", version: 1, updates: [{ clientID: "ed", changes: ChangeSet.of({ from: 6, insert: "?" }, 6).toJSON() }] });
-    await waitFor(() => seen.events.some((e) => e.t === "heads"), 10_000, "heads after the later edit");
+    await waitFor(() => seen.events.some((e) => e.t === "heads"), "heads after the later edit", 10_000);
   });
 
   it("says in words when a document cannot reach the window, once", async () => {
     const { client } = setup();
     const link = client.open("automerge:2j9knpCseyhnK8izDmLpGP5WMdZQ", null, null);
     const seen = record(link);
-    await waitFor(() => seen.events.some((e) => e.t === "failed"), 10_000, "the failure");
+    await waitFor(() => seen.events.some((e) => e.t === "failed"), "the failure", 10_000);
     expect(seen.events.filter((e) => e.t === "failed")).toEqual([
       { t: "failed", session: 1, code: "timeout", message: expect.stringMatching(/did not reach the window/) },
     ]);
@@ -95,7 +95,7 @@ describe("the replica host", () => {
     const link = client.open(plan.url, "abc", null);
     const seen = record(link);
     link.mirror.post({ type: "push", version: 0, updates: [{ clientID: "ed", changes: ChangeSet.of({ from: 3, insert: "d" }, 3).toJSON() }] });
-    await waitFor(() => plan.doc().text === "abcd", 10_000, "the live session's edit");
+    await waitFor(() => plan.doc().text === "abcd", "the live session's edit", 10_000);
     expect(seen.events.some((e) => e.t === "ready")).toBe(true);
   });
 
@@ -104,11 +104,11 @@ describe("the replica host", () => {
     const { plan, client } = setup("kept", storage);
     const link = client.open(plan.url, "kept", null);
     const seen = record(link);
-    await waitFor(() => seen.events.some((e) => e.t === "ready"), 10_000, "ready");
+    await waitFor(() => seen.events.some((e) => e.t === "ready"), "ready", 10_000);
     link.mirror.post({ type: "push", version: 0, updates: [{ clientID: "ed", changes: ChangeSet.of({ from: 4, insert: " this" }, 4).toJSON() }] });
-    await waitFor(() => seen.mirror.some((m) => m.type === "pushed"), 10_000, "the push taken");
+    await waitFor(() => seen.mirror.some((m) => m.type === "pushed"), "the push taken", 10_000);
     link.unconfirmed();
-    await waitFor(() => new OutboxStore(storage).list().length === 1, 10_000, "the entry in the page's storage");
+    await waitFor(() => new OutboxStore(storage).list().length === 1, "the entry in the page's storage", 10_000);
     expect(storage.key(0)!.startsWith(OUTBOX_KEY_PREFIX)).toBe(true);
   });
 
@@ -128,7 +128,7 @@ describe("the replica host", () => {
 
     const host = startInProcessReplica({ repo: replica, api: coreApi(core), storage: storage as unknown as Storage });
     cleanups.push(host.stop);
-    await waitFor(() => plan.doc().text === "start kept words", 10_000, "the kept words at the core");
-    await waitFor(() => new OutboxStore(storage).list().length === 0, 10_000, "the entry cleared");
+    await waitFor(() => plan.doc().text === "start kept words", "the kept words at the core", 10_000);
+    await waitFor(() => new OutboxStore(storage).list().length === 0, "the entry cleared", 10_000);
   });
 });

@@ -3,9 +3,9 @@ import type { MessageEndpoint } from "../replica-link/port-link.js";
 import type { HostToPage } from "./host-protocol.js";
 import { runReplicaWorker } from "./replica-worker-host.js";
 import { MemoryStorage } from "../test/memory-storage.js";
-import { waitFor } from "../test/wait-for.js";
 import { outboxEntries } from "../replica-link/start-replica.js";
 import { OutboxStore } from "./outbox-store.js";
+import { waitFor } from "../../../shared/wait-for.js";
 
 /** A worker's global scope as the host sees it: what it posts is recorded, and the test plays the page's messages. */
 function fakeScope() {
@@ -34,11 +34,11 @@ describe("the replica worker's host", () => {
     new OutboxStore(storage).put({ documentId: "2j9knpCseyhnK8izDmLpGP5WMdZQ", windowId: "old", title: "Kept", heads: [], changes: [], writtenAt: Date.now() });
     const init = { t: "init", network: { kind: "port", port: nobody.port1 }, windowId: "w", storage: outboxEntries(storage), coreLink: null };
     runReplicaWorker(scope, [init]);
-    await waitFor(() => posted.some((m) => m.t === "api" && m.method === "getDocument"), 10_000, "the replay's question to the core");
+    await waitFor(() => posted.some((m) => m.t === "api" && m.method === "getDocument"), "the replay's question to the core", 10_000);
     const call = posted.find((m) => m.t === "api") as Extract<HostToPage, { t: "api" }>;
     // The answer (a message after init) reaches the host: the entry's document is gone, so it is dropped in words.
     deliver({ t: "api-result", id: call.id, ok: false, code: "not-found", message: "No such document." });
-    await waitFor(() => posted.some((m) => m.t === "storage-remove"), 10_000, "the entry dropped");
+    await waitFor(() => posted.some((m) => m.t === "storage-remove"), "the entry dropped", 10_000);
     expect(posted.some((m) => m.t === "notice")).toBe(true);
   });
 

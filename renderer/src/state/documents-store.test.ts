@@ -2,8 +2,8 @@ import { describe, expect, it, vi } from "vitest";
 import { ChopinError } from "../../../shared/errors.js";
 import { MAX_SEARCH_QUERY_CHARS, OPEN_PREVIEW_WAIT_MS } from "../../../shared/limits.js";
 import { createMemoryBridge } from "../test/memory-bridge.js";
-import { waitFor } from "../test/wait-for.js";
 import { createDocumentsStore, type DocumentsState } from "./documents-store.js";
+import { waitFor } from "../../../shared/wait-for.js";
 
 async function setup() {
   const bridge = createMemoryBridge();
@@ -30,7 +30,7 @@ describe("documents store", () => {
     await s().archive(created!.id);
     expect(s().documents).toEqual([]);
     s().setShowArchived(true);
-    await waitFor(() => s().documents.length === 1);
+    await waitFor(() => s().documents.length === 1, "s().documents.length === 1");
     await s().remove(created!.id);
     expect(s().documents).toEqual([]);
     expect(s().selected).toBeNull();
@@ -42,10 +42,10 @@ describe("documents store", () => {
     await bridge.api.createDocument({ title: "Alpha" });
     await bridge.api.createDocument({ title: "Beta" });
     s().setQuery("alp");
-    await waitFor(() => s().documents.length === 1);
+    await waitFor(() => s().documents.length === 1, "s().documents.length === 1");
     expect(s().documents[0].title).toBe("Alpha");
     s().setQuery("");
-    await waitFor(() => s().documents.length === 2 && !s().loading);
+    await waitFor(() => s().documents.length === 2 && !s().loading, "s().documents.length === 2 && !s().loading");
   });
 
   it(`cuts the search query at MAX_SEARCH_QUERY_CHARS (${MAX_SEARCH_QUERY_CHARS})`, async () => {
@@ -93,7 +93,7 @@ describe("documents store", () => {
     store.subscribe((state) => void (state.selected && !atFirstShow && (atFirstShow = state)));
 
     const opened = store.getState().open(doc.id);
-    await waitFor(() => bridge.calls.some((c) => c.method === "openSnapshot"));
+    await waitFor(() => bridge.calls.some((c) => c.method === "openSnapshot"), "bridge.calls.some((c) => c.method === \"openSnapshot\")");
     expect(store.getState().selected).toBeNull();
     release();
     await opened;
@@ -111,7 +111,7 @@ describe("documents store", () => {
     let release!: () => void;
     bridge.snapshotGate = new Promise<void>((resolve) => (release = resolve));
     const opened = store.getState().open(doc.id);
-    await waitFor(() => store.getState().selected?.id === doc.id);
+    await waitFor(() => store.getState().selected?.id === doc.id, "store.getState().selected?.id === doc.id");
     expect(store.getState().selectedIsPreview).toBe(true);
     expect(store.getState().opening?.snapshotAnswer).toBeUndefined();
     release();
@@ -153,7 +153,7 @@ describe("documents store", () => {
     let release!: () => void;
     bridge.snapshotGate = new Promise<void>((resolve) => (release = resolve));
     const openingFirst = store.getState().open(first.id);
-    await waitFor(() => bridge.calls.some((c) => c.method === "openSnapshot"));
+    await waitFor(() => bridge.calls.some((c) => c.method === "openSnapshot"), "bridge.calls.some((c) => c.method === \"openSnapshot\")");
     bridge.snapshotGate = null;
     await store.getState().open(second.id);
     release();

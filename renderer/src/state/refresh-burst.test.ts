@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { createMemoryBridge } from "../test/memory-bridge.js";
-import { waitFor } from "../test/wait-for.js";
 import { createDocumentsStore } from "./documents-store.js";
+import { waitFor } from "../../../shared/wait-for.js";
 
 const BURST = 100;
 
@@ -45,7 +45,7 @@ describe("documents store re-reads", () => {
     await waitFor(() => {
       held.splice(0).forEach((answer) => answer());
       return done;
-    });
+    }, "the condition in the test");
     expect(count("listDocuments")).toBe(2);
     expect(count("getDocument")).toBe(2);
     expect(store.getState().documents[0]).toMatchObject({ title: `Plan ${BURST}`, updatedAt: 1_800_000_000_000 + BURST });

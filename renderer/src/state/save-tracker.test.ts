@@ -2,8 +2,8 @@ import { describe, expect, it, vi } from "vitest";
 import { ChopinError } from "../../../shared/errors.js";
 import { SAVE_CONFIRM_RETRY_MS } from "../../../shared/limits.js";
 import type { SaveReceipt } from "../../../shared/api.js";
-import { waitFor } from "../test/wait-for.js";
 import { SAVE_CONFIRM_MIN_GAP_MS, SAVE_WAITING_FOR_CORE, SaveTracker, type SaveState } from "./save-tracker.js";
+import { waitFor } from "../../../shared/wait-for.js";
 
 function controllable() {
   const asks: { heads: string[]; resolve: (r: SaveReceipt) => void; reject: (e: unknown) => void }[] = [];
@@ -23,11 +23,11 @@ describe("SaveTracker", () => {
     tracker.headsChanged(["h3"]);
     expect(asks.map((a) => a.heads)).toEqual([["h1"]]);
     asks[0].resolve({ documentId: "d", savedAt: 1 });
-    await waitFor(() => asks.length === 2);
+    await waitFor(() => asks.length === 2, "asks.length === 2");
     expect(tracker.state.kind).toBe("saving");
     expect(asks[1].heads).toEqual(["h3"]);
     asks[1].resolve({ documentId: "d", savedAt: 2 });
-    await waitFor(() => tracker.state.kind === "saved");
+    await waitFor(() => tracker.state.kind === "saved", "tracker.state.kind === \"saved\"");
     expect(tracker.state).toEqual({ kind: "saved", at: 2 });
     expect(states.map((s) => s.kind)).toEqual(["saving", "saved"]);
   });
@@ -39,10 +39,10 @@ describe("SaveTracker", () => {
     tracker.headsChanged(["h1"]);
     tracker.headsChanged(["h2"]);
     asks[0].resolve({ documentId: "d", savedAt: 1 });
-    await waitFor(() => asks.length === 2);
+    await waitFor(() => asks.length === 2, "asks.length === 2");
     expect(confirmed).toEqual([["h1"]]);
     asks[1].reject(new ChopinError("timeout", "no"));
-    await waitFor(() => tracker.state.kind === "failed");
+    await waitFor(() => tracker.state.kind === "failed", "tracker.state.kind === \"failed\"");
     expect(confirmed).toEqual([["h1"]]);
     tracker.stop();
   });
@@ -52,11 +52,11 @@ describe("SaveTracker", () => {
     const tracker = new SaveTracker({ documentId: "d", waitSaved, onState: () => {}, retryMs: 5 });
     tracker.headsChanged(["h1"]);
     asks[0].reject(new ChopinError("timeout", "The core did not confirm the save in time."));
-    await waitFor(() => tracker.state.kind === "failed");
+    await waitFor(() => tracker.state.kind === "failed", "tracker.state.kind === \"failed\"");
     expect(tracker.state).toEqual({ kind: "failed", message: "The core did not confirm the save in time." });
-    await waitFor(() => asks.length === 2);
+    await waitFor(() => asks.length === 2, "asks.length === 2");
     asks[1].resolve({ documentId: "d", savedAt: 9 });
-    await waitFor(() => tracker.state.kind === "saved");
+    await waitFor(() => tracker.state.kind === "saved", "tracker.state.kind === \"saved\"");
     tracker.stop();
   });
 
@@ -67,19 +67,19 @@ describe("SaveTracker", () => {
     const tracker = new SaveTracker({ documentId: "d", waitSaved, onState: (s) => states.push(s), retryMs: 200 });
     tracker.headsChanged(["h1"]);
     asks[0].reject(new ChopinError("core-unavailable", "gone"));
-    await waitFor(() => tracker.state.kind === "failed");
+    await waitFor(() => tracker.state.kind === "failed", "tracker.state.kind === \"failed\"");
     tracker.headsChanged(["h2"]);
     expect(tracker.state).toEqual({ kind: "failed", message: SAVE_WAITING_FOR_CORE });
     // The retry asks for the newest heads; while it is out, the failure still stands.
-    await waitFor(() => asks.length === 2);
+    await waitFor(() => asks.length === 2, "asks.length === 2");
     expect(asks[1].heads).toEqual(["h2"]);
     tracker.headsChanged(["h3"]);
     expect(tracker.state.kind).toBe("failed");
     asks[1].resolve({ documentId: "d", savedAt: 7 });
-    await waitFor(() => asks.length === 3);
+    await waitFor(() => asks.length === 3, "asks.length === 3");
     expect(tracker.state.kind).toBe("failed");
     asks[2].resolve({ documentId: "d", savedAt: 8 });
-    await waitFor(() => tracker.state.kind === "saved");
+    await waitFor(() => tracker.state.kind === "saved", "tracker.state.kind === \"saved\"");
     expect(states.map((s) => s.kind)).toEqual(["saving", "failed", "saved"]);
     tracker.stop();
   });
@@ -89,7 +89,7 @@ describe("SaveTracker", () => {
     const tracker = new SaveTracker({ documentId: "d", waitSaved, onState: () => {}, retryMs: 60_000 });
     tracker.headsChanged(["h1"]);
     asks[0].reject(new ChopinError("core-unavailable", "Chopin's core cannot be reached right now, so nothing was changed. Try again once it is back."));
-    await waitFor(() => tracker.state.kind === "failed");
+    await waitFor(() => tracker.state.kind === "failed", "tracker.state.kind === \"failed\"");
     expect(tracker.state).toEqual({ kind: "failed", message: SAVE_WAITING_FOR_CORE });
     tracker.stop();
   });
