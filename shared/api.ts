@@ -18,6 +18,8 @@ export interface DocumentSummary {
   updatedAt: number;
   /** true: shared with the team of the connected relay; false: private to this device. */
   shared: boolean;
+  /** A teammate's plan the team's list names whose content has not reached this device yet (it opens once it does). */
+  arriving?: true;
   /** Only in search results found by body text (not title): one line of text around the first hit. */
   matchSnippet?: string;
 }

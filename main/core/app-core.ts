@@ -70,6 +70,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   const rendererPeers = policy.rendererPeers;
   const farewell = new WindowFarewell(repo, () => rendererPeers as Set<PeerId>, async (peer, documentId) => policy.mayShare(peer, documentId));
 
+  let relay: RelayLink | null = null;
   const docs = await DocumentService.open({
     repo,
     db,
@@ -81,9 +82,10 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     setAside: (id) => void setAsideChunks(db, chunks, id, Date.now()),
     inWindow: (id) => policy.inWindow(repo, id),
     onStorageFault,
+    // Opening a teammate's plan that has not arrived yet waits for it only while the relay can bring it.
+    teamReachable: () => relay?.status().state === "connected",
   });
 
-  let relay: RelayLink | null = null;
   const syncStatus = new SyncStatusPublisher(repo, () => relay!, (id) => docs.isShared(id), events);
   // Each (re)connection to the relay retries fetching the team's plans this device lacks (team-prefetch.ts).
   let relayConnected = false;

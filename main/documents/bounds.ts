@@ -11,6 +11,14 @@ import {
 } from "../../shared/limits.js";
 
 /**
+ * How long opening a teammate's plan that the team's list names, but that has not reached this device yet, waits for
+ * it to arrive from the relay before saying it is not available (a plan listed a moment before its content came).
+ */
+export const TEAM_PLAN_ARRIVAL_WAIT_MS = 10_000;
+/** How often, meanwhile, the relay is asked for it again (the relay answers "unavailable" until it has it). */
+export const TEAM_PLAN_ARRIVAL_RETRY_MS = 250;
+
+/**
  * Refuses text holding half of a UTF-16 surrogate pair: Automerge stores UTF-8, which cannot hold one, so it would be
  * saved as U+FFFD without a word (an agent's broken escaping, a string cut inside an emoji).
  */

@@ -99,6 +99,11 @@ export interface DocumentServiceOptions {
   onStorageFault?: (failure: ChopinError) => void;
   /** How soon such a write is tried again (STORAGE_RETRY_MS by default). */
   storageRetryMs?: number;
+  /** Whether the relay link is connected now, so a teammate's plan still arriving is worth waiting for (plan-access.ts). */
+  teamReachable?: () => boolean;
+  /** How long opening a teammate's plan still arriving waits, and how often it asks again (tests shorten them). */
+  arrivalWaitMs?: number;
+  arrivalRetryMs?: number;
 }
 
 export class DocumentService implements DocumentApi {
@@ -155,7 +160,18 @@ export class DocumentService implements DocumentApi {
     const changed = new CoalescedIds((ids) => options.events.emit("documents-changed", { ids }));
     const snapshots = new SnapshotWriter({ db: options.db, intervalMs: options.snapshotIntervalMs, now, ...faults });
     const { repo, displayName } = options;
-    const access = new PlanAccess({ repo, indexes, snapshots, changed, displayName, now });
+    const access = new PlanAccess({
+      repo,
+      indexes,
+      snapshots,
+      changed,
+      displayName,
+      now,
+      held: (id) => repo.handles[id as DocumentId]?.isReady() === true || holds(id),
+      teamReachable: options.teamReachable,
+      arrivalWaitMs: options.arrivalWaitMs,
+      arrivalRetryMs: options.arrivalRetryMs,
+    });
     const service = new DocumentService(options, access);
     access.watch = watchRepoChanges(
       repo,

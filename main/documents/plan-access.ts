@@ -20,6 +20,7 @@ import type { Indexes } from "./indexes.js";
 import { readPlan, toDetail, toSummary, type PlanHandle } from "./plan-reader.js";
 import type { SnapshotWriter } from "./snapshot-writer.js";
 import { entryOf } from "./workspace-index.js";
+import { TEAM_PLAN_ARRIVAL_RETRY_MS, TEAM_PLAN_ARRIVAL_WAIT_MS } from "./bounds.js";
 
 export interface LoadedPlan {
   handle: PlanHandle;
@@ -34,6 +35,13 @@ export interface PlanAccessOptions {
   changed: CoalescedIds;
   displayName: () => string;
   now: () => number;
+  /** Whether this device holds the plan (a ready handle, or stored chunks). Default: a ready handle. */
+  held?: (documentId: string) => boolean;
+  /** Whether the relay link is connected now (a teammate's plan can arrive). Default: no. */
+  teamReachable?: () => boolean;
+  /** TEAM_PLAN_ARRIVAL_WAIT_MS and TEAM_PLAN_ARRIVAL_RETRY_MS, unless a test says otherwise. */
+  arrivalWaitMs?: number;
+  arrivalRetryMs?: number;
 }
 
 export class PlanAccess {
@@ -43,6 +51,9 @@ export class PlanAccess {
   readonly changed: CoalescedIds;
   readonly now: () => number;
   readonly #displayName: () => string;
+  readonly #held: (documentId: string) => boolean;
+  readonly #teamReachable: () => boolean;
+  readonly #arrival: { waitMs: number; retryMs: number };
   /** Set once the service starts watching; handles found or created before that are attached by its first sweep. */
   watch: RepoWatch | null = null;
   /**
@@ -65,6 +76,17 @@ export class PlanAccess {
     this.changed = options.changed;
     this.now = options.now;
     this.#displayName = options.displayName;
+    this.#held = options.held ?? ((id) => this.repo.handles[id as DocumentId]?.isReady() === true);
+    this.#teamReachable = options.teamReachable ?? (() => false);
+    this.#arrival = { waitMs: options.arrivalWaitMs ?? TEAM_PLAN_ARRIVAL_WAIT_MS, retryMs: options.arrivalRetryMs ?? TEAM_PLAN_ARRIVAL_RETRY_MS };
+  }
+
+  /**
+   * A plan the team's list names and this device shares by its record, but does not hold yet: its content is on its
+   * way (a teammate made it a moment ago, or team prefetch has not brought it yet).
+   */
+  arriving(documentId: string): boolean {
+    return this.indexes.isShared(documentId) && this.indexes.teamIds().includes(documentId) && !this.#held(documentId);
   }
 
   parseId(id: unknown): DocumentId {
@@ -89,18 +111,56 @@ export class PlanAccess {
       throw new ChopinError("not-found", "No document with that id is on this device.");
     }
     this.refuseIfDamaged(documentId);
+    const arriving = this.arriving(documentId);
     let handle: PlanHandle;
     try {
       handle = await this.repo.find<PlanDocument>(documentId);
     } catch (error) {
       const failure = findFailure(error);
       if (failure.code === "storage-failure") this.#damaged.set(documentId, failure);
-      throw failure;
+      if (failure.code !== "not-found" || !arriving) throw failure;
+      handle = await this.#awaitArrival(documentId);
     }
     if (!background) this.#used.add(documentId);
     this.track(handle);
     this.snapshots.ensure(handle);
     return handle;
+  }
+
+  /**
+   * Waits, up to the bound, for a teammate's plan the relay did not have yet: each try drops the unavailable handle
+   * and asks again (the relay answers "unavailable" until the plan reaches it, and forgets who asked). Offline it is
+   * refused at once, saying why.
+   */
+  async #awaitArrival(documentId: DocumentId): Promise<PlanHandle> {
+    const deadline = Date.now() + this.#arrival.waitMs;
+    // An unavailable handle left in the Repo's cache fails every later flush() and shutdown(): never left behind.
+    const dropUnavailable = () => {
+      const stale = this.repo.handles[documentId];
+      if (stale && !stale.isReady()) this.repo.delete(documentId);
+    };
+    for (;;) {
+      if (!this.#teamReachable()) {
+        dropUnavailable();
+        throw new ChopinError(
+          "relay-unavailable",
+          "This teammate's plan has not reached this device yet, and the team relay is not connected: it opens once the relay is back.",
+          { documentId, arriving: true },
+        );
+      }
+      if (Date.now() >= deadline) {
+        dropUnavailable();
+        throw new ChopinError("not-found", "This teammate's plan has not reached the relay yet; try again in a moment.", { documentId, arriving: true });
+      }
+      dropUnavailable();
+      await new Promise((resolve) => setTimeout(resolve, this.#arrival.retryMs));
+      try {
+        return await this.repo.find<PlanDocument>(documentId);
+      } catch (error) {
+        const failure = findFailure(error);
+        if (failure.code !== "not-found") throw failure;
+      }
+    }
   }
 
   /** Throws the plan's 'storage-failure' when its stored copy already failed to load this session. */

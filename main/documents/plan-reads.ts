@@ -45,9 +45,11 @@ export function listDocuments(access: PlanAccess, db: Database, input?: ListDocu
   const bodyOnly: DocumentSummary[] = [];
   for (const [id, { entry, shared }] of access.indexes.list()) {
     if ((entry.archivedAt !== null) !== archived) continue;
+    // A teammate's plan listed before its content reached this device: the window says it is on its way.
+    const summary: DocumentSummary = { id, ...entry, shared, ...(shared && access.arriving(id) ? { arriving: true as const } : {}) };
     // Titles come from the index (always current); bodies from the text snapshots (search.ts).
-    if (words.length > 0 && !holdsAllWords(foldForSearch(entry.title), words)) bodyOnly.push({ id, ...entry, shared });
-    else out.push({ id, ...entry, shared });
+    if (words.length > 0 && !holdsAllWords(foldForSearch(entry.title), words)) bodyOnly.push(summary);
+    else out.push(summary);
   }
   if (words.length > 0) out.push(...findBodyMatches(db, words, bodyOnly));
   out.sort(byRecency);

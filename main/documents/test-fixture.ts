@@ -74,6 +74,10 @@ export async function makeFixture(
     setAside?: (db: LocalDb, documentId: string) => void;
     /** The relay address shares belong to (DocumentService.setRelay); none by default. */
     relayUrl?: string;
+    /** DocumentServiceOptions of the same names. */
+    teamReachable?: () => boolean;
+    arrivalWaitMs?: number;
+    arrivalRetryMs?: number;
   } = {},
 ): Promise<Fixture> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "chopin-docs-"));
@@ -96,6 +100,9 @@ export async function makeFixture(
     storageRetryMs: options.storageRetryMs,
     onStorageFault: options.onStorageFault,
     setAside: options.setAside && ((documentId) => options.setAside!(db, documentId)),
+    teamReachable: options.teamReachable,
+    arrivalWaitMs: options.arrivalWaitMs,
+    arrivalRetryMs: options.arrivalRetryMs,
   });
   if (options.relayUrl !== undefined) service.setRelay(options.relayUrl);
   return {

@@ -64,6 +64,12 @@ export function DocumentListItem({ doc, selected, tabStop }: { doc: DocumentSumm
             {doc.matchSnippet && <span className="doc-snippet">{snippetWords(doc.matchSnippet)}</span>}
             <span className="doc-meta">
               <span className={`doc-badge ${doc.shared ? "is-shared" : "is-private"}`}>{doc.shared ? "Shared" : "Private"}</span>
+              {doc.arriving && (
+                // A teammate's plan listed before its content reached this device: opening it waits for it.
+                <span className="doc-arriving" title="Its content is on its way from the team relay">
+                  Arriving…
+                </span>
+              )}
               <span className="doc-when">{formatWhen(doc.updatedAt)}</span>
             </span>
           </button>

@@ -147,6 +147,10 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
               <p className="doc-error" role="alert">
                 {error}
               </p>
+            ) : doc.arriving ? (
+              // A teammate's plan whose content has not reached this device yet: the core waits for it (bounded); no
+              // editor meanwhile, since nothing typed could land in a plan that is not here.
+              <p className="doc-loading">Arriving from the team…</p>
             ) : snapshot !== undefined && saved ? (
               <EditorHost
                 key={doc.id}

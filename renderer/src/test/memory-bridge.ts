@@ -68,6 +68,7 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
     createdAt: d.createdAt,
     updatedAt: d.updatedAt,
     shared: d.shared,
+    ...(d.arriving ? { arriving: d.arriving } : {}),
   });
   const need = (id: string) => {
     const d = docs.get(id);
