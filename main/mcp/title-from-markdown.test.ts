@@ -9,6 +9,11 @@ describe("titleFromMarkdown", () => {
     expect(titleFromMarkdown("Intro line\n\n## **Step** one ##\n# Later")).toBe("Step one");
   });
 
+  it("reads a setext heading too (text underlined with === or ---), as the editor's Markdown parser does", () => {
+    expect(titleFromMarkdown("Launch plan\n===========\n\nSteps follow.")).toBe("Launch plan");
+    expect(titleFromMarkdown("Intro text\n\nRollout\n-------\n")).toBe("Rollout");
+  });
+
   it("skips headings inside code fences and empty headings, and is undefined without a heading", () => {
     expect(titleFromMarkdown("```\n# not a title\n```\n# Real")).toBe("Real");
     expect(titleFromMarkdown("#\n#hashtag\nplain")).toBeUndefined();

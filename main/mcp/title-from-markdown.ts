@@ -1,6 +1,7 @@
 /**
- * The title an agent's new plan gets when the agent names none: the text of the Markdown's first heading (agents
- * usually open with "# Plan name"); undefined when the body has no heading with text, so the usual default applies.
+ * The title an agent's new plan (or an imported file) gets when none is named: the words of the Markdown's first
+ * heading, ATX or setext, as the editor's Markdown parser reads it (shared/markdown-headings.ts; a `#` line inside a
+ * code fence is no heading); undefined when the body has no heading with text, so the usual default applies.
  * What must stay true: the result always passes the title's own check (bounds.ts normalizeTitle), since the agent
  * never sent it and cannot fix it: a body must not be refused for "a title" that is only the body's first line. So it
  * holds no control character (a tab or line-like one becomes a space, any other is dropped), no half of a surrogate
@@ -8,10 +9,9 @@
  * characters as a person sees them (an emoji or an accented letter is never split).
  */
 import { MAX_TITLE_CHARS } from "../../shared/limits.js";
+import { headingsOf } from "../../shared/markdown-headings.js";
 import { DIRECTION_CONTROL_RANGE, hasVisibleCharacter } from "../documents/bounds.js";
 
-/** ATX headings of any level; the closing #s and emphasis markers are not part of the name. */
-const HEADING = /^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/su;
 
 /** Control characters that separate words (normalizeTitle turns these into spaces too), and Unicode's line breaks. */
 const SPACING_CONTROLS = /[\t\n\v\f\r\u0085\u2028\u2029]+/gu;
@@ -40,20 +40,15 @@ function cutToLimit(text: string): string {
 
 /** A heading's text as a title, or "" when nothing showable is left. */
 function cleanTitle(raw: string): string {
-  const text = raw.replace(/[*_`]/g, "").replace(SPACING_CONTROLS, " ").replace(UNSHOWABLE, "").trim();
+  const text = raw.replace(SPACING_CONTROLS, " ").replace(UNSHOWABLE, "").trim();
   // Nothing visible left (zero-width characters only): no title, as for an empty heading (bounds.ts refuses one).
   if (!hasVisibleCharacter(text)) return "";
   return cutToLimit(text).trimEnd();
 }
 
 export function titleFromMarkdown(markdown: string): string | undefined {
-  let inFence = false;
-  for (const line of markdown.split(/\r\n|\r|\n/, 200)) {
-    if (/^ {0,3}(```|~~~)/.test(line)) inFence = !inFence;
-    if (inFence) continue;
-    const match = HEADING.exec(line);
-    if (!match) continue;
-    const title = cleanTitle(match[1]);
+  for (const heading of headingsOf(markdown)) {
+    const title = cleanTitle(heading.text);
     if (title) return title;
   }
   return undefined;
