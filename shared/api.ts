@@ -191,6 +191,26 @@ export interface ChopinApi {
    * loads it directly instead of receiving every change through a sync round (null when nothing is stored yet).
    */
   readSavedDocument(id: DocumentId): Promise<string | null>;
+  /** The plan as a Markdown file: its title as the first heading, then its body. */
+  exportMarkdown(id: DocumentId): Promise<MarkdownFile>;
+  /**
+   * A Markdown file as a new private plan titled from its first heading (else its file name). Refused whole, naming
+   * the file, when it is not UTF-8 text ('invalid-input') or larger than a plan holds ('too-large').
+   */
+  importMarkdown(file: MarkdownFileInput): Promise<DocumentDetail>;
+}
+
+/** A plan as a Markdown file (exportMarkdown). */
+export interface MarkdownFile {
+  /** A name for the file, made from the title ("Launch plan.md"). */
+  fileName: string;
+  markdown: string;
+}
+
+/** A Markdown file to import: its name, and its bytes as base64 (any encoding: the core refuses what is not UTF-8). */
+export interface MarkdownFileInput {
+  name: string;
+  contentBase64: string;
 }
 
 /** What openSnapshot returns. For display only: it may be older than the document. */
@@ -291,6 +311,8 @@ export const API_METHODS = [
   "openSnapshot",
   "readSavedDocument",
   "refreshRepositoryBinding",
+  "exportMarkdown",
+  "importMarkdown",
 ] as const satisfies readonly ApiMethod[];
 
 // Compile-time proof that API_METHODS lists every method of ChopinApi.

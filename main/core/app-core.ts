@@ -168,6 +168,8 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     restoreVersion: (id, versionId, basis) => docs.restoreVersion(id, versionId, basis),
     openSnapshot: (id) => docs.openSnapshot(id),
     readSavedDocument: (id) => docs.readSavedDocument(id),
+    exportMarkdown: (id) => docs.exportMarkdown(id),
+    importMarkdown: (file) => docs.importMarkdown(file),
     getSettings: async () => settings.get(),
     updateSettings: async (patch) => {
       const after = settings.update(patch);

@@ -23,12 +23,15 @@ import type {
   DocumentSnapshot,
   DocumentSummary,
   ListDocumentsQuery,
+  MarkdownFile,
+  MarkdownFileInput,
   SaveReceipt,
   VersionContent,
   VersionEntry,
 } from "../../shared/api.js";
 import { WAIT_SAVED_TIMEOUT_MS } from "../../shared/limits.js";
-import { optionalOptionsObject } from "../../shared/options-object.js";
+import { optionalOptionsObject, requireOptionsObject } from "../../shared/options-object.js";
+import { exportMarkdown, readMarkdownFile } from "./markdown-files.js";
 import type { RepositoryBinding } from "../../shared/schema/plan-document.js";
 import { ChopinError } from "../../shared/errors.js";
 import type { TypedEmitter } from "../util/typed-emitter.js";
@@ -75,6 +78,8 @@ export type DocumentApi = Pick<
   | "restoreVersion"
   | "openSnapshot"
   | "readSavedDocument"
+  | "exportMarkdown"
+  | "importMarkdown"
 >;
 
 export interface DocumentServiceOptions {
@@ -284,6 +289,22 @@ export class DocumentService implements DocumentApi {
   }
 
   // ---- edits (plan-writes.ts) ----
+
+  /** The plan as a Markdown file (markdown-files.ts). */
+  async exportMarkdown(id: string): Promise<MarkdownFile> {
+    const { plan } = await this.#access.load(id);
+    return exportMarkdown(plan.title, plan.text);
+  }
+
+  /** A Markdown file as a new private plan; a file that is not UTF-8 or too large is refused whole (markdown-files.ts). */
+  async importMarkdown(input: MarkdownFileInput): Promise<DocumentDetail> {
+    const file = requireOptionsObject<MarkdownFileInput>(input, "A Markdown file");
+    if (typeof file.name !== "string" || typeof file.contentBase64 !== "string") {
+      throw new ChopinError("invalid-input", "A Markdown file is sent as its name and its bytes in base64.");
+    }
+    const { title, markdown } = readMarkdownFile(file);
+    return this.#saved(await this.createDocumentWith({ title, markdown, shared: false }));
+  }
 
   /** No input at all (the UI's New) makes a default document; anything but an object is refused (options-object.ts). */
   async createDocument(input?: CreateDocumentInput): Promise<DocumentDetail> {

@@ -11,7 +11,7 @@ import { byRecency } from "../documents/search.js";
 import { nonObjectArguments } from "./call-arguments.js";
 import { issueWords } from "./issue-words.js";
 import { parseDocumentId } from "../documents/document-id.js";
-import { titleFromMarkdown } from "./title-from-markdown.js";
+import { titleFromMarkdown } from "../documents/title-from-markdown.js";
 import { requireRelayToShare } from "../documents/share-guard.js";
 import type { ReplayLog } from "./replay.js";
 import { repositoryBindingOf, TOOL_INPUTS, type ToolInput, type ToolName } from "./tool-schemas.js";

@@ -8,6 +8,7 @@ import { useServices } from "../state/app-services.js";
 import { CommandPalette } from "./CommandPalette.js";
 import { ConfirmDialog } from "./ConfirmDialog.js";
 import { DocumentView } from "./DocumentView.js";
+import { FileDrop } from "./FileDrop.js";
 import { Icon } from "./Icons.js";
 import { NoticeBanner } from "./NoticeBanner.js";
 import { RepositoryPickerDialog } from "./RepositoryPickerDialog.js";
@@ -62,6 +63,7 @@ export function App() {
 
   return (
     <div className="app">
+      <FileDrop />
       <Sidebar />
       <main className="main" aria-label={selected ? selected.title || "Untitled" : "No document open"}>
         <NoticeBanner />

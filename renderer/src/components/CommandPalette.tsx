@@ -13,6 +13,7 @@ import { Dialog } from "./Dialog.js";
 import { askToDelete } from "./DocumentListItem.js";
 import { askToShare } from "./use-share-action.js";
 import { shortcutHint } from "./shortcuts.js";
+import { pickMarkdownFiles, saveTextFile } from "./markdown-file-io.js";
 
 interface PaletteItem {
   id: string;
@@ -43,11 +44,18 @@ export function paletteCommands(services: AppServices): PaletteItem[] {
       kind: "command",
       run: () => documents.getState().setShowArchived(!documents.getState().showArchived),
     },
+    {
+      id: "import",
+      label: "Import Markdown files…",
+      kind: "command",
+      run: () => void pickMarkdownFiles().then((files) => documents.getState().importFiles(files)),
+    },
   ];
   if (hasDoc) {
     items.push(
       { id: "history", label: "Show version history", hint: shortcutHint("Shift+H"), kind: "command", run: () => ui.getState().toggleHistory(true) },
       { id: "outline", label: "Toggle outline", kind: "command", run: () => ui.getState().toggleOutline() },
+      { id: "export", label: "Export as Markdown file", kind: "command", run: () => void documents.getState().exportMarkdown(selected.id, saveTextFile) },
     );
   }
   // What the sidebar's row menu does to a document, for the open one, so none of it needs the mouse or the list.

@@ -15,6 +15,7 @@ import { CORE_DOWN_REASON, useCoreReachable } from "./use-core-reachable.js";
 import { RowActionsMenu } from "./RowActionsMenu.js";
 import { NO_RELAY_REASON, useRelayConfigured } from "./use-relay-configured.js";
 import { useShareAction } from "./use-share-action.js";
+import { saveTextFile } from "./markdown-file-io.js";
 
 export function DocumentListItem({ doc, selected, tabStop }: { doc: DocumentSummary; selected: boolean; tabStop: boolean }) {
   const { documents, ui } = useServices();
@@ -91,9 +92,13 @@ export function DocumentListItem({ doc, selected, tabStop }: { doc: DocumentSumm
                   },
                 ] : []),
             ...(doc.archivedAt === null
-              ? [{ label: "Archive", onSelect: () => void store().archive(doc.id) }]
+              ? [
+                  { label: "Archive", onSelect: () => void store().archive(doc.id) },
+                  { label: "Export as Markdown", onSelect: () => void store().exportMarkdown(doc.id, saveTextFile) },
+                ]
               : [
                   { label: "Restore", onSelect: () => void store().restore(doc.id) },
+                  { label: "Export as Markdown", onSelect: () => void store().exportMarkdown(doc.id, saveTextFile) },
                   {
                     label: "Delete…",
                     danger: true,

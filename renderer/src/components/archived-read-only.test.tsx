@@ -103,7 +103,8 @@ describe("an archived plan's row and notices", () => {
     await bridge.api.archiveDocument(doc.id);
     services.documents.getState().setShowArchived(true);
     const menu = await openRowMenu("Shelved");
-    expect(within(menu).getAllByRole("menuitem").map((item) => item.textContent)).toEqual(["Restore", "Delete…"]);
+    // An archived plan can still leave the app as a file (issue #24); only writes are withheld.
+    expect(within(menu).getAllByRole("menuitem").map((item) => item.textContent)).toEqual(["Restore", "Export as Markdown", "Delete…"]);
     fireEvent.keyDown(menu, { key: "Escape" });
     fireEvent.doubleClick(screen.getByRole("button", { name: /^Shelved/ }));
     expect(screen.queryByRole("textbox", { name: "Rename document" })).toBeNull();

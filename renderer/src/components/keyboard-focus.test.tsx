@@ -29,9 +29,11 @@ describe("keyboard focus", () => {
     key("ArrowDown");
     expect(focused()?.textContent).toBe("Archive");
     key("ArrowDown");
+    expect(focused()?.textContent).toBe("Export as Markdown");
+    key("ArrowDown");
     expect(focused()?.textContent).toBe("Rename");
     key("ArrowUp");
-    expect(focused()?.textContent).toBe("Archive");
+    expect(focused()?.textContent).toBe("Export as Markdown");
     key("Home");
     expect(focused()?.textContent).toBe("Rename");
 

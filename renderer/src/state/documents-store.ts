@@ -12,6 +12,9 @@ import { MAX_SEARCH_QUERY_CHARS, OPEN_PREVIEW_WAIT_MS } from "../../../shared/li
 import { describeError } from "./describe-error.js";
 import { latestWins } from "./latest-wins.js";
 import { markOpening } from "./opening-marks.js";
+import { MAX_DOCUMENT_MARKDOWN_BYTES } from "../../../shared/limits.js";
+import { bytesToBase64 } from "../replica/base64.js";
+import { isMarkdownFileName } from "./markdown-file-names.js";
 
 /** The fast answers asked for first when a document is opened (see use-open-document.ts); each settles, null on failure. */
 export interface OpeningRequests {
@@ -81,6 +84,13 @@ export interface DocumentsState {
   /** A damaged shared plan: the core sets its bytes aside and fetches the team's copy, then it opens. */
   restoreFromTeam(id: DocumentId): Promise<void>;
   share(id: DocumentId): Promise<void>;
+  /** Saves the plan as a Markdown file (the core makes it; `save` hands it to the person's disk). */
+  exportMarkdown(id: DocumentId, save: (fileName: string, markdown: string) => void): Promise<void>;
+  /**
+   * Imports Markdown files as private plans, one by one, and opens the last one imported; each file refused (not
+   * Markdown, not UTF-8, too large) is said by name in the notice, and nothing of it is kept.
+   */
+  importFiles(files: readonly File[]): Promise<void>;
   /** Shows a notice; `about` names the document it concerns (see `notice`). */
   showNotice(notice: string, about?: DocumentId | null): void;
   dismissNotice(): void;
@@ -247,6 +257,35 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
         await get().refresh();
         if (detail) await get().open(id);
       },
+      async exportMarkdown(id, save) {
+        const file = await attempt(() => api.exportMarkdown(id), id);
+        if (file) save(file.fileName, file.markdown);
+      },
+      async importFiles(files) {
+        const refused: string[] = [];
+        let last: DocumentDetail | null = null;
+        let imported = 0;
+        for (const file of files) {
+          const refusal = refusalBeforeReading(file);
+          if (refusal) {
+            refused.push(refusal);
+            continue;
+          }
+          try {
+            const contentBase64 = bytesToBase64(new Uint8Array(await file.arrayBuffer()));
+            last = await api.importMarkdown({ name: file.name, contentBase64 });
+            imported++;
+          } catch (error) {
+            refused.push(describeError(error));
+          }
+        }
+        await get().refresh();
+        if (last) await get().open(last.id);
+        if (refused.length > 0) {
+          const done = imported > 0 ? `${imported === 1 ? "One file was" : `${imported} files were`} imported as private plans. ` : "";
+          set({ notice: `${done}${refused.join(" ")}`, noticeAbout: null, noticeDamaged: false });
+        }
+      },
       showNotice(notice, about = null) {
         set({ notice, noticeAbout: about, noticeDamaged: false });
       },
@@ -258,6 +297,18 @@ export function createDocumentsStore(api: ChopinApi, { previewWaitMs = OPEN_PREV
       },
     };
   });
+}
+
+/**
+ * A file refused before its bytes are read: not a Markdown file by its name, or larger than a plan holds (a dropped
+ * video is not read into memory to be refused by the core).
+ */
+function refusalBeforeReading(file: File): string | null {
+  if (!isMarkdownFileName(file.name)) return `“${file.name}” is not a Markdown file (.md), so it was not imported.`;
+  if (file.size > MAX_DOCUMENT_MARKDOWN_BYTES) {
+    return `“${file.name}” is ${Math.ceil(file.size / 1024)} KB, more than the ${MAX_DOCUMENT_MARKDOWN_BYTES / 1024} KB a plan holds, so it was not imported.`;
+  }
+  return null;
 }
 
 /** What is known of a document from the list before the core has described it in full. */

@@ -20,10 +20,11 @@ import type {
   VersionEntry,
 } from "../../../shared/api.js";
 import { ChopinError } from "../../../shared/errors.js";
-import { DEFAULT_DOCUMENT_TITLE } from "../../../shared/limits.js";
+import { DEFAULT_DOCUMENT_TITLE, MAX_DOCUMENT_MARKDOWN_BYTES } from "../../../shared/limits.js";
 import type { Repo } from "@automerge/automerge-repo";
 import { next as A } from "@automerge/automerge";
-import { bytesToBase64 } from "../replica/base64.js";
+import { base64ToBytes, bytesToBase64 } from "../replica/base64.js";
+import { firstHeadingText } from "../../../shared/markdown-headings.js";
 
 /** The core's refusal to share without a team relay (main/documents/share-guard.ts), in its shape. */
 const noRelay = () => new ChopinError("no-relay", "No team relay is configured, so this document cannot be shared yet.");
@@ -242,6 +243,23 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
       const handle = repo?.handles[id as never];
       if (!bridge.savedDocuments || !handle?.isReady()) return null;
       return bytesToBase64(A.save(handle.doc()));
+    },
+    async exportMarkdown(id) {
+      const d = need(id);
+      const handle = repo?.handles[id as never] as { doc(): { text?: string } } | undefined;
+      const body = handle?.doc()?.text ?? "";
+      return { fileName: `${d.title}.md`, markdown: firstHeadingText(body) === d.title ? body : `# ${d.title}\n\n${body}` };
+    },
+    async importMarkdown(file) {
+      const bytes = base64ToBytes(file.contentBase64);
+      if (bytes.byteLength > MAX_DOCUMENT_MARKDOWN_BYTES) throw new ChopinError("too-large", `“${file.name}” is too large, so it was not imported.`);
+      let text: string;
+      try {
+        text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      } catch {
+        throw new ChopinError("invalid-input", `“${file.name}” is not UTF-8 text, so it was not imported.`);
+      }
+      return bridge.api.createDocument({ title: firstHeadingText(text) ?? file.name.replace(/\.md$/i, ""), markdown: text, shared: false });
     },
     async openSnapshot(id) {
       if (bridge.snapshotGate) await bridge.snapshotGate;

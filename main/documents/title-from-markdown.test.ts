@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_DOCUMENT_TITLE, MAX_TITLE_CHARS } from "../../shared/limits.js";
-import { normalizeNewTitle } from "../documents/bounds.js";
+import { normalizeNewTitle } from "./bounds.js";
 import { titleFromMarkdown } from "./title-from-markdown.js";
 
 describe("titleFromMarkdown", () => {

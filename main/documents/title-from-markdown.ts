@@ -10,7 +10,7 @@
  */
 import { MAX_TITLE_CHARS } from "../../shared/limits.js";
 import { headingsOf } from "../../shared/markdown-headings.js";
-import { DIRECTION_CONTROL_RANGE, hasVisibleCharacter } from "../documents/bounds.js";
+import { DIRECTION_CONTROL_RANGE, hasVisibleCharacter } from "./bounds.js";
 
 
 /** Control characters that separate words (normalizeTitle turns these into spaces too), and Unicode's line breaks. */
@@ -38,8 +38,8 @@ function cutToLimit(text: string): string {
   return text.slice(0, end);
 }
 
-/** A heading's text as a title, or "" when nothing showable is left. */
-function cleanTitle(raw: string): string {
+/** Text (a heading's words, a file's name) as a title that passes the title's check, or "" when nothing showable is left. */
+export function cleanTitle(raw: string): string {
   const text = raw.replace(SPACING_CONTROLS, " ").replace(UNSHOWABLE, "").trim();
   // Nothing visible left (zero-width characters only): no title, as for an empty heading (bounds.ts refuses one).
   if (!hasVisibleCharacter(text)) return "";
