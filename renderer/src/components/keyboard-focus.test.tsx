@@ -47,6 +47,8 @@ describe("keyboard focus", () => {
 
     // ArrowUp on the closed button opens on the last item; choosing one acts and closes.
     fireEvent.keyDown(trigger, { key: "ArrowUp" });
+    expect(focused()?.textContent).toBe("Export as Markdown");
+    key("ArrowUp");
     expect(focused()?.textContent).toBe("Archive");
     fireEvent.click(focused()!);
     expect(screen.queryByRole("menu")).toBeNull();
