@@ -16,8 +16,11 @@ import { ChopinError } from "../../shared/errors.js";
 import { lastRefusal, reloadOnNewSecretLink } from "./bridge/secret.js";
 import { WINDOW_ID } from "./replica/window-outbox.js";
 import { pageStorage } from "./state/last-open.js";
+import { followTheme } from "./state/theme.js";
 import "./styles.css";
 
+// Light or dark before the first frame, so a dark system never flashes a light page (state/theme.ts).
+followTheme();
 const root = createRoot(document.getElementById("root")!);
 // Host mode: the new link Chopin prints after a restart, pasted into this same tab, takes effect (Electron has no
 // address bar, and its URL never carries a secret).

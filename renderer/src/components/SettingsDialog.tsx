@@ -12,6 +12,7 @@ import { GitHubAccountSection } from "./GitHubAccountSection.js";
 import { CopyButton } from "./CopyButton.js";
 import { relayCheck } from "./relay-check.js";
 import { relayUrlWarning } from "./relay-url-warning.js";
+import { ThemePicker } from "./ThemePicker.js";
 
 /** Saved with a relay address but no token: nothing connects until the token is added. */
 export const RELAY_WITHOUT_TOKEN =
@@ -84,6 +85,10 @@ export function SettingsDialog() {
               <input {...ids} value={displayName} onChange={(e) => setDisplayName(e.target.value)} required />
             )}
           </Field>
+        </section>
+        <section className="settings-section">
+          <h3 className="settings-heading">Appearance</h3>
+          <ThemePicker />
         </section>
         <section className="settings-section">
           <h3 className="settings-heading">Team relay</h3>
