@@ -1,6 +1,8 @@
 /**
  * The hashes of encoded Automerge changes for code that runs in a browser (the window's end of the window fast link):
- * over the plain-JS SHA-256 of sha256.ts; shared/node/change-hash.ts runs the same check over node:crypto.
+ * over @noble/hashes' SHA-256 (plain JS, synchronous: a window has neither node:crypto nor a synchronous WebCrypto
+ * digest, and A.decodeChange(bytes).hash costs ~50 µs a keystroke, ~0.6 s for a 60 KB paste); shared/node/change-hash.ts
+ * runs the same check over node:crypto.
  * A change chunk is magic(4) checksum(4) type(1) length(LEB128) body; its hash is SHA-256 over type, length and body,
  * and the checksum is that hash's first 4 bytes. An uncompressed change (type 1, what A.getChanges returns) is hashed
  * here; any other chunk must get through Automerge's own decoder (slow, and rare on this link).
@@ -9,7 +11,8 @@
  * batch holding bytes that are not a change gives null, never a throw.
  */
 import { next as A } from "@automerge/automerge";
-import { sha256, toHex } from "./sha256.js";
+import { sha256 } from "@noble/hashes/sha2";
+import { bytesToHex } from "@noble/hashes/utils";
 
 const HEADER_BYTES = 8;
 const CHUNK_TYPE_CHANGE = 1;
@@ -54,4 +57,4 @@ export function changeHashesCheckedWith(hexDigest: (bytes: Uint8Array) => string
 }
 
 /** Each change's hash when every one is a well-formed change chunk; null as soon as one is not (plain-JS SHA-256). */
-export const checkedChangeHashes = changeHashesCheckedWith((bytes) => toHex(sha256(bytes)));
+export const checkedChangeHashes = changeHashesCheckedWith((bytes) => bytesToHex(sha256(bytes)));
