@@ -21,6 +21,7 @@ import { describeRelayFailure } from "./startup-errors.js";
 import type { RelayGitHubOptions } from "./authenticate.js";
 import { DEFAULT_RELAY_PORT, LOOPBACK_HOST } from "../shared/defaults.js";
 import { UserStore, checkHandle, isValidHandle } from "./users.js";
+import { readOptions, type OptionKinds } from "../shared/node/cli-options.js";
 
 /** Relative to the current folder (.gitignore lists it, for a relay started inside a checkout). */
 export const DEFAULT_RELAY_DATA_DIR = "relay-data";
@@ -59,9 +60,17 @@ export const HELP = [
   "                         addresses end up in proxies' access logs; only for tools that cannot send an Authorization header)",
 ].join("\n");
 
-const SERVE_FLAGS = ["port", "host", "data", "github-api-url", "allowed-users", "allowed-orgs"];
-/** Flags that take no value. */
-const SWITCHES = ["allow-query-token"];
+/** The options, for util.parseArgs (shared/node/cli-options.ts). */
+const OPTIONS: OptionKinds = {
+  help: { type: "boolean", short: "h" },
+  port: { type: "string" },
+  host: { type: "string" },
+  data: { type: "string" },
+  "github-api-url": { type: "string" },
+  "allowed-users": { type: "string" },
+  "allowed-orgs": { type: "string" },
+  "allow-query-token": { type: "boolean" },
+};
 
 /** "a, b,,c" -> ["a","b","c"]; every name must look like a GitHub login or organization. */
 function nameList(raw: string | undefined, what: string): string[] {
@@ -113,26 +122,12 @@ function parseGitHubAdmission(flags: Map<string, string>, env: NodeJS.ProcessEnv
 }
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliCommand {
-  const positional: string[] = [];
+  const { values, positionals: positional } = readOptions(argv, OPTIONS, { positionals: true });
+  if (values.help === true) return { kind: "help" };
   const flags = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--help" || arg === "-h") return { kind: "help" };
-    if (arg.startsWith("--")) {
-      const eq = arg.indexOf("=");
-      const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
-      if (SWITCHES.includes(name)) {
-        if (eq >= 0) throw new ChopinError("invalid-input", `Option --${name} takes no value.`);
-        flags.set(name, "1");
-        continue;
-      }
-      const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-      if (!SERVE_FLAGS.includes(name)) throw new ChopinError("invalid-input", `Unknown option --${name}.`);
-      if (value === undefined || value === "") throw new ChopinError("invalid-input", `Option --${name} needs a value.`);
-      flags.set(name, value);
-    } else {
-      positional.push(arg);
-    }
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value === "string") flags.set(name, value);
+    else if (value === true) flags.set(name, "1");
   }
   const dataDir = setting(flags, env, "data", "CHOPIN_RELAY_DATA")?.value ?? DEFAULT_RELAY_DATA_DIR;
   if (positional.length === 0) {

@@ -71,6 +71,14 @@ describe("parseCli", () => {
     expect(parseCli(["user", "revoke", "bob"], {})).toMatchObject({ kind: "user-revoke", handle: "bob" });
   });
 
+  it("takes tokens in the address only when --allow-query-token (or CHOPIN_RELAY_ALLOW_QUERY_TOKEN=1) says so", () => {
+    expect(parseCli([], {})).not.toHaveProperty("allowQueryToken");
+    expect(parseCli(["--allow-query-token"], {})).toMatchObject({ kind: "serve", allowQueryToken: true });
+    expect(parseCli([], { CHOPIN_RELAY_ALLOW_QUERY_TOKEN: "1" })).toMatchObject({ allowQueryToken: true });
+    expect(() => parseCli(["--allow-query-token=yes"], {})).toThrow(/--allow-query-token takes no value/);
+    expect(() => parseCli([], { CHOPIN_RELAY_ALLOW_QUERY_TOKEN: "yes" })).toThrow(/is not 1/);
+  });
+
   it("refuses bad arguments with a sentence", () => {
     for (const argv of [["--port", "http"], ["--port", "70000"], ["--bogus", "1"], ["user"], ["user", "add"], ["other"], ["--data"]]) {
       expect(() => parseCli(argv, {}), argv.join(" ")).toThrow(ChopinError);

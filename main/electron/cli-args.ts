@@ -6,6 +6,7 @@
  * in a dialog instead of crashing before there is a window.
  */
 import { resolve } from "node:path";
+import { readOptions, type OptionKinds } from "../../shared/node/cli-options.js";
 import { GITHUB_FLAGS, type GitHubConfigInput } from "../github/github-config.js";
 
 export interface ElectronArgs {
@@ -15,25 +16,24 @@ export interface ElectronArgs {
   github: GitHubConfigInput;
 }
 
-/** The value of `--flag VALUE` or `--flag=VALUE`; a missing, empty or flag-looking value counts as absent. */
-function valueOf(argv: readonly string[], flag: string): string | null {
-  let found: string | null = null;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === flag && i + 1 < argv.length && argv[i + 1] !== "" && !argv[i + 1].startsWith("--")) {
-      found = argv[++i];
-    } else if (arg.startsWith(`${flag}=`) && arg.length > flag.length + 1) {
-      found = arg.slice(flag.length + 1);
-    }
-  }
-  return found;
+/** The desktop app's own options; anything else on the command line is Chromium's or the OS's and is left alone. */
+const OPTIONS: OptionKinds = {
+  "data-dir": { type: "string" },
+  ...Object.fromEntries(Object.values(GITHUB_FLAGS).map((flag) => [flag.slice(2), { type: "string" as const }])),
+};
+
+/** An option's value: a missing, empty or flag-looking value counts as absent (the OS may add a flag right after). */
+function valueOf(values: Record<string, string | boolean | undefined>, name: string): string | null {
+  const value = values[name];
+  return typeof value === "string" && value !== "" && !value.startsWith("--") ? value : null;
 }
 
 export function parseElectronArgs(argv: readonly string[], cwd: string = process.cwd()): ElectronArgs {
-  const dataDir = valueOf(argv, "--data-dir");
+  const { values } = readOptions(argv, OPTIONS, { strict: false });
+  const dataDir = valueOf(values, "data-dir");
   const github: GitHubConfigInput = {};
   for (const key of ["clientId", "apiUrl", "webUrl"] as const) {
-    const value = valueOf(argv, GITHUB_FLAGS[key]);
+    const value = valueOf(values, GITHUB_FLAGS[key].slice(2));
     if (value !== null) github[key] = value;
   }
   return { dataDir: dataDir === null ? null : resolve(cwd, dataDir), github };

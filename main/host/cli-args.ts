@@ -4,6 +4,7 @@
  * equivalents. Bad values are typed errors with a sentence, not crashes.
  */
 import { ChopinError } from "../../shared/errors.js";
+import { readOptions, type OptionKinds } from "../../shared/node/cli-options.js";
 import { DEFAULT_MCP_PORT, DEFAULT_UI_PORT } from "../../shared/defaults.js";
 import { GITHUB_FLAGS, parseGitHubConfig, type GitHubConfig } from "../github/github-config.js";
 
@@ -20,7 +21,20 @@ export interface HostArgs {
   github: GitHubConfig;
 }
 
-const VALUE_FLAGS = new Set(["--data-dir", "--relay", "--relay-token", "--ui-port", "--mcp-port", ...Object.values(GITHUB_FLAGS)]);
+/** The options, for util.parseArgs (shared/node/cli-options.ts). */
+const OPTIONS: OptionKinds = {
+  headless: { type: "boolean" },
+  open: { type: "boolean" },
+  "no-open": { type: "boolean" },
+  "data-dir": { type: "string" },
+  relay: { type: "string" },
+  "relay-token": { type: "string" },
+  "ui-port": { type: "string" },
+  "mcp-port": { type: "string" },
+  ...Object.fromEntries(Object.values(GITHUB_FLAGS).map((flag) => [flag.slice(2), { type: "string" as const }])),
+};
+const OFFERED =
+  "Options: --headless --data-dir DIR --relay URL --relay-token TOKEN --ui-port P --mcp-port P --no-open --github-client-id ID --github-api-url URL --github-web-url URL.";
 
 function parsePort(flag: string, raw: string): number {
   const port = Number(raw);
@@ -44,22 +58,9 @@ function parseRelayUrl(raw: string): string {
 }
 
 export function parseHostArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): HostArgs {
-  const values = new Map<string, string>();
-  const flags = new Set<string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.indexOf("=");
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    if (VALUE_FLAGS.has(name)) {
-      const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-      if (value === undefined) throw new ChopinError("invalid-input", `${name} needs a value.`);
-      values.set(name, value);
-    } else if (["--headless", "--no-open", "--open"].includes(arg)) {
-      flags.add(arg);
-    } else {
-      throw new ChopinError("invalid-input", `Unknown option “${arg}”. Options: --headless --data-dir DIR --relay URL --relay-token TOKEN --ui-port P --mcp-port P --no-open --github-client-id ID --github-api-url URL --github-web-url URL.`);
-    }
-  }
+  const { values: read } = readOptions(argv, OPTIONS, { offered: OFFERED });
+  const values = new Map(Object.entries(read).filter((entry): entry is [string, string] => typeof entry[1] === "string").map(([name, value]) => [`--${name}`, value]));
+  const flags = new Set(Object.entries(read).filter(([, value]) => value === true).map(([name]) => `--${name}`));
   const pick = (flag: string, envName: string) => values.get(flag) ?? env[envName] ?? null;
   const relay = pick("--relay", "CHOPIN_RELAY_URL");
   const uiPort = pick("--ui-port", "CHOPIN_UI_PORT");
