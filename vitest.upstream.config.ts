@@ -16,6 +16,8 @@ export default defineConfig({
       // The tests' and dist helpers' imports of the sources (../src/x.js, ../../src/x.js) load the built files.
       { find: /^(?:\.\.\/)+src\/(.*)$/, replacement: `${pkg}/dist/$1` },
       { find: /^(?:\.\.\/)+automerge-repo-network-messagechannel\/src\/index\.js$/, replacement: "@automerge/automerge-repo-network-messagechannel" },
+      // The StorageSubsystem suite's file-system adapter is our SQLite adapter (test-support/upstream-nodefs-storage.ts).
+      { find: /^(?:\.\.\/)+automerge-repo-storage-nodefs\/src\/index\.js$/, replacement: join(here, "test-support/upstream-nodefs-storage.ts") },
     ],
   },
   test: {
@@ -26,9 +28,10 @@ export default defineConfig({
     // HACK), and a handle another repo created may still be fetching then: it failed 4 runs in 16 here with the
     // pacing patch's newest part taken out, as often as with it.
     testNamePattern: /^(?!.*(does not add duplicate heads-changed listeners|registers document with synchronizer when there is no storage subsystem|syncs a bunch of changes)).*$/,
-    // The suites our patch touches. remoteHeads.test.ts is not among them: it fails now and then here with or without
-    // the patch (timing on a loaded 2-core machine).
-    include: ["test/DocHandle.test.ts", "test/DocSynchronizer.test.ts", "test/CollectionSynchronizer.test.ts", "test/Repo.test.ts"],
+    // The suites our patch touches, and those of the parts we build on (network, presence, share policy, storage, the
+    // last over our own SQLite adapter). remoteHeads.test.ts is not among them: it fails now and then here with or
+    // without the patch (timing on a loaded 2-core machine).
+    include: ["test/DocHandle.test.ts", "test/DocSynchronizer.test.ts", "test/CollectionSynchronizer.test.ts", "test/Repo.test.ts", "test/NetworkSubsystem.test.ts", "test/Presence.test.ts", "test/SharePolicy.test.ts", "test/StorageSubsystem.test.ts"],
     exclude: [],
     // The package's entry point loads Automerge's wasm; the tests import its slim modules directly.
     setupFiles: [join(here, "test-support/upstream-automerge-setup.ts")],
