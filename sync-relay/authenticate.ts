@@ -13,7 +13,7 @@
  * - Without GitHub admission configured, behaviour is exactly the relay-token-only behaviour (401 for anything else).
  */
 import type { ErrorCode } from "../shared/errors.js";
-import { RELAY_GITHUB_CHECK_MAX_ADDRESSES, RELAY_GITHUB_CHECK_WINDOW_MS, RELAY_GITHUB_CHECKS_PER_ADDRESS } from "../shared/limits.js";
+import { RELAY_GITHUB_CHECK_MAX_ADDRESSES, RELAY_GITHUB_CHECK_WINDOW_MS, RELAY_GITHUB_CHECKS_PER_ADDRESS } from "./limits.js";
 import { AttemptBudget } from "./admission/attempt-budget.js";
 import { createGitHubAdmission, type GitHubAdmission } from "./admission/github-admission.js";
 import { startLiveGitHubSockets, type LiveGitHubSockets } from "./github-live.js";

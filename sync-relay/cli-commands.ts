@@ -22,6 +22,7 @@ import type { RelayGitHubOptions } from "./authenticate.js";
 import { DEFAULT_RELAY_PORT, LOOPBACK_HOST } from "../shared/defaults.js";
 import { UserStore, checkHandle, isValidHandle } from "./users.js";
 import { readOptions, type OptionKinds } from "../shared/node/cli-options.js";
+import { RELAY_REVOCATION_BOUND_MS } from "./limits.js";
 
 /** Relative to the current folder (.gitignore lists it, for a relay started inside a checkout). */
 export const DEFAULT_RELAY_DATA_DIR = "relay-data";

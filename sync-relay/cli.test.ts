@@ -11,7 +11,7 @@ import { next as A } from "@automerge/automerge";
 import { generateAutomergeUrl, parseAutomergeUrl } from "@automerge/automerge-repo";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ChopinError } from "../shared/errors.js";
-import { MAX_HANDLE_CHARS, RELAY_REVOCATION_BOUND_MS } from "../shared/limits.js";
+import { MAX_HANDLE_CHARS, RELAY_REVOCATION_BOUND_MS } from "./limits.js";
 import { CLOSE_CODES } from "../shared/sync-wire.js";
 import { DEFAULT_RELAY_PORT } from "../shared/defaults.js";
 import { HELP, parseCli } from "./cli-commands.js";

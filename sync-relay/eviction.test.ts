@@ -8,15 +8,8 @@ import { Repo, generateAutomergeUrl, parseAutomergeUrl, type DocumentId } from "
 import type Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SqliteStorageAdapter } from "../shared/node/sqlite-storage-adapter.js";
-import {
-  RELAY_EVICT_SWEEP_MS,
-  RELAY_IDLE_EVICT_MS,
-  RELAY_MAX_LOADED_DOCUMENTS,
-  RELAY_MIN_IDLE_EVICT_MS,
-  RELAY_JOIN_TIMEOUT_MS,
-  RELAY_KEEPALIVE_MS,
-  RELAY_USER_POLL_MS,
-} from "../shared/limits.js";
+import { RELAY_JOIN_TIMEOUT_MS, RELAY_KEEPALIVE_MS } from "../shared/limits.js";
+import { RELAY_EVICT_SWEEP_MS, RELAY_IDLE_EVICT_MS, RELAY_MAX_LOADED_DOCUMENTS, RELAY_MIN_IDLE_EVICT_MS, RELAY_USER_POLL_MS } from "./limits.js";
 import { DocumentEvictor } from "./eviction.js";
 import { openRelayDb } from "./relay-db.js";
 import { relayTimings, startRelay, type RunningRelay } from "./server.js";

@@ -11,7 +11,7 @@
  */
 import type { DocumentId, Repo } from "@automerge/automerge-repo";
 import { unloadDocument } from "../shared/unload-document.js";
-import { RELAY_MAX_LOADED_DOCUMENTS, RELAY_MIN_IDLE_EVICT_MS } from "../shared/limits.js";
+import { RELAY_MAX_LOADED_DOCUMENTS, RELAY_MIN_IDLE_EVICT_MS } from "./limits.js";
 
 export interface EvictorOptions {
   idleMs: number;

@@ -9,7 +9,7 @@ import { next as A } from "@automerge/automerge";
 import { Repo, type DocHandle } from "@automerge/automerge-repo";
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RELAY_APPLY_BUSY_SHARE, RELAY_APPLY_INTERVAL_MS, RELAY_APPLY_MAX_WAIT_MS } from "../shared/limits.js";
+import { RELAY_APPLY_BUSY_SHARE, RELAY_APPLY_INTERVAL_MS, RELAY_APPLY_MAX_WAIT_MS } from "./limits.js";
 import { FAST_CHANGES_TYPE, type FastChangesFrame } from "../shared/sync-wire.js";
 import { RelayFastPath, relayApplyDelay } from "./fast-path.js";
 import { PeerInterest } from "./peer-interest.js";

@@ -43,7 +43,8 @@
 import { next as A } from "@automerge/automerge";
 import { changesSince } from "../shared/automerge-changes.js";
 import { isValidDocumentId, type DocHandle, type DocumentId, type Repo } from "@automerge/automerge-repo";
-import { FAST_PATH_MAX_BYTES, RELAY_APPLY_BUSY_SHARE, RELAY_APPLY_INTERVAL_MS, RELAY_APPLY_MAX_WAIT_MS } from "../shared/limits.js";
+import { FAST_PATH_MAX_BYTES } from "../shared/limits.js";
+import { RELAY_APPLY_BUSY_SHARE, RELAY_APPLY_INTERVAL_MS, RELAY_APPLY_MAX_WAIT_MS } from "./limits.js";
 import { spacingAfter, timed } from "../shared/apply-spacing.js";
 import { verifiedChangeHashes } from "../shared/node/change-hash.js";
 import type { FastChangesFrame } from "../shared/sync-wire.js";

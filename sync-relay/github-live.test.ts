@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { GITHUB_ADMISSION_REVERIFY_MS } from "../shared/limits.js";
+import { GITHUB_ADMISSION_REVERIFY_MS } from "./limits.js";
 import type { GitHubAdmission } from "./admission/github-admission.js";
 import { startLiveReverification } from "./admission/live-reverify.js";
 import { startLiveGitHubSockets } from "./github-live.js";

@@ -8,7 +8,7 @@
  * - Re-verification asks GitHub afresh (the cached answer for that token is dropped first), so a lost admission is
  *   noticed within one interval whatever the cache TTL; new connections still share the cache between passes.
  */
-import { GITHUB_ADMISSION_REVERIFY_MS } from "../shared/limits.js";
+import { GITHUB_ADMISSION_REVERIFY_MS } from "./limits.js";
 import { CLOSE_CODES } from "../shared/sync-wire.js";
 import type { GitHubAdmission } from "./admission/github-admission.js";
 import { startLiveReverification, type LiveGitHubConnection } from "./admission/live-reverify.js";

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RELAY_MAX_PEER_BINDINGS_PER_USER as MAX, RELAY_PEER_BINDING_TTL_MS as TTL } from "../shared/limits.js";
+import { RELAY_MAX_PEER_BINDINGS_PER_USER as MAX, RELAY_PEER_BINDING_TTL_MS as TTL } from "./limits.js";
 import { openRelayDb } from "./relay-db.js";
 import { UserStore } from "./users.js";
 

@@ -13,7 +13,7 @@
  * - Re-claiming one's own binding, or the refusal of another user's, changes no other binding.
  */
 import type Database from "better-sqlite3";
-import { RELAY_MAX_PEER_BINDINGS_PER_USER, RELAY_PEER_BINDING_TTL_MS } from "../shared/limits.js";
+import { RELAY_MAX_PEER_BINDINGS_PER_USER, RELAY_PEER_BINDING_TTL_MS } from "./limits.js";
 
 /** Whether a claim stands; a refusal says why, in a sentence for the client's close reason and the log. */
 export type PeerClaim =

@@ -10,7 +10,7 @@ import type { Message, PeerId } from "@automerge/automerge-repo";
 import { encode } from "cbor-x";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
-import { RELAY_MAX_PRESENCE_SENDERS, RELAY_PRESENCE_SENDER_TTL_MS } from "../shared/limits.js";
+import { RELAY_MAX_PRESENCE_SENDERS, RELAY_PRESENCE_SENDER_TTL_MS } from "./limits.js";
 import { RELAY_PROTOCOL_VERSION, encodeFrame } from "../shared/sync-wire.js";
 import { RelayServerAdapter } from "./server-adapter.js";
 import { waitFor } from "../shared/wait-for.js";

@@ -9,7 +9,7 @@ import type { DocumentId } from "@automerge/automerge-repo";
 import { encode } from "cbor-x";
 import { describe, expect, it } from "vitest";
 import type { WireFrame } from "../shared/sync-wire.js";
-import { RELAY_MAX_GOODBYES_PER_CONNECTION } from "../shared/limits.js";
+import { RELAY_MAX_GOODBYES_PER_CONNECTION } from "./limits.js";
 import { PRESENCE_GOODBYE } from "../shared/presence-goodbye.js";
 import { RELAY_PEER_ID } from "./server.js";
 import { type RawClient } from "./test-wire.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RELAY_REFUSAL_LOG_INTERVAL_MS, RELAY_REFUSAL_LOG_MAX_ADDRESSES } from "../shared/limits.js";
+import { RELAY_REFUSAL_LOG_INTERVAL_MS, RELAY_REFUSAL_LOG_MAX_ADDRESSES } from "./limits.js";
 import { createRefusalLog } from "./refusal-log.js";
 
 function setup() {

@@ -6,7 +6,7 @@
  * What must stay true: never a token in the log (only the status and the reason sentence the client was given), and
  * bounded memory (at most RELAY_REFUSAL_LOG_MAX_ADDRESSES addresses remembered; the oldest is forgotten first).
  */
-import { RELAY_REFUSAL_LOG_INTERVAL_MS, RELAY_REFUSAL_LOG_MAX_ADDRESSES } from "../shared/limits.js";
+import { RELAY_REFUSAL_LOG_INTERVAL_MS, RELAY_REFUSAL_LOG_MAX_ADDRESSES } from "./limits.js";
 
 export type RefusalLog = (where: "upgrade" | "/v1/team", address: string | undefined, status: number, reason: string) => void;
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { RELAY_GITHUB_CHECK_WINDOW_MS, RELAY_GITHUB_CHECKS_PER_ADDRESS } from "../shared/limits.js";
+import { RELAY_GITHUB_CHECK_WINDOW_MS, RELAY_GITHUB_CHECKS_PER_ADDRESS } from "./limits.js";
 import { CLOSE_CODES } from "../shared/sync-wire.js";
 import { startRelay, type RelayOptions, type RunningRelay } from "./server.js";
 import { rawClient, tempDir, type RawClient } from "./test-wire.js";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { next as A } from "@automerge/automerge";
 import { generateAutomergeUrl, parseAutomergeUrl } from "@automerge/automerge-repo";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MAX_RELAY_MESSAGE_BYTES, RELAY_REVOCATION_BOUND_MS } from "../shared/limits.js";
+import { MAX_RELAY_MESSAGE_BYTES } from "../shared/limits.js";
 import { workspaceIndexSchema } from "../shared/schema/workspace-index.js";
 import { CLOSE_CODES, RELAY_PROTOCOL_VERSION, encodeFrame, type WireFrame } from "../shared/sync-wire.js";
 import { runUserCommand } from "./cli-commands.js";
@@ -15,6 +15,7 @@ import { RELAY_PEER_ID, startRelay, type RunningRelay } from "./server.js";
 import { QUERY_TOKEN_REFUSED } from "./http-routes.js";
 import { rawClient, tempDir, type RawClient } from "./test-wire.js";
 import { waitFor } from "../shared/wait-for.js";
+import { RELAY_REVOCATION_BOUND_MS } from "./limits.js";
 
 let dir: ReturnType<typeof tempDir>;
 let relay: RunningRelay;

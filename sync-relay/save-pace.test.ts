@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { RELAY_SAVE_DEBOUNCE_MS } from "../shared/limits.js";
+import { RELAY_SAVE_DEBOUNCE_MS } from "./limits.js";
 import { startRelay, type RunningRelay } from "./server.js";
 import { tempDir } from "./test-wire.js";
 

@@ -32,17 +32,8 @@
  */
 import { NetworkAdapter, type Message, type PeerId, type PeerMetadata } from "@automerge/automerge-repo";
 import type { WebSocket } from "ws";
-import {
-  FAST_PATH_MAX_BYTES,
-  RELAY_CLOSE_GRACE_MS,
-  RELAY_JOIN_TIMEOUT_MS,
-  RELAY_KEEPALIVE_MS,
-  RELAY_MAX_BUFFERED_BYTES,
-  RELAY_MAX_GOODBYES_PER_CONNECTION,
-  RELAY_MAX_PRESENCE_SENDERS,
-  RELAY_PRESENCE_BUFFER_BYTES,
-  RELAY_PRESENCE_SENDER_TTL_MS,
-} from "../shared/limits.js";
+import { FAST_PATH_MAX_BYTES, RELAY_JOIN_TIMEOUT_MS, RELAY_KEEPALIVE_MS } from "../shared/limits.js";
+import { RELAY_CLOSE_GRACE_MS, RELAY_MAX_BUFFERED_BYTES, RELAY_MAX_GOODBYES_PER_CONNECTION, RELAY_MAX_PRESENCE_SENDERS, RELAY_PRESENCE_BUFFER_BYTES, RELAY_PRESENCE_SENDER_TTL_MS } from "./limits.js";
 import { presenceGoodbye } from "../shared/presence-goodbye.js";
 import {
   CLOSE_CODES,

@@ -32,19 +32,8 @@ import { join } from "node:path";
 import { Repo, type DocumentId, type PeerId } from "@automerge/automerge-repo";
 import type Database from "better-sqlite3";
 import { WebSocketServer, type WebSocket } from "ws";
-import {
-  FAST_PATH_SYNC_INTERVAL_MS,
-  MAX_RELAY_MESSAGE_BYTES,
-  RELAY_EVICT_SWEEP_MS,
-  RELAY_IDLE_EVICT_MS,
-  RELAY_JOIN_TIMEOUT_MS,
-  RELAY_KEEPALIVE_MS,
-  RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION,
-  RELAY_DELETED_DOCUMENT_GRACE_MS,
-  RELAY_DELETED_SWEEP_MS,
-  RELAY_SAVE_DEBOUNCE_MS,
-  RELAY_USER_POLL_MS,
-} from "../shared/limits.js";
+import { FAST_PATH_SYNC_INTERVAL_MS, MAX_RELAY_MESSAGE_BYTES, RELAY_JOIN_TIMEOUT_MS, RELAY_KEEPALIVE_MS } from "../shared/limits.js";
+import { RELAY_EVICT_SWEEP_MS, RELAY_IDLE_EVICT_MS, RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION, RELAY_DELETED_DOCUMENT_GRACE_MS, RELAY_DELETED_SWEEP_MS, RELAY_SAVE_DEBOUNCE_MS, RELAY_USER_POLL_MS, RELAY_REVOCATION_BOUND_MS } from "./limits.js";
 import { ClosableStorage } from "../shared/closable-storage.js";
 import { SqliteStorageAdapter } from "../shared/node/sqlite-storage-adapter.js";
 import { notePeerHas, syncPacing, syncWithPeerNow } from "../shared/sync-pacing.js";

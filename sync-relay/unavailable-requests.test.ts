@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { next as A } from "@automerge/automerge";
 import { generateAutomergeUrl, parseAutomergeUrl, type DocumentId } from "@automerge/automerge-repo";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION } from "../shared/limits.js";
+import { RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION } from "./limits.js";
 import { CLOSE_CODES, type WireFrame } from "../shared/sync-wire.js";
 import { RELAY_PEER_ID, startRelay, type RunningRelay } from "./server.js";
 import { RawDocSync, rawClient, tempDir, type RawClient } from "./test-wire.js";

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type Database from "better-sqlite3";
-import { MAX_HANDLE_CHARS, RELAY_TOKEN_BYTES } from "../shared/limits.js";
+import { MAX_HANDLE_CHARS, RELAY_TOKEN_BYTES } from "./limits.js";
 import { openRelayDb } from "./relay-db.js";
 import { UserStore, handleNamedByPeer, hashToken, isValidHandle } from "./users.js";
 

@@ -14,7 +14,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type Database from "better-sqlite3";
 import { ChopinError } from "../shared/errors.js";
-import { MAX_HANDLE_CHARS, RELAY_TOKEN_BYTES } from "../shared/limits.js";
+import { MAX_HANDLE_CHARS, RELAY_TOKEN_BYTES } from "./limits.js";
 import { PeerBindings, type PeerBindingLimits, type PeerClaim } from "./peer-bindings.js";
 
 export type { PeerClaim } from "./peer-bindings.js";

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startRelay } from "../../sync-relay/server.js";
 import { defaultFixtures } from "../../test-support/fake-github/fixtures.js";
 import { startFakeGitHub } from "../../test-support/fake-github/server.js";
-import { GITHUB_TOKEN_REFRESH_LEAD_MS } from "../../shared/limits.js";
+import { GITHUB_TOKEN_REFRESH_LEAD_MS } from "../util/limits.js";
 import { tempDir } from "../sync/test-helpers.js";
 import { createAppCore } from "./app-core.js";
 import { waitFor } from "../../shared/wait-for.js";

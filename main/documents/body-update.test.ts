@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { next as A } from "@automerge/automerge";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
-import { VERSION_GROUP_GAP_MS } from "../../shared/limits.js";
+import { VERSION_GROUP_GAP_MS } from "../util/limits.js";
 import { makeFixture, type Fixture } from "./test-fixture.js";
 
 let fx: Fixture;

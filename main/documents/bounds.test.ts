@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  DEFAULT_DOCUMENT_TITLE,
-  MAX_DOCUMENT_MARKDOWN_BYTES,
-  MAX_HEADS_PER_CALL,
-  MAX_SEARCH_QUERY_CHARS,
-  MAX_TITLE_CHARS,
-} from "../../shared/limits.js";
+import { DEFAULT_DOCUMENT_TITLE, MAX_DOCUMENT_MARKDOWN_BYTES, MAX_SEARCH_QUERY_CHARS, MAX_TITLE_CHARS } from "../../shared/limits.js";
+import { MAX_HEADS_PER_CALL } from "../util/limits.js";
 import { checkMarkdown, checkQuery, normalizeNewTitle, normalizeTitle } from "./bounds.js";
 import { revisionOf, toHexHeads, toUrlHeads, versionIdOf } from "./heads.js";
 

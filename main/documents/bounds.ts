@@ -3,12 +3,7 @@
  * schema and the editor do); Markdown counts UTF-8 bytes (what storage and the wire carry).
  */
 import { ChopinError } from "../../shared/errors.js";
-import {
-  DEFAULT_DOCUMENT_TITLE,
-  MAX_DOCUMENT_MARKDOWN_BYTES,
-  MAX_SEARCH_QUERY_CHARS,
-  MAX_TITLE_CHARS,
-} from "../../shared/limits.js";
+import { DEFAULT_DOCUMENT_TITLE, MAX_DOCUMENT_MARKDOWN_BYTES, MAX_SEARCH_QUERY_CHARS, MAX_TITLE_CHARS } from "../../shared/limits.js";
 
 /**
  * How long opening a teammate's plan that the team's list names, but that has not reached this device yet, waits for

@@ -4,7 +4,7 @@
  * real relay). The plan access here is a stand-in whose load resolves when the test says.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DAMAGED_REFETCH_WAIT_MS } from "../../shared/limits.js";
+import { DAMAGED_REFETCH_WAIT_MS } from "../util/limits.js";
 import { refetchDamagedPlan } from "./damaged-refetch.js";
 import type { PlanAccess } from "./plan-access.js";
 

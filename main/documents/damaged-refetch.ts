@@ -12,7 +12,7 @@
 import type { DocumentId } from "@automerge/automerge-repo";
 import type { DocumentDetail } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
-import { DAMAGED_REFETCH_WAIT_MS } from "../../shared/limits.js";
+import { DAMAGED_REFETCH_WAIT_MS } from "../util/limits.js";
 import { writeWhole } from "../util/save-failure.js";
 import { letGoOfDamagedCopy, type SetAsideChunks } from "./damaged-removal.js";
 import type { PlanAccess } from "./plan-access.js";

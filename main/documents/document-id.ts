@@ -5,7 +5,7 @@
  */
 import { interpretAsDocumentId, isValidDocumentId, type DocumentId } from "@automerge/automerge-repo";
 import { ChopinError } from "../../shared/errors.js";
-import { MAX_DOCUMENT_ID_CHARS } from "../../shared/limits.js";
+import { MAX_DOCUMENT_ID_CHARS } from "../util/limits.js";
 
 export function parseDocumentId(id: unknown): DocumentId {
   if (typeof id === "string" && id.length > MAX_DOCUMENT_ID_CHARS) {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { next as A } from "@automerge/automerge";
-import { DEFAULT_DOCUMENT_TITLE, MAX_DOCUMENT_ID_CHARS, MAX_LIST_DOCUMENTS, MAX_TITLE_CHARS, MAX_DOCUMENT_MARKDOWN_BYTES } from "../../shared/limits.js";
+import { DEFAULT_DOCUMENT_TITLE, MAX_TITLE_CHARS, MAX_DOCUMENT_MARKDOWN_BYTES } from "../../shared/limits.js";
+import { MAX_DOCUMENT_ID_CHARS, MAX_LIST_DOCUMENTS } from "../util/limits.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { guardRepoSaves } from "../store/repo-save-guard.js";
 import { FailingStorage, makeFixture, TEST_RELAY_URL, type Fixture } from "./test-fixture.js";

@@ -29,7 +29,7 @@ import type {
   VersionContent,
   VersionEntry,
 } from "../../shared/api.js";
-import { WAIT_SAVED_TIMEOUT_MS } from "../../shared/limits.js";
+import { WAIT_SAVED_TIMEOUT_MS } from "../util/limits.js";
 import { optionalOptionsObject, requireOptionsObject } from "../../shared/options-object.js";
 import { exportMarkdown, readMarkdownFile } from "./markdown-files.js";
 import type { RepositoryBinding } from "../../shared/schema/plan-document.js";

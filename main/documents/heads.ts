@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { decodeHeads, encodeHeads, type UrlHeads } from "@automerge/automerge-repo";
 import { ChopinError } from "../../shared/errors.js";
-import { MAX_HEADS_PER_CALL } from "../../shared/limits.js";
+import { MAX_HEADS_PER_CALL } from "../util/limits.js";
 
 const HEX_HASH = /^[0-9a-f]{64}$/;
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { next as A } from "@automerge/automerge";
-import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS, VERSION_MAX_SPAN_MS, VERSION_TOGETHER_MS } from "../../shared/limits.js";
+import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS, VERSION_MAX_SPAN_MS, VERSION_TOGETHER_MS } from "../util/limits.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { makeFixture, type Fixture } from "./test-fixture.js";
 import { groupVersions } from "./history.js";

@@ -13,7 +13,7 @@ import { next as A } from "@automerge/automerge";
 import { changeMetasSince } from "../../shared/node/change-meta.js";
 import { deterministicCausalOrder } from "./causal-order.js";
 import { ChopinError } from "../../shared/errors.js";
-import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS, VERSION_MAX_SPAN_MS, VERSION_TOGETHER_MS } from "../../shared/limits.js";
+import { MAX_VERSIONS_LISTED, VERSION_GROUP_GAP_MS, VERSION_MAX_SPAN_MS, VERSION_TOGETHER_MS } from "../util/limits.js";
 import type { VersionEntry } from "../../shared/api.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { UNKNOWN_AUTHOR } from "./authors.js";

@@ -9,7 +9,7 @@ import type { Database } from "better-sqlite3";
 import type { DocHandle } from "@automerge/automerge-repo";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import type { DocumentDetail, DocumentSnapshot, DocumentSummary, ListDocumentsQuery } from "../../shared/api.js";
-import { MAX_LIST_DOCUMENTS, MAX_SAVED_DOCUMENT_BYTES } from "../../shared/limits.js";
+import { MAX_LIST_DOCUMENTS, MAX_SAVED_DOCUMENT_BYTES } from "../util/limits.js";
 import { checkQuery } from "./bounds.js";
 import { optionalOptionsObject } from "../../shared/options-object.js";
 import { foldForSearch, holdsAllWords, searchWords } from "../../shared/search-fold.js";

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DocumentSummary } from "../../shared/api.js";
-import { MAX_LIST_DOCUMENTS, SEARCH_SNIPPET_CONTEXT_CHARS } from "../../shared/limits.js";
+import { MAX_LIST_DOCUMENTS, SEARCH_SNIPPET_CONTEXT_CHARS } from "../util/limits.js";
 import { openLocalDb, type LocalDb } from "../store/local-db.js";
 import { searchWords } from "../../shared/search-fold.js";
 import { findBodyMatches as findByWords, snippetOf } from "./search.js";

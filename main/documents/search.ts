@@ -10,7 +10,7 @@
  */
 import type { Database } from "better-sqlite3";
 import type { DocumentSummary } from "../../shared/api.js";
-import { MAX_LIST_DOCUMENTS, SEARCH_SNIPPET_CONTEXT_CHARS } from "../../shared/limits.js";
+import { MAX_LIST_DOCUMENTS, SEARCH_SNIPPET_CONTEXT_CHARS } from "../util/limits.js";
 import { findSnapshotTexts, type SnapshotTextHit } from "./snapshot-store.js";
 
 /** Newest first, as the document list orders. */

@@ -6,7 +6,7 @@ import { next as A } from "@automerge/automerge";
 import { encodeHeads } from "@automerge/automerge-repo";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { deleteSnapshot, readSnapshot } from "./snapshot-store.js";
-import { MAX_SAVED_DOCUMENT_BYTES } from "../../shared/limits.js";
+import { MAX_SAVED_DOCUMENT_BYTES } from "../util/limits.js";
 import { makeFixture, type Fixture } from "./test-fixture.js";
 import { waitFor } from "../../shared/wait-for.js";
 

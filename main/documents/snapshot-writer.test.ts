@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { next as A } from "@automerge/automerge";
 import type { ChopinError } from "../../shared/errors.js";
-import { MAX_SNAPSHOT_TEXT_BYTES, SNAPSHOT_WRITE_INTERVAL_MS, STORAGE_RETRY_MS } from "../../shared/limits.js";
+import { MAX_SNAPSHOT_TEXT_BYTES, SNAPSHOT_WRITE_INTERVAL_MS, STORAGE_RETRY_MS } from "../util/limits.js";
 import { fillDatabase } from "../store/full-database.js";
 import { openLocalDb, type LocalDb } from "../store/local-db.js";
 import { readSnapshot, writeSnapshot } from "./snapshot-store.js";

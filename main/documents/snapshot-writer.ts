@@ -10,7 +10,7 @@
 import { next as A } from "@automerge/automerge";
 import type { Database } from "better-sqlite3";
 import type { ChopinError } from "../../shared/errors.js";
-import { MAX_SNAPSHOT_TEXT_BYTES, SNAPSHOT_WRITE_INTERVAL_MS, STORAGE_RETRY_MS } from "../../shared/limits.js";
+import { MAX_SNAPSHOT_TEXT_BYTES, SNAPSHOT_WRITE_INTERVAL_MS, STORAGE_RETRY_MS } from "../util/limits.js";
 import { FaultRun } from "../util/fault-run.js";
 import { deleteSnapshot, readSnapshotHeads, sameHeads, writeSnapshot } from "./snapshot-store.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TEAM_PREFETCH_CONCURRENCY } from "../../shared/limits.js";
+import { TEAM_PREFETCH_CONCURRENCY } from "../util/limits.js";
 import { TeamPrefetch } from "./team-prefetch.js";
 
 /** A fetch per id that the test settles by hand; `ids` and `heldAtStart` may change between runs. */

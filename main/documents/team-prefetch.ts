@@ -13,7 +13,7 @@
  * over a long session and a held id was never let go (resource audit), and a deleted plan the list names again must be
  * looked up again, not skipped as held.
  */
-import { TEAM_PREFETCH_CONCURRENCY } from "../../shared/limits.js";
+import { TEAM_PREFETCH_CONCURRENCY } from "../util/limits.js";
 
 export interface TeamPrefetchOptions {
   /** The ids the team's list names now. */

@@ -11,7 +11,7 @@
  */
 import type { Database } from "better-sqlite3";
 import type { ChopinError } from "../../shared/errors.js";
-import { STORAGE_RETRY_MS } from "../../shared/limits.js";
+import { STORAGE_RETRY_MS } from "../util/limits.js";
 import { FaultRun } from "../util/fault-run.js";
 import { forgetShare } from "../store/relay-shares.js";
 import { recordTeamRemoval } from "../store/team-removals.js";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { next as A } from "@automerge/automerge";
 import { encodeHeads } from "@automerge/automerge-repo";
-import { WAIT_SAVED_TIMEOUT_MS } from "../../shared/limits.js";
+import { WAIT_SAVED_TIMEOUT_MS } from "../util/limits.js";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { makeFixture, type Fixture } from "./test-fixture.js";
 

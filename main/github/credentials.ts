@@ -8,7 +8,7 @@
  *  - a late answer (refresh or device flow finishing after sign-out or another sign-in) never resurrects a credential.
  */
 import { ChopinError } from "../../shared/errors.js";
-import { GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS, GITHUB_TOKEN_REFRESH_LEAD_MS, GITHUB_TOKEN_REFRESH_RETRY_MS } from "../../shared/limits.js";
+import { GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS, GITHUB_TOKEN_REFRESH_LEAD_MS, GITHUB_TOKEN_REFRESH_RETRY_MS } from "../util/limits.js";
 import { TypedEmitter } from "../util/typed-emitter.js";
 import { systemClock, type Clock, type TimerHandle } from "./clock.js";
 import { GitHubRequestError } from "./github-errors.js";

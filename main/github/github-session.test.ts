@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AuthState } from "../../shared/api.js";
-import { GITHUB_TOKEN_REFRESH_LEAD_MS, MAX_GITHUB_NODE_ID_CHARS } from "../../shared/limits.js";
+import { MAX_GITHUB_NODE_ID_CHARS } from "../../shared/limits.js";
+import { GITHUB_TOKEN_REFRESH_LEAD_MS } from "../util/limits.js";
 import { PLANETS, SOLO } from "../../test-support/fake-github/fixtures.js";
 import { startFakeGitHub, type FakeGitHub } from "../../test-support/fake-github/server.js";
 import { ManualClock } from "./clock.js";

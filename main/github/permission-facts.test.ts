@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GITHUB_PERMISSION_FACT_MAX_AGE_MS } from "../../shared/limits.js";
+import { GITHUB_PERMISSION_FACT_MAX_AGE_MS } from "../util/limits.js";
 import { PLANETS } from "../../test-support/fake-github/fixtures.js";
 import { startFakeGitHub, type FakeGitHub } from "../../test-support/fake-github/server.js";
 import { ManualClock } from "./clock.js";

@@ -6,7 +6,7 @@
  *  - caches are keyed by credential revision, so a new sign-in or refresh never reuses an older credential's answer;
  *  - GitHub outages are answered 'github-unavailable' (deny) and never cached; only definite answers are cached.
  */
-import { GITHUB_PERMISSION_FACT_MAX_AGE_MS, MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED } from "../../shared/limits.js";
+import { GITHUB_PERMISSION_FACT_MAX_AGE_MS, MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED } from "../util/limits.js";
 import { checkAdmission, type AdmissionPolicy } from "./admission-check.js";
 import { systemClock, type Clock } from "./clock.js";
 import type { Credential } from "./credentials.js";

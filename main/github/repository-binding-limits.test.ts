@@ -4,7 +4,7 @@
  * the cap, and paging stops there rather than fetching what would be discarded.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED, MAX_GITHUB_INSTALLATIONS_LISTED } from "../../shared/limits.js";
+import { MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED, MAX_GITHUB_INSTALLATIONS_LISTED } from "../util/limits.js";
 import { buildRepo } from "../../test-support/fake-github/fixtures.js";
 import { startFakeGitHub, type FakeGitHub } from "../../test-support/fake-github/server.js";
 import { listInstallationRepositories, listInstallations } from "./repository-binding.js";

@@ -5,7 +5,8 @@
  * node ID is not ours: following refuses rather than silently rebinding.
  */
 import { ChopinError } from "../../shared/errors.js";
-import { MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED, MAX_GITHUB_INSTALLATIONS_LISTED, MAX_REPOSITORY_NAME_CHARS, MAX_REPOSITORY_OWNER_CHARS } from "../../shared/limits.js";
+import { MAX_REPOSITORY_NAME_CHARS, MAX_REPOSITORY_OWNER_CHARS } from "../../shared/limits.js";
+import { MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED, MAX_GITHUB_INSTALLATIONS_LISTED } from "../util/limits.js";
 import type { GitHubRest } from "./rest-client.js";
 
 export interface RepositoryBinding {

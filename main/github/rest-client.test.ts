@@ -1,7 +1,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GITHUB_REQUEST_TIMEOUT_MS, MAX_GITHUB_RESPONSE_BYTES } from "../../shared/limits.js";
+import { GITHUB_REQUEST_TIMEOUT_MS } from "../../shared/limits.js";
+import { MAX_GITHUB_RESPONSE_BYTES } from "../util/limits.js";
 import { startFakeGitHub, type FakeGitHub } from "../../test-support/fake-github/server.js";
 import { GitHubRequestError, resetWords } from "./github-errors.js";
 import { createGitHubRest } from "./rest-client.js";

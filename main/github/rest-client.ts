@@ -4,7 +4,8 @@
  * a byte cap on every response body. fetch rather than Octokit: the cap must apply while streaming, and retries
  * belong to callers that know whether retrying is safe.
  */
-import { GITHUB_REQUEST_TIMEOUT_MS, MAX_GITHUB_RESPONSE_BYTES } from "../../shared/limits.js";
+import { GITHUB_REQUEST_TIMEOUT_MS } from "../../shared/limits.js";
+import { MAX_GITHUB_RESPONSE_BYTES } from "../util/limits.js";
 import { GitHubRequestError, failureFromResponse } from "./github-errors.js";
 
 export type Query = Record<string, string | number | boolean | undefined>;

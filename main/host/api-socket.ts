@@ -5,7 +5,7 @@
  */
 import type { WebSocket } from "ws";
 import { EVENT_NAMES, type BridgeEvent, type BridgeResponse, type ChopinApi, type ChopinEvents } from "../../shared/api.js";
-import { MAX_BRIDGE_FRAME_BYTES } from "../../shared/limits.js";
+import { MAX_BRIDGE_FRAME_BYTES } from "../util/limits.js";
 import { dispatchApiCall } from "../api/api-dispatch.js";
 import type { TypedEmitter } from "../util/typed-emitter.js";
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { HOST_SECRET_BYTES, MAX_BRIDGE_FRAME_BYTES, MAX_HOST_SYNC_FRAME_BYTES } from "../../shared/limits.js";
+import { HOST_SECRET_BYTES, MAX_BRIDGE_FRAME_BYTES, MAX_HOST_SYNC_FRAME_BYTES } from "../util/limits.js";
 import { createAppCore } from "../core/app-core.js";
 import type { AppCore } from "../core/types.js";
 import { encode } from "cbor-x";

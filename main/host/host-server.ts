@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
-import { HOST_SECRET_BYTES, MAX_BRIDGE_FRAME_BYTES, MAX_HOST_SYNC_FRAME_BYTES } from "../../shared/limits.js";
+import { HOST_SECRET_BYTES, MAX_BRIDGE_FRAME_BYTES, MAX_HOST_SYNC_FRAME_BYTES } from "../util/limits.js";
 import { LOOPBACK_HOST } from "../../shared/defaults.js";
 import type { AppCore } from "../core/types.js";
 import { serveApiSocket } from "./api-socket.js";

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MCP_TOKEN_BYTES } from "../../shared/limits.js";
+import { MCP_TOKEN_BYTES } from "../util/limits.js";
 import { openLocalDb } from "../store/local-db.js";
 import { writeMcpConfig } from "./config-file.js";
 import { mcpConnectCommands } from "./connect-commands.js";

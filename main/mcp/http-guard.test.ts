@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { request } from "node:http";
-import { MAX_MCP_DRAINED_BYTES, MAX_MCP_REQUEST_BYTES, MCP_PATH } from "../../shared/limits.js";
+import { MAX_MCP_DRAINED_BYTES, MAX_MCP_REQUEST_BYTES, MCP_PATH } from "../util/limits.js";
 import { authorized, hostAllowed, originAllowed } from "./http-guard.js";
 import { startMcpFixture, type McpFixture } from "./mcp-test-support.js";
 import { bearerTokenOf, tokensEqual } from "./token.js";

@@ -7,7 +7,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorCode } from "../../shared/errors.js";
-import { MAX_DOCUMENT_MARKDOWN_BYTES, MAX_MCP_DRAINED_BYTES, MAX_MCP_REQUEST_BYTES } from "../../shared/limits.js";
+import { MAX_DOCUMENT_MARKDOWN_BYTES } from "../../shared/limits.js";
+import { MAX_MCP_DRAINED_BYTES, MAX_MCP_REQUEST_BYTES } from "../util/limits.js";
 import { bearerTokenOf, tokensEqual } from "./token.js";
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import type { Database } from "better-sqlite3";
 import { ChopinError } from "../../shared/errors.js";
-import { MAX_MCP_UNCONFIRMED_WRITES } from "../../shared/limits.js";
+import { MAX_MCP_UNCONFIRMED_WRITES } from "../util/limits.js";
 import { saveFailure } from "../util/save-failure.js";
 import { findReplay, insertReplay, pruneReplays } from "../store/mcp-replays.js";
 

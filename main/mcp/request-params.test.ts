@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_MCP_PARAMS_ISSUES_LISTED, MAX_MCP_PARAMS_PATH_CHARS } from "../../shared/limits.js";
+import { MAX_MCP_PARAMS_ISSUES_LISTED, MAX_MCP_PARAMS_PATH_CHARS } from "../util/limits.js";
 import { postMcp, startMcpFixture, type McpFixture } from "./mcp-test-support.js";
 
 let mf: McpFixture;

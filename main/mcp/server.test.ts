@@ -1,16 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  MAX_MCP_BRANCH_CHARS,
-  MAX_MCP_COMMIT_CHARS,
-  MAX_MCP_GOAL_CHARS,
-  MAX_MCP_ID_CHARS,
-  MAX_MCP_IDEMPOTENCY_KEY_CHARS,
-  MAX_MCP_REVISION_CHARS,
-  MAX_TITLE_CHARS,
-  MAX_DOCUMENT_MARKDOWN_BYTES,
-  MAX_MCP_BRIEF_ITEMS,
-  MAX_MCP_BRIEF_ITEM_CHARS,
-} from "../../shared/limits.js";
+import { MAX_MCP_BRANCH_CHARS, MAX_MCP_COMMIT_CHARS, MAX_MCP_GOAL_CHARS, MAX_TITLE_CHARS, MAX_DOCUMENT_MARKDOWN_BYTES, MAX_MCP_BRIEF_ITEMS, MAX_MCP_BRIEF_ITEM_CHARS } from "../../shared/limits.js";
+import { MAX_MCP_ID_CHARS, MAX_MCP_IDEMPOTENCY_KEY_CHARS, MAX_MCP_REVISION_CHARS } from "../util/limits.js";
 import { makeFixture } from "../documents/test-fixture.js";
 import { startMcpFixture, type McpFixture } from "./mcp-test-support.js";
 

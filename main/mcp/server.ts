@@ -12,7 +12,7 @@ import type { Database } from "better-sqlite3";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { MCP_PATH } from "../../shared/limits.js";
+import { MCP_PATH } from "../util/limits.js";
 import type { DocumentService } from "../documents/document-service.js";
 import { wrapNonObjectArguments } from "./call-arguments.js";
 import { authorized, BODY_TOO_LARGE_MESSAGE, BodyTooLarge, hostAllowed, originAllowed, readBody, refuse } from "./http-guard.js";

@@ -10,7 +10,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Database } from "better-sqlite3";
-import { MAX_MCP_CLIENT_NAME_CHARS, MAX_MCP_SESSIONS } from "../../shared/limits.js";
+import { MAX_MCP_CLIENT_NAME_CHARS } from "../../shared/limits.js";
+import { MAX_MCP_SESSIONS } from "../util/limits.js";
 import { clientNameOf } from "./client-name.js";
 
 export const UNKNOWN_CLIENT = "unknown";

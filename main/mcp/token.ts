@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Database } from "better-sqlite3";
-import { MCP_TOKEN_BYTES } from "../../shared/limits.js";
+import { MCP_TOKEN_BYTES } from "../util/limits.js";
 import { getOrCreateSetting } from "../store/settings.js";
 
 export const MCP_TOKEN_SETTING = "mcp.token";

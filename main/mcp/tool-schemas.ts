@@ -3,20 +3,8 @@
  * to JSON Schema, is what tools/list advertises, so the two cannot drift apart.
  */
 import { z } from "zod";
-import {
-  MAX_MCP_BRANCH_CHARS,
-  MAX_MCP_BRIEF_ITEM_CHARS,
-  MAX_MCP_BRIEF_ITEMS,
-  MAX_MCP_COMMIT_CHARS,
-  MAX_MCP_GOAL_CHARS,
-  MAX_MCP_ID_CHARS,
-  MAX_MCP_IDEMPOTENCY_KEY_CHARS,
-  MAX_MCP_REVISION_CHARS,
-  MAX_REPOSITORY_NAME_CHARS,
-  MAX_REPOSITORY_OWNER_CHARS,
-  MAX_DOCUMENT_MARKDOWN_BYTES,
-  MAX_TITLE_CHARS,
-} from "../../shared/limits.js";
+import { MAX_MCP_BRANCH_CHARS, MAX_MCP_BRIEF_ITEM_CHARS, MAX_MCP_BRIEF_ITEMS, MAX_MCP_COMMIT_CHARS, MAX_MCP_GOAL_CHARS, MAX_REPOSITORY_NAME_CHARS, MAX_REPOSITORY_OWNER_CHARS, MAX_DOCUMENT_MARKDOWN_BYTES, MAX_TITLE_CHARS } from "../../shared/limits.js";
+import { MAX_MCP_ID_CHARS, MAX_MCP_IDEMPOTENCY_KEY_CHARS, MAX_MCP_REVISION_CHARS } from "../util/limits.js";
 import { repositoryNameSchema, repositoryOwnerSchema, type Brief } from "../../shared/schema/plan-document.js";
 
 const id = z.string().min(1).max(MAX_MCP_ID_CHARS).describe("Document id (or automerge: URL).");

@@ -5,7 +5,7 @@
  * better-sqlite3 throws on a full disk, behind the core's save guard, as in the app.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_MCP_UNCONFIRMED_WRITES } from "../../shared/limits.js";
+import { MAX_MCP_UNCONFIRMED_WRITES } from "../util/limits.js";
 import { guardRepoSaves } from "../store/repo-save-guard.js";
 import { FailingStorage, makeFixture, type Fixture } from "../documents/test-fixture.js";
 import { ReplayLog } from "./replay.js";

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_MCP_REPLAYS, MCP_REPLAY_RETENTION_MS } from "../../shared/limits.js";
+import { MAX_MCP_REPLAYS, MCP_REPLAY_RETENTION_MS } from "../util/limits.js";
 import { openLocalDb, type LocalDb } from "./local-db.js";
 import { findReplay, insertReplay, pruneReplays } from "./mcp-replays.js";
 

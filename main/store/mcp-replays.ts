@@ -5,7 +5,7 @@
  * MCP_REPLAY_RETENTION_MS and among the newest MAX_MCP_REPLAYS (pruneReplays).
  */
 import type { Database } from "better-sqlite3";
-import { MAX_MCP_REPLAYS, MCP_REPLAY_RETENTION_MS } from "../../shared/limits.js";
+import { MAX_MCP_REPLAYS, MCP_REPLAY_RETENTION_MS } from "../util/limits.js";
 
 export interface ReplayRow {
   idempotencyKey: string;

@@ -23,7 +23,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { DocumentId, Repo } from "@automerge/automerge-repo";
 import type { ChopinError } from "../../shared/errors.js";
-import { STORAGE_RETRY_MS } from "../../shared/limits.js";
+import { STORAGE_RETRY_MS } from "../util/limits.js";
 import { saveFailure } from "../util/save-failure.js";
 
 export interface RepoSaveGuard {

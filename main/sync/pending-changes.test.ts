@@ -6,7 +6,7 @@
 import { next as A } from "@automerge/automerge";
 import { Repo, type DocHandle, type StorageId } from "@automerge/automerge-repo";
 import { afterEach, describe, expect, it } from "vitest";
-import { RELAY_RECEIVED_HEADS_KEPT } from "../../shared/limits.js";
+import { RELAY_RECEIVED_HEADS_KEPT } from "../util/limits.js";
 import { countPendingChanges } from "./pending-changes.js";
 import { RelayReceived } from "./relay-received.js";
 

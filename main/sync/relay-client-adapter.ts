@@ -24,14 +24,8 @@
 import { NetworkAdapter, type Message, type PeerId, type PeerMetadata, type Repo } from "@automerge/automerge-repo";
 import WebSocket from "ws";
 import { toErrorShape, type ErrorShape } from "../../shared/errors.js";
-import {
-  FAST_PATH_SYNC_INTERVAL_MS,
-  MAX_RELAY_MESSAGE_BYTES,
-  RELAY_CLIENT_SILENT_INTERVALS,
-  RELAY_KEEPALIVE_MS,
-  RELAY_RECONNECT_MAX_MS,
-  RELAY_RECONNECT_MIN_MS,
-} from "../../shared/limits.js";
+import { FAST_PATH_SYNC_INTERVAL_MS, MAX_RELAY_MESSAGE_BYTES, RELAY_KEEPALIVE_MS } from "../../shared/limits.js";
+import { RELAY_CLIENT_SILENT_INTERVALS, RELAY_RECONNECT_MAX_MS, RELAY_RECONNECT_MIN_MS } from "../util/limits.js";
 import {
   CLOSE_CODES,
   FAST_CHANGES_TYPE,

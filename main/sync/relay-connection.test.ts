@@ -7,7 +7,6 @@ import { join } from "node:path";
 import { Repo, type PeerId } from "@automerge/automerge-repo";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ChopinError } from "../../shared/errors.js";
-import { RELAY_REVOCATION_BOUND_MS } from "../../shared/limits.js";
 import { workspaceIndexSchema } from "../../shared/schema/workspace-index.js";
 import { runUserCommand } from "../../sync-relay/cli-commands.js";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
@@ -15,6 +14,7 @@ import { RelayConnection, type RelayStatusEvent } from "./relay-connection.js";
 import { fetchTeamInfo, relayHttpBase } from "./team-info.js";
 import { setUpRelay, startClient, tearDownRelay, type RelayFixture, type TestClient } from "./test-helpers.js";
 import { waitFor } from "../../shared/wait-for.js";
+import { RELAY_REVOCATION_BOUND_MS } from "../../sync-relay/limits.js";
 
 let dir: RelayFixture["dir"];
 let relay: RunningRelay;

@@ -11,7 +11,7 @@
  * documents still on this device (resource audit: every deleted plan's entry stayed for the session).
  */
 import type { Repo } from "@automerge/automerge-repo";
-import { RELAY_RECEIVED_HEADS_KEPT } from "../../shared/limits.js";
+import { RELAY_RECEIVED_HEADS_KEPT } from "../util/limits.js";
 
 export class RelayReceived {
   readonly #byDocument = new Map<string, string[]>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RELAY_RECONNECT_MAX_MS, RELAY_RECONNECT_MIN_MS } from "../../shared/limits.js";
+import { RELAY_RECONNECT_MAX_MS, RELAY_RECONNECT_MIN_MS } from "../util/limits.js";
 import { retryDelay } from "./retry-delay.js";
 
 describe("retryDelay", () => {

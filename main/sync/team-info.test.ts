@@ -6,7 +6,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RELAY_HTTP_TIMEOUT_MS } from "../../shared/limits.js";
+import { RELAY_HTTP_TIMEOUT_MS } from "../util/limits.js";
 import { fetchTeamInfo } from "./team-info.js";
 import { waitFor } from "../../shared/wait-for.js";
 

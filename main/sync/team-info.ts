@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { ChopinError } from "../../shared/errors.js";
-import { RELAY_HTTP_TIMEOUT_MS } from "../../shared/limits.js";
+import { RELAY_HTTP_TIMEOUT_MS } from "../util/limits.js";
 import { plainConnectError, refusalText, UNEXPLAINED_CONNECT_ERROR } from "./relay-errors.js";
 
 export interface TeamInfo {

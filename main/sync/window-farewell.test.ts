@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cbor, generateAutomergeUrl, parseAutomergeUrl, Repo, type EphemeralMessage, type Message, type PeerId } from "@automerge/automerge-repo";
 import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
-import { MAX_WINDOW_PRESENCE_DOCUMENTS } from "../../shared/limits.js";
+import { MAX_WINDOW_PRESENCE_DOCUMENTS } from "../util/limits.js";
 import { WindowFarewell } from "./window-farewell.js";
 import { waitFor } from "../../shared/wait-for.js";
 

@@ -17,7 +17,7 @@
  */
 import type { PeerId, Repo } from "@automerge/automerge-repo";
 import { presenceGoodbye } from "../../shared/presence-goodbye.js";
-import { MAX_WINDOW_PRESENCE_DOCUMENTS } from "../../shared/limits.js";
+import { MAX_WINDOW_PRESENCE_DOCUMENTS } from "../util/limits.js";
 
 export class WindowFarewell {
   /** Receivers drop an ephemeral message whose sender session and count they have seen: one session per farewell. */

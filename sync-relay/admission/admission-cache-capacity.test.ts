@@ -4,7 +4,7 @@
  * first is still served from the cache after capacity - 1 others, and is asked about again after capacity others).
  */
 import { describe, expect, it } from "vitest";
-import { MAX_GITHUB_ADMISSION_CACHE_ENTRIES } from "../../shared/limits.js";
+import { MAX_GITHUB_ADMISSION_CACHE_ENTRIES } from "../limits.js";
 import { tokenHash, TtlCache } from "./admission-cache.js";
 import { createGitHubAdmission } from "./github-admission.js";
 

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { GITHUB_ADMISSION_CACHE_MS, MAX_GITHUB_TOKEN_CHARS } from "../../shared/limits.js";
+import { GITHUB_ADMISSION_CACHE_MS, MAX_GITHUB_TOKEN_CHARS } from "../limits.js";
 import { createGitHubAdmission, type AdmissionResult } from "./github-admission.js";
 import { startLiveReverification, type LiveGitHubConnection } from "./live-reverify.js";
 

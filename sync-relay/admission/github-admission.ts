@@ -8,7 +8,8 @@
  *  - concurrent checks of one token share one GitHub round trip.
  * Self-contained: imports only shared/ (the relay's layering rule).
  */
-import { GITHUB_ADMISSION_CACHE_MS, GITHUB_REQUEST_TIMEOUT_MS, MAX_GITHUB_ADMISSION_CACHE_ENTRIES, MAX_GITHUB_TOKEN_CHARS } from "../../shared/limits.js";
+import { GITHUB_REQUEST_TIMEOUT_MS } from "../../shared/limits.js";
+import { GITHUB_ADMISSION_CACHE_MS, MAX_GITHUB_ADMISSION_CACHE_ENTRIES, MAX_GITHUB_TOKEN_CHARS } from "../limits.js";
 import { tokenHash, TtlCache } from "./admission-cache.js";
 
 export type AdmissionCode = "not-admitted" | "invalid-token" | "github-unavailable";

@@ -3,7 +3,7 @@
  * (or whose token GitHub no longer accepts) is cut off; during a GitHub outage live connections stay (only new ones
  * are refused). The relay server supplies the live set and the cut-off action; this module owns only the policy.
  */
-import { GITHUB_ADMISSION_REVERIFY_MS } from "../../shared/limits.js";
+import { GITHUB_ADMISSION_REVERIFY_MS } from "../limits.js";
 import type { AdmissionResult, GitHubAdmission } from "./github-admission.js";
 
 export interface LiveGitHubConnection {

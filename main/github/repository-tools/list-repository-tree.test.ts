@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_REPOSITORY_TREE_ENTRIES, REPOSITORY_TREE_DEFAULT_ENTRIES } from "../../../shared/limits.js";
+import { MAX_REPOSITORY_TREE_ENTRIES, REPOSITORY_TREE_DEFAULT_ENTRIES } from "../../util/limits.js";
 import { PLANETS } from "../../../test-support/fake-github/fixtures.js";
 import { listRepositoryTree } from "./list-repository-tree.js";
 import { PATH_ESCAPE_CORPUS } from "./path-escape-corpus.js";

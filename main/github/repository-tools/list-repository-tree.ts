@@ -4,7 +4,7 @@
  * (ours cut them, or GitHub's own recursive-tree limit did).
  */
 import { z } from "zod";
-import { MAX_REPOSITORY_TREE_ENTRIES, REPOSITORY_TREE_DEFAULT_ENTRIES } from "../../../shared/limits.js";
+import { MAX_REPOSITORY_TREE_ENTRIES, REPOSITORY_TREE_DEFAULT_ENTRIES } from "../../util/limits.js";
 import { repoPath } from "../repository-binding.js";
 import { checkRepositoryPrefix } from "./path-policy.js";
 import { runTool, ToolFailure, type ToolContext, type ToolResult } from "./tool-result.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_REPOSITORY_PATH_CHARS } from "../../../shared/limits.js";
+import { MAX_REPOSITORY_PATH_CHARS } from "../../util/limits.js";
 import { PATH_ESCAPE_CORPUS } from "./path-escape-corpus.js";
 import { checkRepositoryPath, checkRepositoryPrefix, encodeRepositoryPath } from "./path-policy.js";
 

@@ -4,7 +4,7 @@
  * no NUL or control characters, no bidi overrides, and the same under Unicode compatibility normalisation (so
  * fullwidth dots and slashes cannot smuggle a `..`). Refusal is the default; the corpus test lists what we refuse.
  */
-import { MAX_REPOSITORY_PATH_CHARS } from "../../../shared/limits.js";
+import { MAX_REPOSITORY_PATH_CHARS } from "../../util/limits.js";
 
 export type PathCheck = { ok: true; path: string } | { ok: false; reason: string };
 

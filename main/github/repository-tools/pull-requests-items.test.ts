@@ -3,7 +3,7 @@
  * items of a pull request holding exactly the bound, and no more than the bound for one holding one item more.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_PULL_REQUEST_ITEMS } from "../../../shared/limits.js";
+import { MAX_PULL_REQUEST_ITEMS } from "../../util/limits.js";
 import { PLANETS, type FakePull } from "../../../test-support/fake-github/fixtures.js";
 import { pullRequestRead } from "./pull-requests.js";
 import { startToolHarness, type ToolHarness } from "./tool-test-context.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_GITHUB_TEXT_FIELD_CHARS, MAX_PULL_REQUEST_DIFF_BYTES, MAX_PULL_REQUESTS_LISTED, PULL_REQUESTS_DEFAULT_LISTED } from "../../../shared/limits.js";
+import { MAX_GITHUB_TEXT_FIELD_CHARS, MAX_PULL_REQUEST_DIFF_BYTES, MAX_PULL_REQUESTS_LISTED, PULL_REQUESTS_DEFAULT_LISTED } from "../../util/limits.js";
 import { PLANETS } from "../../../test-support/fake-github/fixtures.js";
 import { listPullRequests, PULL_REQUEST_READ_METHODS, pullRequestRead } from "./pull-requests.js";
 import { REPOSITORY_TOOLS } from "./index.js";

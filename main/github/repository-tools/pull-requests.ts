@@ -5,13 +5,7 @@
  * list methods at most MAX_PULL_REQUEST_ITEMS items, the diff cut at MAX_PULL_REQUEST_DIFF_BYTES, bodies clipped.
  */
 import { z } from "zod";
-import {
-  MAX_GITHUB_TEXT_FIELD_CHARS,
-  MAX_PULL_REQUEST_DIFF_BYTES,
-  MAX_PULL_REQUEST_ITEMS,
-  MAX_PULL_REQUESTS_LISTED,
-  PULL_REQUESTS_DEFAULT_LISTED,
-} from "../../../shared/limits.js";
+import { MAX_GITHUB_TEXT_FIELD_CHARS, MAX_PULL_REQUEST_DIFF_BYTES, MAX_PULL_REQUEST_ITEMS, MAX_PULL_REQUESTS_LISTED, PULL_REQUESTS_DEFAULT_LISTED } from "../../util/limits.js";
 import { repoPath } from "../repository-binding.js";
 import { clip, runTool, type ToolContext, type ToolResult } from "./tool-result.js";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_REPOSITORY_FILE_BYTES, REPOSITORY_FILE_DEFAULT_WINDOW_LINES } from "../../../shared/limits.js";
+import { MAX_REPOSITORY_FILE_BYTES, REPOSITORY_FILE_DEFAULT_WINDOW_LINES } from "../../util/limits.js";
 import { EXACT_LIMIT_TEXT, PLANETS } from "../../../test-support/fake-github/fixtures.js";
 import { PATH_ESCAPE_CORPUS } from "./path-escape-corpus.js";
 import { readRepositoryFile } from "./read-repository-file.js";

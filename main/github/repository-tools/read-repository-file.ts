@@ -4,7 +4,7 @@
  * window is REPOSITORY_FILE_DEFAULT_WINDOW_LINES long.
  */
 import { z } from "zod";
-import { MAX_REPOSITORY_FILE_BYTES, REPOSITORY_FILE_DEFAULT_WINDOW_LINES } from "../../../shared/limits.js";
+import { MAX_REPOSITORY_FILE_BYTES, REPOSITORY_FILE_DEFAULT_WINDOW_LINES } from "../../util/limits.js";
 import { repoPath } from "../repository-binding.js";
 import { checkRepositoryPath, encodeRepositoryPath } from "./path-policy.js";
 import { runTool, ToolFailure, type ToolContext, type ToolResult } from "./tool-result.js";

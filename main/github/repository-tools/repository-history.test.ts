@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_REPOSITORY_HISTORY_COMMITS, REPOSITORY_HISTORY_DEFAULT_COMMITS } from "../../../shared/limits.js";
+import { MAX_REPOSITORY_HISTORY_COMMITS, REPOSITORY_HISTORY_DEFAULT_COMMITS } from "../../util/limits.js";
 import { PLANETS } from "../../../test-support/fake-github/fixtures.js";
 import { repositoryHistory } from "./repository-history.js";
 import { startToolHarness, type ToolHarness } from "./tool-test-context.js";

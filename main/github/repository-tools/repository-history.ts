@@ -3,7 +3,7 @@
  * defaults to REPOSITORY_HISTORY_DEFAULT_COMMITS and may not exceed MAX_REPOSITORY_HISTORY_COMMITS.
  */
 import { z } from "zod";
-import { MAX_GITHUB_TEXT_FIELD_CHARS, MAX_REPOSITORY_HISTORY_COMMITS, REPOSITORY_HISTORY_DEFAULT_COMMITS } from "../../../shared/limits.js";
+import { MAX_GITHUB_TEXT_FIELD_CHARS, MAX_REPOSITORY_HISTORY_COMMITS, REPOSITORY_HISTORY_DEFAULT_COMMITS } from "../../util/limits.js";
 import { repoPath } from "../repository-binding.js";
 import { checkRepositoryPrefix } from "./path-policy.js";
 import { clip, runTool, ToolFailure, type ToolContext, type ToolResult } from "./tool-result.js";

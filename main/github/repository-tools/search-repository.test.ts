@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { MAX_REPOSITORY_SEARCH_RESULTS, MAX_REPOSITORY_SEARCH_TERMS_CHARS, REPOSITORY_SEARCH_DEFAULT_RESULTS } from "../../../shared/limits.js";
+import { MAX_REPOSITORY_SEARCH_RESULTS, MAX_REPOSITORY_SEARCH_TERMS_CHARS, REPOSITORY_SEARCH_DEFAULT_RESULTS } from "../../util/limits.js";
 import { ELSEWHERE, PLANETS } from "../../../test-support/fake-github/fixtures.js";
 import { checkSearchTerms, searchRepository } from "./search-repository.js";
 import { startToolHarness, type ToolHarness } from "./tool-test-context.js";

@@ -6,7 +6,7 @@
  * read_repository_file to see them at the pinned commit.
  */
 import { z } from "zod";
-import { MAX_REPOSITORY_SEARCH_RESULTS, MAX_REPOSITORY_SEARCH_TERMS_CHARS, REPOSITORY_SEARCH_DEFAULT_RESULTS } from "../../../shared/limits.js";
+import { MAX_REPOSITORY_SEARCH_RESULTS, MAX_REPOSITORY_SEARCH_TERMS_CHARS, REPOSITORY_SEARCH_DEFAULT_RESULTS } from "../../util/limits.js";
 import { clip, runTool, ToolFailure, type ToolContext, type ToolResult } from "./tool-result.js";
 
 export const searchRepositoryInput = z.strictObject({

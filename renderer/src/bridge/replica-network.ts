@@ -6,7 +6,7 @@
 import type { NetworkAdapterInterface } from "@automerge/automerge-repo";
 import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
 import { BrowserWebSocketClientAdapter } from "@automerge/automerge-repo-network-websocket";
-import { REPLICA_RECONNECT_MS } from "../../../shared/limits.js";
+import { REPLICA_RECONNECT_MS } from "../limits.js";
 
 export type ReplicaNetwork = { kind: "port"; port: MessagePort } | { kind: "socket"; url: string };
 

@@ -10,7 +10,7 @@ import type { PeerId } from "@automerge/automerge-repo";
 import type { BrowserWebSocketClientAdapter } from "@automerge/automerge-repo-network-websocket";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
-import { REPLICA_RECONNECT_MS } from "../../../shared/limits.js";
+import { REPLICA_RECONNECT_MS } from "../limits.js";
 import { connectHost, type Connection } from "./connect.js";
 import { replicaAdapterFor } from "./replica-network.js";
 import { hostEnvironment } from "../test/host-environment.js";

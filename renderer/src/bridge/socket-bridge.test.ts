@@ -2,12 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket, WebSocketServer } from "ws";
 import type { BridgeRequest } from "../../../shared/api.js";
 import { ChopinError } from "../../../shared/errors.js";
-import {
-  BRIDGE_RECONNECT_MAX_MS,
-  BRIDGE_RECONNECT_MIN_MS,
-  BRIDGE_REFUSALS_BEFORE_FATAL,
-  MAX_BRIDGE_PENDING_CALLS,
-} from "../../../shared/limits.js";
+import { BRIDGE_RECONNECT_MAX_MS, BRIDGE_RECONNECT_MIN_MS, BRIDGE_REFUSALS_BEFORE_FATAL, MAX_BRIDGE_PENDING_CALLS } from "../limits.js";
 import {
   CORE_REFUSED_MESSAGE,
   createSocketBridge,

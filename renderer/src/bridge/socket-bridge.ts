@@ -12,13 +12,7 @@
 import { API_METHODS, EVENT_NAMES } from "../../../shared/api.js";
 import type { ApiMethod, BridgeRequest, ChopinApi, ChopinBridge, EventName } from "../../../shared/api.js";
 import { ChopinError, fromErrorShape, isErrorCode } from "../../../shared/errors.js";
-import {
-  BRIDGE_PROBE_TIMEOUT_MS,
-  BRIDGE_RECONNECT_MAX_MS,
-  BRIDGE_RECONNECT_MIN_MS,
-  BRIDGE_REFUSALS_BEFORE_FATAL,
-  MAX_BRIDGE_PENDING_CALLS,
-} from "../../../shared/limits.js";
+import { BRIDGE_PROBE_TIMEOUT_MS, BRIDGE_RECONNECT_MAX_MS, BRIDGE_RECONNECT_MIN_MS, BRIDGE_REFUSALS_BEFORE_FATAL, MAX_BRIDGE_PENDING_CALLS } from "../limits.js";
 
 /** "refused": the core turned this page's secret away; final, the window must be opened from the printed link. */
 export type BridgeConnectionState = "connecting" | "open" | "closed" | "refused";

@@ -19,7 +19,7 @@ import {
 } from "@codemirror/search";
 import type { EditorState } from "@codemirror/state";
 import type { EditorView, Panel, ViewUpdate } from "@codemirror/view";
-import { MAX_FIND_MATCHES_COUNTED } from "../../../shared/limits.js";
+import { MAX_FIND_MATCHES_COUNTED } from "../limits.js";
 
 /** Where the selection is among the query's matches, counting at most MAX_FIND_MATCHES_COUNTED of them. */
 export function matchPosition(state: EditorState, query: SearchQuery): { total: number; capped: boolean; current: number | null } {

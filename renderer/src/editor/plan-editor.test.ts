@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SearchQuery, searchPanelOpen } from "@codemirror/search";
 import { EditorState } from "@codemirror/state";
-import { MAX_FIND_MATCHES_COUNTED } from "../../../shared/limits.js";
+import { MAX_FIND_MATCHES_COUNTED } from "../limits.js";
 import { matchPosition, matchWords } from "./find-panel.js";
 import type { MirrorEnd } from "../mirror/editor-mirror.js";
 import "../test/jsdom-layout.js";

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { next as A } from "@automerge/automerge";
 import { undo, undoDepth } from "@codemirror/commands";
 import { ChangeSet } from "@codemirror/state";
-import { UPDATED_AT_GRANULARITY_MS } from "../../../shared/limits.js";
+import { UPDATED_AT_GRANULARITY_MS } from "../limits.js";
 import "../test/jsdom-layout.js";
 import { unconfirmedEdits } from "./editor-mirror.js";
 import { allHold, mirrorSession, type MirrorSession } from "./mirror-test-support.js";

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { next as A } from "@automerge/automerge";
 import { decode } from "cbor-x";
 import { Repo, type DocHandle } from "@automerge/automerge-repo";
-import { PRESENCE_HEARTBEAT_MS, PRESENCE_PEER_TTL_MS } from "../../../shared/limits.js";
+import { PRESENCE_PEER_TTL_MS } from "../../../shared/limits.js";
+import { PRESENCE_HEARTBEAT_MS } from "../limits.js";
 import type { Peer } from "../editor/presence-types.js";
 import { decodePosition, DocumentPresence, encodePosition } from "./document-presence.js";
 

@@ -9,7 +9,8 @@
  */
 import { next as A } from "@automerge/automerge";
 import { Presence, type DocHandle } from "@automerge/automerge-repo";
-import { PRESENCE_HEARTBEAT_MS, PRESENCE_PEER_TTL_MS } from "../../../shared/limits.js";
+import { PRESENCE_PEER_TTL_MS } from "../../../shared/limits.js";
+import { PRESENCE_HEARTBEAT_MS } from "../limits.js";
 import { shownName, type Peer, type PresenceState, type PresenceUser, type SharedPosition } from "../editor/presence-types.js";
 import { BODY_FIELD } from "../mirror/automerge-text-changes.js";
 import type { HostCaret } from "./host-protocol.js";

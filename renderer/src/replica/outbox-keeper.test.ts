@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { next as A } from "@automerge/automerge";
 import { Repo, type DocHandle } from "@automerge/automerge-repo";
-import { OUTBOX_WRITE_DELAY_MS } from "../../../shared/limits.js";
+import { OUTBOX_WRITE_DELAY_MS } from "../limits.js";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import { MemoryStorage } from "../test/memory-storage.js";
 import { base64ToBytes } from "./base64.js";

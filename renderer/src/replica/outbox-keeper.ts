@@ -14,7 +14,7 @@ import { next as A } from "@automerge/automerge";
 import { changesSince } from "../../../shared/automerge-changes.js";
 import { decodeHeads, type DocHandle, type UrlHeads } from "@automerge/automerge-repo";
 import { ChopinError } from "../../../shared/errors.js";
-import { OUTBOX_WRITE_DELAY_MS } from "../../../shared/limits.js";
+import { OUTBOX_WRITE_DELAY_MS } from "../limits.js";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import { bytesToBase64 } from "./base64.js";
 import type { OutboxEntry, OutboxStore, StoredEntry } from "./outbox-store.js";

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { next as A } from "@automerge/automerge";
 import { Repo, type DocHandle } from "@automerge/automerge-repo";
 import { ChopinError } from "../../../shared/errors.js";
-import { OUTBOX_ENTRY_MAX_AGE_MS } from "../../../shared/limits.js";
+import { OUTBOX_ENTRY_MAX_AGE_MS } from "../limits.js";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import type { BridgeConnectionState } from "../bridge/socket-bridge.js";
 import { linkedRepos } from "../test/linked-repos.js";

@@ -14,7 +14,7 @@ import { next as A } from "@automerge/automerge";
 import type { DocHandle, Repo } from "@automerge/automerge-repo";
 import type { ChopinApi } from "../../../shared/api.js";
 import { ChopinError } from "../../../shared/errors.js";
-import { OUTBOX_ENTRY_MAX_AGE_MS } from "../../../shared/limits.js";
+import { OUTBOX_ENTRY_MAX_AGE_MS } from "../limits.js";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import type { CoreLink } from "../bridge/connect.js";
 import { base64ToBytes } from "./base64.js";

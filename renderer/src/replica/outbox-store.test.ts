@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ChopinError } from "../../../shared/errors.js";
-import { OUTBOX_MAX_DOCUMENT_CHARS, OUTBOX_MAX_TOTAL_CHARS } from "../../../shared/limits.js";
+import { OUTBOX_MAX_DOCUMENT_CHARS, OUTBOX_MAX_TOTAL_CHARS } from "../limits.js";
 import { MemoryStorage } from "../test/memory-storage.js";
 import { OUTBOX_KEY_PREFIX, OutboxStore, outboxKey, type OutboxEntry } from "./outbox-store.js";
 

@@ -12,7 +12,7 @@
  * - Unreadable values under the outbox's prefix are dropped (they can never be replayed), never thrown.
  */
 import { ChopinError } from "../../../shared/errors.js";
-import { OUTBOX_MAX_DOCUMENT_CHARS, OUTBOX_MAX_TOTAL_CHARS } from "../../../shared/limits.js";
+import { OUTBOX_MAX_DOCUMENT_CHARS, OUTBOX_MAX_TOTAL_CHARS } from "../limits.js";
 
 export const OUTBOX_KEY_PREFIX = "chopin.outbox.v1:";
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Repo } from "@automerge/automerge-repo";
 import { ChopinError } from "../../../shared/errors.js";
-import { OPEN_DOCUMENT_RETRY_MS, OPEN_DOCUMENT_TIMEOUT_MS } from "../../../shared/limits.js";
+import { OPEN_DOCUMENT_RETRY_MS, OPEN_DOCUMENT_TIMEOUT_MS } from "../limits.js";
 import { linkedRepos } from "../test/linked-repos.js";
 import { openDocument, openDocumentFrom } from "./replica.js";
 

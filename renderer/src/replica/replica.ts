@@ -18,7 +18,7 @@ import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import { ChopinError } from "../../../shared/errors.js";
 import { checkedChangeHashes } from "../../../shared/fast-link/change-hash.js";
 import { FastLinkAdapter } from "../../../shared/fast-link/fast-link-adapter.js";
-import { OPEN_DOCUMENT_RETRY_MS, OPEN_DOCUMENT_TIMEOUT_MS } from "../../../shared/limits.js";
+import { OPEN_DOCUMENT_RETRY_MS, OPEN_DOCUMENT_TIMEOUT_MS } from "../limits.js";
 
 /**
  * The replica syncs only documents this window opened itself (find or import made a handle). The core announces

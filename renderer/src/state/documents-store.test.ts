@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { ChopinError } from "../../../shared/errors.js";
-import { MAX_SEARCH_QUERY_CHARS, OPEN_PREVIEW_WAIT_MS } from "../../../shared/limits.js";
+import { MAX_SEARCH_QUERY_CHARS } from "../../../shared/limits.js";
+import { OPEN_PREVIEW_WAIT_MS } from "../limits.js";
 import { createMemoryBridge } from "../test/memory-bridge.js";
 import { createDocumentsStore, type DocumentsState } from "./documents-store.js";
 import { waitFor } from "../../../shared/wait-for.js";

@@ -8,7 +8,8 @@
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { ChopinApi, DocumentDetail, DocumentId, DocumentSnapshot, DocumentSummary } from "../../../shared/api.js";
-import { MAX_SEARCH_QUERY_CHARS, OPEN_PREVIEW_WAIT_MS } from "../../../shared/limits.js";
+import { MAX_SEARCH_QUERY_CHARS } from "../../../shared/limits.js";
+import { OPEN_PREVIEW_WAIT_MS } from "../limits.js";
 import { describeError } from "./describe-error.js";
 import { latestWins } from "./latest-wins.js";
 import { markOpening } from "./opening-marks.js";

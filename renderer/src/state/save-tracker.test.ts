@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { ChopinError } from "../../../shared/errors.js";
-import { SAVE_CONFIRM_RETRY_MS } from "../../../shared/limits.js";
+import { SAVE_CONFIRM_RETRY_MS } from "../limits.js";
 import type { SaveReceipt } from "../../../shared/api.js";
 import { SAVE_CONFIRM_MIN_GAP_MS, SAVE_WAITING_FOR_CORE, SaveTracker, type SaveState } from "./save-tracker.js";
 import { waitFor } from "../../../shared/wait-for.js";

@@ -8,7 +8,7 @@
  * Every confirmation is also reported as such (onConfirmed), so the window outbox can drop what is on disk.
  */
 import type { DocumentId, SaveReceipt } from "../../../shared/api.js";
-import { SAVE_CONFIRM_RETRY_MS } from "../../../shared/limits.js";
+import { SAVE_CONFIRM_RETRY_MS } from "../limits.js";
 import { describeError } from "./describe-error.js";
 
 /**
