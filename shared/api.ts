@@ -131,7 +131,8 @@ export interface SaveReceipt {
  * 'storage-failure' with nothing changed. A 'storage-failure' with details.damaged is a plan whose stored copy
  * cannot be read.
  */
-export interface ChopinApi {
+/** Plans: listing, reading, writing, sharing, saving, and files. Built by createDocumentsApi (main/documents/). */
+export interface DocumentsApi {
   listDocuments(query?: ListDocumentsQuery): Promise<DocumentSummary[]>;
   getDocument(id: DocumentId): Promise<DocumentDetail>;
   createDocument(input: CreateDocumentInput): Promise<DocumentDetail>;
@@ -150,37 +151,6 @@ export interface ChopinApi {
   restoreDamagedFromTeam(id: DocumentId): Promise<DocumentDetail>;
   /** Resolves once the core holds `heads` of the document on disk. */
   waitSaved(id: DocumentId, heads: string[]): Promise<SaveReceipt>;
-  listVersions(id: DocumentId): Promise<VersionEntry[]>;
-  readVersion(id: DocumentId, versionId: string): Promise<VersionContent>;
-  /** Restoring is a new change that makes the document read as that version; history keeps everything. */
-  /**
-   * `basis`: the document's heads as the person last saw its history (the newest version listed). The restore is
-   * made as of those heads, so what teammates wrote after the person confirmed is merged, not reverted.
-   */
-  restoreVersion(id: DocumentId, versionId: string, basis?: string[]): Promise<DocumentDetail>;
-  getSettings(): Promise<Settings>;
-  updateSettings(patch: SettingsPatch): Promise<Settings>;
-  getSyncStatus(): Promise<SyncStatus>;
-  getMcpInfo(): Promise<McpConnectionInfo>;
-  getIdentity(): Promise<Identity>;
-  /** GitHub sign-in (issue #3). Nothing else in the app waits for it: a signed-out app edits documents as before. */
-  getAuthState(): Promise<AuthState>;
-  /** Starts the device flow and resolves at once with the code to type and where; completion arrives as 'auth-state'. */
-  startSignIn(options?: StartSignInOptions): Promise<AuthState>;
-  cancelSignIn(): Promise<AuthState>;
-  /** Forgets the sign-in in memory and on disk. */
-  signOut(): Promise<AuthState>;
-  listInstallations(): Promise<GitHubInstallation[]>;
-  listInstallationRepositories(installationId: number): Promise<GitHubRepositorySummary[]>;
-  /** Binds by node id, re-read from the installation's own list (never trusted from the caller). */
-  bindRepository(id: DocumentId, choice: RepositoryChoice): Promise<DocumentDetail>;
-  unbindRepository(id: DocumentId): Promise<DocumentDetail>;
-  /**
-   * Follows the binding by GitHub's numeric repository id and writes the current owner/name/default branch when a
-   * rename or transfer changed them (same node id). Refuses (not-found) when the id now names another repository or
-   * none, leaving the binding as it was; a binding without a repository id (owner/name only) is returned unchanged.
-   */
-  refreshRepositoryBinding(id: DocumentId): Promise<DocumentDetail>;
   /**
    * The last saved text of a document, readable before the document is loaded (null when none is stored): the
    * window paints it read-only at once and makes it editable when its replica holds the document.
@@ -199,6 +169,58 @@ export interface ChopinApi {
    */
   importMarkdown(file: MarkdownFileInput): Promise<DocumentDetail>;
 }
+
+/** A plan's history. Built by createVersionsApi (main/documents/). */
+export interface VersionsApi {
+  listVersions(id: DocumentId): Promise<VersionEntry[]>;
+  readVersion(id: DocumentId, versionId: string): Promise<VersionContent>;
+  /**
+   * Restoring is a new change that makes the document read as that version; history keeps everything. `basis`: the
+   * document's heads as the person last saw its history (the newest version listed). The restore is made as of those
+   * heads, so what teammates wrote after the person confirmed is merged, not reverted.
+   */
+  restoreVersion(id: DocumentId, versionId: string, basis?: string[]): Promise<DocumentDetail>;
+}
+
+/** This device: who the person is, their settings, and how agents connect. Built by createSettingsApi (main/settings/). */
+export interface SettingsApi {
+  getSettings(): Promise<Settings>;
+  updateSettings(patch: SettingsPatch): Promise<Settings>;
+  getMcpInfo(): Promise<McpConnectionInfo>;
+  getIdentity(): Promise<Identity>;
+}
+
+/** The link to the team relay. Built by createSyncApi (main/sync/). */
+export interface SyncApi {
+  getSyncStatus(): Promise<SyncStatus>;
+}
+
+/**
+ * GitHub sign-in and repository binding (issue #3). Nothing else in the app waits for it: a signed-out app edits
+ * documents as before. Built by createGitHubApi (main/github/).
+ */
+export interface GitHubApi {
+  getAuthState(): Promise<AuthState>;
+  /** Starts the device flow and resolves at once with the code to type and where; completion arrives as 'auth-state'. */
+  startSignIn(options?: StartSignInOptions): Promise<AuthState>;
+  cancelSignIn(): Promise<AuthState>;
+  /** Forgets the sign-in in memory and on disk. */
+  signOut(): Promise<AuthState>;
+  listInstallations(): Promise<GitHubInstallation[]>;
+  listInstallationRepositories(installationId: number): Promise<GitHubRepositorySummary[]>;
+  /** Binds by node id, re-read from the installation's own list (never trusted from the caller). */
+  bindRepository(id: DocumentId, choice: RepositoryChoice): Promise<DocumentDetail>;
+  unbindRepository(id: DocumentId): Promise<DocumentDetail>;
+  /**
+   * Follows the binding by GitHub's numeric repository id and writes the current owner/name/default branch when a
+   * rename or transfer changed them (same node id). Refuses (not-found) when the id now names another repository or
+   * none, leaving the binding as it was; a binding without a repository id (owner/name only) is returned unchanged.
+   */
+  refreshRepositoryBinding(id: DocumentId): Promise<DocumentDetail>;
+}
+
+/** Everything a window may ask of the core: one interface per domain, each built beside its service. */
+export interface ChopinApi extends DocumentsApi, VersionsApi, SettingsApi, SyncApi, GitHubApi {}
 
 /** A plan as a Markdown file (exportMarkdown). */
 export interface MarkdownFile {
@@ -321,6 +343,11 @@ const _allMethodsListed: MissingMethods extends never ? true : never = true;
 void _allMethodsListed;
 
 export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed", "auth-state"] as const satisfies readonly EventName[];
+
+// Compile-time proof that EVENT_NAMES lists every event of ChopinEvents (the shells forward exactly these).
+type MissingEvents = Exclude<EventName, (typeof EVENT_NAMES)[number]>;
+const _allEventsListed: MissingEvents extends never ? true : never = true;
+void _allEventsListed;
 
 /** What a renderer gets: the API, an event subscription, and the way to reach the core's document replica. */
 export interface ChopinBridge {

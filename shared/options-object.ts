@@ -4,9 +4,8 @@
  * answers "not said" for each ("text".shared is undefined), so a string, a number, null or a list used to mean "all
  * defaults" and a call made in error (createDocument("just a string")) quietly made an Untitled plan. What must stay
  * true: only a plain object (or, where the method allows it, nothing at all) is read as options; anything else is
- * refused with 'invalid-input' and a sentence naming what was sent.
+ * refused (api-arguments.ts) with 'invalid-input' and this sentence naming what was sent.
  */
-import { ChopinError } from "./errors.js";
 
 /** What a value is, in words a person reads ("text", "a list"). */
 function kindOfValue(value: unknown): string {
@@ -29,23 +28,11 @@ function kindOfValue(value: unknown): string {
   }
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function refuse(value: unknown, what: string, optional: boolean): never {
+/**
+ * The sentence refusing `value` as the options `what` names ("Settings must be sent as an object, not a list."); the
+ * API's argument schemas (api-arguments.ts) say it for every options argument.
+ */
+export function optionsRefusal(value: unknown, what: string, optional: boolean): string {
   const sent = value === undefined ? "none was sent" : `not ${kindOfValue(value)}`;
-  throw new ChopinError("invalid-input", `${what} must be sent as an object${optional ? " (or left out)" : ""}, ${sent}.`);
-}
-
-/** `value` when it is a plain object; else refuses. `what` names the options in a sentence ("Settings"). */
-export function requireOptionsObject<T extends object>(value: unknown, what: string): T {
-  if (isPlainObject(value)) return value as T;
-  return refuse(value, what, false);
-}
-
-/** `value` when it is a plain object, undefined when it was left out; else refuses ("A new document's details"). */
-export function optionalOptionsObject<T extends object>(value: unknown, what: string): T | undefined {
-  if (value === undefined || isPlainObject(value)) return value as T | undefined;
-  return refuse(value, what, true);
+  return `${what} must be sent as an object${optional ? " (or left out)" : ""}, ${sent}.`;
 }

@@ -4,6 +4,7 @@
  * arguments, and anything thrown becomes an ErrorShape — never an exception across the boundary.
  */
 import { API_METHODS, type ApiMethod, type ChopinApi } from "../../shared/api.js";
+import { ARGUMENTS_NOT_A_LIST } from "../../shared/api-arguments.js";
 import { ChopinError, toErrorShape, type ErrorShape } from "../../shared/errors.js";
 
 export type DispatchResult = { ok: true; result: unknown } | { ok: false; error: ErrorShape };
@@ -17,7 +18,7 @@ export async function dispatchApiCall(api: ChopinApi, method: unknown, args: unk
     if (!isApiMethod(method)) {
       throw new ChopinError("invalid-input", `“${String(method).slice(0, 64)}” is not an operation Chopin offers.`);
     }
-    if (!Array.isArray(args)) throw new ChopinError("invalid-input", "Arguments must be sent as a list.");
+    if (!Array.isArray(args)) throw new ChopinError("invalid-input", ARGUMENTS_NOT_A_LIST);
     const fn = api[method] as (...a: unknown[]) => Promise<unknown>;
     const result = await fn.apply(api, args);
     return { ok: true, result: result === undefined ? null : result };

@@ -28,7 +28,9 @@ import { SyncStatusPublisher } from "../sync/sync-status.js";
 import { RelayLink, relayCredential } from "../sync/relay-link.js";
 import { SettingsService } from "../settings/settings-service.js";
 import { WindowFarewell } from "../sync/window-farewell.js";
-import { requireRelayToShare } from "../documents/share-guard.js";
+import { createDocumentsApi, createVersionsApi } from "../documents/documents-api.js";
+import { createSettingsApi } from "../settings/settings-api.js";
+import { createSyncApi } from "../sync/sync-api.js";
 import { ClosableStorage } from "../../shared/closable-storage.js";
 import { TypedEmitter } from "../util/typed-emitter.js";
 import { lockDataDir, type DataDirLock } from "../store/data-dir-lock.js";
@@ -140,52 +142,30 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   void github.restore();
   // ---- end GitHub ----
 
+  // One interface per domain, each built beside its service and checking its arguments (shared/api-arguments.ts).
   const api: ChopinApi = {
-    ...createGitHubApi(github, docs),
-    listDocuments: (query) => docs.listDocuments(query),
-    getDocument: (id) => docs.getDocument(id),
-    createDocument: async (input) => {
-      if (input?.shared === true) requireRelayToShare(relayUrl(), "create-shared");
-      return docs.createDocument(input);
-    },
-    renameDocument: (id, title) => docs.renameDocument(id, title),
-    archiveDocument: (id) => docs.archiveDocument(id),
-    restoreDocument: (id) => docs.restoreDocument(id),
-    deleteDocument: (id) => docs.deleteDocument(id, (documentId) => farewell.sayFor(documentId)),
-    shareDocument: async (id) => {
-      requireRelayToShare(relayUrl(), "share");
-      const summary = await docs.shareDocument(id);
-      repo.shareConfigChanged();
-      return summary;
-    },
-    restoreDamagedFromTeam: async (id) => {
-      requireRelayToShare(relayUrl(), "team-copy");
-      return docs.restoreDamagedFromTeam(id);
-    },
-    waitSaved: (id, heads) => docs.waitSaved(id, heads),
-    listVersions: (id) => docs.listVersions(id),
-    readVersion: (id, versionId) => docs.readVersion(id, versionId),
-    restoreVersion: (id, versionId, basis) => docs.restoreVersion(id, versionId, basis),
-    openSnapshot: (id) => docs.openSnapshot(id),
-    readSavedDocument: (id) => docs.readSavedDocument(id),
-    exportMarkdown: (id) => docs.exportMarkdown(id),
-    importMarkdown: (file) => docs.importMarkdown(file),
-    getSettings: async () => settings.get(),
-    updateSettings: async (patch) => {
-      const after = settings.update(patch);
-      await relay!.follow(after.relayUrl, relayToken());
-      events.emit("settings-changed", after);
-      return after;
-    },
-    getSyncStatus: async () => syncStatus.status(),
-    getMcpInfo: async () => ({
-      url: mcpServer.url,
-      configPath,
-      commands: mcpConnectCommands(mcpServer.url, token),
-      ...(mcpStart.changedFrom !== null ? { portChangedFrom: mcpStart.changedFrom } : {}),
+    ...createDocumentsApi(docs, {
+      relayUrl,
+      farewell: (documentId) => farewell.sayFor(documentId),
+      shareConfigChanged: () => repo.shareConfigChanged(),
     }),
-    getIdentity: async () => ({ peerId, displayName: settings.get().displayName, color: colorForPeer(peerId) }),
+    ...createVersionsApi(docs),
+    ...createSettingsApi({
+      settings,
+      followRelay: (after) => relay!.follow(after.relayUrl, relayToken()),
+      events,
+      mcpInfo: () => ({
+        url: mcpServer.url,
+        configPath,
+        commands: mcpConnectCommands(mcpServer.url, token),
+        ...(mcpStart.changedFrom !== null ? { portChangedFrom: mcpStart.changedFrom } : {}),
+      }),
+      identity: () => ({ peerId, displayName: settings.get().displayName, color: colorForPeer(peerId) }),
+    }),
+    ...createSyncApi(syncStatus),
+    ...createGitHubApi(github, docs),
   };
+
 
   let closing: Promise<void> | null = null;
   return {

@@ -30,7 +30,6 @@ import type {
   VersionEntry,
 } from "../../shared/api.js";
 import { WAIT_SAVED_TIMEOUT_MS } from "../util/limits.js";
-import { optionalOptionsObject, requireOptionsObject } from "../../shared/options-object.js";
 import { exportMarkdown, readMarkdownFile } from "./markdown-files.js";
 import type { RepositoryBinding } from "../../shared/schema/plan-document.js";
 import { ChopinError } from "../../shared/errors.js";
@@ -298,17 +297,13 @@ export class DocumentService implements DocumentApi {
 
   /** A Markdown file as a new private plan; a file that is not UTF-8 or too large is refused whole (markdown-files.ts). */
   async importMarkdown(input: MarkdownFileInput): Promise<DocumentDetail> {
-    const file = requireOptionsObject<MarkdownFileInput>(input, "A Markdown file");
-    if (typeof file.name !== "string" || typeof file.contentBase64 !== "string") {
-      throw new ChopinError("invalid-input", "A Markdown file is sent as its name and its bytes in base64.");
-    }
-    const { title, markdown } = readMarkdownFile(file);
+    const { title, markdown } = readMarkdownFile(input);
     return this.#saved(await this.createDocumentWith({ title, markdown, shared: false }));
   }
 
-  /** No input at all (the UI's New) makes a default document; anything but an object is refused (options-object.ts). */
+  /** No input at all (the UI's New) makes a default document (the API's schema refused anything but an object). */
   async createDocument(input?: CreateDocumentInput): Promise<DocumentDetail> {
-    const { title, markdown, shared } = optionalOptionsObject<CreateDocumentInput>(input, "A new document's details") ?? {};
+    const { title, markdown, shared } = input ?? {};
     return this.#saved(await this.createDocumentWith({ title, markdown, shared }));
   }
 

@@ -11,7 +11,6 @@ import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import type { DocumentDetail, DocumentSnapshot, DocumentSummary, ListDocumentsQuery } from "../../shared/api.js";
 import { MAX_LIST_DOCUMENTS, MAX_SAVED_DOCUMENT_BYTES } from "../util/limits.js";
 import { checkQuery } from "./bounds.js";
-import { optionalOptionsObject } from "../../shared/options-object.js";
 import { foldForSearch, holdsAllWords, searchWords } from "../../shared/search-fold.js";
 import { toUrlHeads } from "./heads.js";
 import type { PlanAccess } from "./plan-access.js";
@@ -35,11 +34,9 @@ export async function getContent(access: PlanAccess, id: string): Promise<Docume
 }
 
 export function listDocuments(access: PlanAccess, db: Database, input?: ListDocumentsQuery): DocumentSummary[] {
-  const query = optionalOptionsObject<ListDocumentsQuery>(input, "A document list query") ?? {};
+  // Its shape was checked at the API's boundary (shared/api-arguments.ts); its words are checked here.
+  const query = input ?? {};
   const words = searchWords(checkQuery(query.query));
-  if (query.archived !== undefined && typeof query.archived !== "boolean") {
-    throw new ChopinError("invalid-input", "archived must be true or false (or left out for the live documents).");
-  }
   const archived = query.archived === true;
   const out: DocumentSummary[] = [];
   const bodyOnly: DocumentSummary[] = [];

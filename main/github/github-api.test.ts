@@ -73,7 +73,8 @@ describe("GitHub API methods", () => {
     await fx.service.archiveDocument(id);
     await expect(api.bindRepository(id, { installationId: 71, repositoryNodeId: "R_kgDO00001001" })).rejects.toMatchObject({ code: "document-archived" });
     expect(fake.state.countRequests("/user/installations")).toBe(before);
-    await expect(api.bindRepository(id, null as never)).rejects.toMatchObject({ code: "document-archived" });
+    // A choice that is not one is refused at the API's boundary, before the document is even looked at.
+    await expect(api.bindRepository(id, null as never)).rejects.toMatchObject({ code: "invalid-input", message: "A repository choice must be sent as an object, not null." });
   });
 
   it("refresh follows a rename and a transfer by repository id, keeping the node id", async () => {
@@ -122,5 +123,16 @@ describe("GitHub API methods", () => {
     const before = fake.state.countRequests("/repositories/");
     expect((await api.refreshRepositoryBinding(id)).repository).toEqual({ owner: "octo-org", name: "planets" });
     expect(fake.state.countRequests("/repositories/")).toBe(before);
+  });
+
+  it("refuses sign-in options that are not an object at the API, before asking GitHub anything", async () => {
+    for (const [options, kind] of [["stay", "text"], [null, "null"], [[], "a list"], [1, "a number"]] as const) {
+      await expect(api.startSignIn(options as never)).rejects.toMatchObject({
+        code: "invalid-input",
+        message: `Sign-in options must be sent as an object (or left out), not ${kind}.`,
+      });
+    }
+    expect(fake.state.requests).toEqual([]);
+    expect(session.state()).toMatchObject({ state: "signed-out" });
   });
 });

@@ -5,26 +5,16 @@
  * sign-in, and neither does anything else a document does. Refreshing follows the recorded numeric repository id and
  * rewrites only owner/name/default branch, only while the document is still bound to that same node id.
  */
-import type { ChopinApi } from "../../shared/api.js";
+import type { GitHubApi } from "../../shared/api.js";
+import { checkedApi } from "../util/checked-api.js";
 import { ChopinError } from "../../shared/errors.js";
 import type { DocumentService } from "../documents/document-service.js";
 import type { GitHubSession } from "./github-session.js";
 
-export type GitHubApi = Pick<
-  ChopinApi,
-  | "getAuthState"
-  | "startSignIn"
-  | "cancelSignIn"
-  | "signOut"
-  | "listInstallations"
-  | "listInstallationRepositories"
-  | "bindRepository"
-  | "unbindRepository"
-  | "refreshRepositoryBinding"
->;
+export type { GitHubApi } from "../../shared/api.js";
 
 export function createGitHubApi(session: GitHubSession, documents: Pick<DocumentService, "setRepository" | "getDocument">): GitHubApi {
-  return {
+  return checkedApi<GitHubApi>({
     getAuthState: async () => session.state(),
     startSignIn: (options) => session.startSignIn(options),
     cancelSignIn: () => session.cancelSignIn(),
@@ -65,5 +55,5 @@ export function createGitHubApi(session: GitHubSession, documents: Pick<Document
       if (latest.repository?.nodeId !== bound.nodeId || latest.repository.repositoryId !== bound.repositoryId) return latest;
       return documents.setRepository(id, { ...latest.repository, owner: now.owner, name: now.name, defaultBranch: now.defaultBranch });
     },
-  };
+  });
 }

@@ -10,7 +10,6 @@
 import type { AuthState, GitHubInstallation, GitHubRepositorySummary, RepositoryChoice, StartSignInOptions } from "../../shared/api.js";
 import { ChopinError, toErrorShape, type ErrorShape } from "../../shared/errors.js";
 import { MAX_GITHUB_NODE_ID_CHARS } from "../../shared/limits.js";
-import { optionalOptionsObject } from "../../shared/options-object.js";
 import type { Clock } from "./clock.js";
 import { CredentialStore, type DeviceFlow } from "./credentials.js";
 import type { GitHubConfig } from "./github-config.js";
@@ -173,7 +172,7 @@ export class GitHubSession {
   }
 
   async startSignIn(input?: StartSignInOptions): Promise<AuthState> {
-    const options = optionalOptionsObject<StartSignInOptions>(input, "Sign-in options") ?? {};
+    const options = input ?? {};
     const store = this.#requireStore();
     await this.#restoring;
     const stay = options.staySignedIn === true;

@@ -12,7 +12,6 @@ import type { Settings, SettingsPatch } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
 import { MAX_DISPLAY_NAME_CHARS } from "../../shared/limits.js";
 import { MAX_RELAY_TOKEN_CHARS, MAX_RELAY_URL_CHARS } from "../util/limits.js";
-import { requireOptionsObject } from "../../shared/options-object.js";
 import { deleteSetting, getSetting, setSetting } from "../store/settings.js";
 import type { OsCipher } from "../github/secret-vault.js";
 import { RelayTokenStore } from "./relay-token-store.js";
@@ -139,7 +138,8 @@ export class SettingsService {
    * database that refuses the write (a full disk) changes nothing either, and says so as a 'storage-failure'.
    */
   update(input: SettingsPatch): Settings {
-    const patch = requireOptionsObject<SettingsPatch>(input, "Settings");
+    // Its shape was checked at the API's boundary (shared/api-arguments.ts); each value is judged here.
+    const patch = input;
     const writes: Array<[string, string | null]> = [];
     if (patch.displayName !== undefined) writes.push([KEYS.displayName, normalizeDisplayName(patch.displayName)]);
     const currentUrl = getSetting(this.db, KEYS.relayUrl);

@@ -5,6 +5,7 @@
  * can check what the UI asked for. Real bridging is tested in bridge/socket-bridge.test.ts.
  */
 import type {
+  ApiMethod,
   AuthState,
   ChopinApi,
   ChopinBridge,
@@ -25,6 +26,7 @@ import type { Repo } from "@automerge/automerge-repo";
 import { next as A } from "@automerge/automerge";
 import { base64ToBytes, bytesToBase64 } from "../replica/base64.js";
 import { firstHeadingText } from "../../../shared/markdown-headings.js";
+import { checkArguments } from "../../../shared/api-arguments.js";
 
 /** The core's refusal to share without a team relay (main/documents/share-guard.ts), in its shape. */
 const noRelay = () => new ChopinError("no-relay", "No team relay is configured, so this document cannot be shared yet.");
@@ -286,7 +288,8 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
           failures.delete(method);
           throw failure;
         }
-        return (fn as (...a: unknown[]) => Promise<unknown>)(...args);
+        // The core's own argument check (shared/api-arguments.ts): a double that took what the core refuses would drift.
+        return (fn as (...a: unknown[]) => Promise<unknown>)(...(checkArguments(method as ApiMethod, args) as unknown[]));
       },
     ]),
   ) as unknown as ChopinApi;

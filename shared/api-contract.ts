@@ -1,0 +1,99 @@
+/**
+ * Test support (imported only by *.test.ts): what every ChopinApi must do, as one suite any implementation runs, in
+ * the manner of automerge-repo's adapter suites (issue #24). The real core runs it (main/core/api-contract.test.ts)
+ * and so does the window's in-memory test double (renderer/src/test/memory-bridge.contract.test.ts), so the double
+ * the window's tests stand on cannot drift from the core: a behaviour one of them changes alone fails here.
+ */
+import { describe, expect, it } from "vitest";
+import type { ChopinApi, ChopinEvents, EventName } from "./api.js";
+import { DEFAULT_DOCUMENT_TITLE } from "./limits.js";
+
+export interface ContractSubject {
+  api: ChopinApi;
+  on<E extends EventName>(event: E, listener: (payload: ChopinEvents[E]) => void): () => void;
+  /** A well-formed id no document has. */
+  unknownId: string;
+  close(): Promise<void>;
+}
+
+const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+const utf8 = (text: string) => base64(new TextEncoder().encode(text));
+const invalid = { code: "invalid-input" };
+
+export function chopinApiContract(name: string, start: () => Promise<ContractSubject>): void {
+  describe(`the ChopinApi contract: ${name}`, () => {
+    const run = (title: string, body: (subject: ContractSubject) => Promise<void>) =>
+      it(title, { timeout: 60_000 }, async () => {
+        const subject = await start();
+        try {
+          await body(subject);
+        } finally {
+          await subject.close();
+        }
+      });
+
+    run("creates with the defaults, lists, describes, and says documents changed", async ({ api, on }) => {
+      const changed: string[][] = [];
+      on("documents-changed", ({ ids }) => void changed.push(ids));
+      const made = await api.createDocument({});
+      expect(made).toMatchObject({ title: DEFAULT_DOCUMENT_TITLE, shared: false, archivedAt: null, createdVia: "app" });
+      expect(made.url).toBe(`automerge:${made.id}`);
+      expect((await api.listDocuments()).map((d) => d.id)).toEqual([made.id]);
+      expect(await api.getDocument(made.id)).toMatchObject({ id: made.id, title: DEFAULT_DOCUMENT_TITLE });
+      expect(changed.some((ids) => ids.includes(made.id))).toBe(true);
+    });
+
+    run("renames, archives (live and archived lists apart), restores and deletes only what is archived", async ({ api }) => {
+      const plan = await api.createDocument({ title: "Plan" });
+      expect(await api.renameDocument(plan.id, "Renamed")).toMatchObject({ title: "Renamed" });
+      await expect(api.renameDocument(plan.id, "   ")).rejects.toMatchObject(invalid);
+      await expect(api.deleteDocument(plan.id)).rejects.toMatchObject({ code: "document-not-archived" });
+      expect((await api.archiveDocument(plan.id)).archivedAt).toEqual(expect.any(Number));
+      expect(await api.listDocuments()).toEqual([]);
+      expect((await api.listDocuments({ archived: true })).map((d) => d.id)).toEqual([plan.id]);
+      await expect(api.renameDocument(plan.id, "No")).rejects.toMatchObject({ code: "document-archived" });
+      expect(await api.restoreDocument(plan.id)).toMatchObject({ archivedAt: null });
+      await api.archiveDocument(plan.id);
+      await api.deleteDocument(plan.id);
+      await expect(api.getDocument(plan.id)).rejects.toMatchObject({ code: "not-found" });
+    });
+
+    run("refuses an unknown document as not found, and arguments that do not fit in a sentence", async ({ api, unknownId }) => {
+      await expect(api.getDocument(unknownId)).rejects.toMatchObject({ code: "not-found" });
+      await expect(api.createDocument("just text" as never)).rejects.toMatchObject({
+        ...invalid,
+        message: "A new document's details must be sent as an object (or left out), not text.",
+      });
+      await expect(api.listDocuments({ archived: "yes" as never })).rejects.toMatchObject(invalid);
+      await expect(api.updateSettings([] as never)).rejects.toMatchObject({ ...invalid, message: "Settings must be sent as an object, not a list." });
+      await expect(api.getDocument(42 as never)).rejects.toMatchObject(invalid);
+    });
+
+    run("without a relay, nothing is shared and sharing is refused with 'no-relay'", async ({ api }) => {
+      expect(await api.getSyncStatus()).toMatchObject({ state: "local-only", pendingChanges: 0 });
+      await expect(api.createDocument({ shared: true })).rejects.toMatchObject({ code: "no-relay" });
+      const plan = await api.createDocument({ title: "Mine" });
+      await expect(api.shareDocument(plan.id)).rejects.toMatchObject({ code: "no-relay" });
+      expect((await api.getDocument(plan.id)).shared).toBe(false);
+    });
+
+    run("keeps settings, a relay token only for its address, and says settings changed", async ({ api, on }) => {
+      const heard: unknown[] = [];
+      on("settings-changed", (settings) => void heard.push(settings));
+      expect(await api.getSettings()).toMatchObject({ relayUrl: null, relayTokenSet: false });
+      expect(await api.updateSettings({ relayUrl: "wss://relay.example.test", relayToken: "tok" })).toMatchObject({ relayTokenSet: true });
+      expect(await api.updateSettings({ relayUrl: "wss://other.example.test" })).toMatchObject({ relayUrl: "wss://other.example.test", relayTokenSet: false });
+      expect(await api.updateSettings({ displayName: "Grace" })).toMatchObject({ displayName: "Grace" });
+      expect((await api.getIdentity()).displayName).toBe("Grace");
+      expect(heard.length).toBeGreaterThanOrEqual(3);
+    });
+
+    run("exports a plan as Markdown and imports a file as a private plan; refuses a file that is not UTF-8", async ({ api }) => {
+      const made = await api.importMarkdown({ name: "notes.md", contentBase64: utf8("# Launch\n\nSteps.\n") });
+      expect(made).toMatchObject({ title: "Launch", shared: false });
+      expect(await api.exportMarkdown(made.id)).toEqual({ fileName: "Launch.md", markdown: "# Launch\n\nSteps.\n" });
+      await expect(api.importMarkdown({ name: "latin1.md", contentBase64: base64(Uint8Array.from([0x43, 0xe9])) })).rejects.toMatchObject(invalid);
+      await expect(api.importMarkdown({ name: 3, contentBase64: "" } as never)).rejects.toMatchObject(invalid);
+    });
+  });
+}
