@@ -13,7 +13,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { MCP_PATH } from "../util/limits.js";
-import type { DocumentService } from "../documents/document-service.js";
+import type { ToolDocuments } from "./tools.js";
 import { wrapNonObjectArguments } from "./call-arguments.js";
 import { authorized, BODY_TOO_LARGE_MESSAGE, BodyTooLarge, hostAllowed, originAllowed, readBody, refuse } from "./http-guard.js";
 import { ReplayLog } from "./replay.js";
@@ -34,7 +34,7 @@ export const MCP_INSTRUCTIONS =
 const SESSION_NOT_FOUND_RPC_CODE = -32001;
 
 export interface McpServerOptions {
-  documents: DocumentService;
+  documents: ToolDocuments;
   db: Database;
   /** 0 picks a free port. */
   port: number;

@@ -16,8 +16,14 @@ import { requireRelayToShare } from "../documents/share-guard.js";
 import type { ReplayLog } from "./replay.js";
 import { repositoryBindingOf, TOOL_INPUTS, type ToolInput, type ToolName } from "./tool-schemas.js";
 
+/** The part of the document service the MCP tools use. */
+export type ToolDocuments = Pick<
+  DocumentService,
+  "listDocuments" | "getContent" | "createDocumentWith" | "updateMarkdown" | "renameDocument" | "archiveDocument" | "restoreDocument" | "persist"
+>;
+
 export interface ToolContext {
-  documents: DocumentService;
+  documents: ToolDocuments;
   replays: ReplayLog;
   /** Name from the client's initialize (clientInfo.name), or "unknown". */
   clientName: string;
@@ -36,7 +42,7 @@ function described(detail: DocumentDetail) {
 }
 
 /** A write's answer, once the write is on disk (an agent acts on it as done). */
-async function persisted(documents: DocumentService, summary: DocumentSummary): Promise<Record<string, unknown>> {
+async function persisted(documents: ToolDocuments, summary: DocumentSummary): Promise<Record<string, unknown>> {
   await documents.persist(summary.id);
   return { document: listed(summary) };
 }

@@ -82,7 +82,7 @@ export class RelayLink {
   constructor(
     private readonly repo: Repo,
     private readonly db: Database,
-    private readonly documents: DocumentService,
+    private readonly documents: Pick<DocumentService, "setRelay" | "setTeamIndex" | "isShared">,
     private readonly peerId: string,
     private readonly onChange: () => void,
     /** Told who the relay says this device signs in as, each time the team is learnt (it may write settings). */
