@@ -34,6 +34,16 @@ export const ERROR_CODES = [
   "no-relay",
   /** Another Chopin process already uses this data folder; this one did not start (one writer per database). */
   "already-running",
+  /** A repository tool's path escapes the repository or names what the path policy refuses (.git, ..). */
+  "invalid-path",
+  /** A repository tool was asked to reach outside the bound repository (another repository, a qualifier). */
+  "out-of-scope",
+  /** A repository tool was pointed at a directory or a link, not a file. */
+  "not-a-file",
+  /** A repository file holds binary data; only text is read. */
+  "binary-file",
+  /** A repository file is not valid UTF-8 text. */
+  "not-utf8",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

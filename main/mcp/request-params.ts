@@ -19,7 +19,7 @@ import {
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import { ChopinError } from "../../shared/errors.js";
-import { issueWords } from "./issue-words.js";
+import { issueWords } from "../util/issue-words.js";
 
 type RequestSchema = (typeof ClientRequestSchema.options)[number];
 

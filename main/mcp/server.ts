@@ -20,8 +20,7 @@ import { ReplayLog } from "./replay.js";
 import { refuseInvalidParams } from "./request-params.js";
 import { bodyRefusal, headerRefusal } from "./transport-checks.js";
 import { ClientSessions, UNKNOWN_CLIENT } from "./sessions.js";
-import { TOOL_DESCRIPTIONS, TOOL_INPUTS, toolJsonSchema, type ToolName } from "./tool-schemas.js";
-import { callTool } from "./tools.js";
+import { callTool, DOCUMENT_TOOLS } from "./tools.js";
 
 export const MCP_SERVER_INFO = { name: "chopin", version: "0.1.0" };
 
@@ -60,10 +59,10 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
   const relayUrl = options.relayUrl ?? (() => null);
   let port = 0;
 
-  const toolList = (Object.keys(TOOL_INPUTS) as ToolName[]).map((name) => ({
+  const toolList = DOCUMENT_TOOLS.list().map(({ name, description, inputSchema }) => ({
     name,
-    description: TOOL_DESCRIPTIONS[name],
-    inputSchema: toolJsonSchema(name) as { type: "object"; [key: string]: unknown },
+    description,
+    inputSchema: inputSchema as { type: "object"; [key: string]: unknown },
   }));
 
   const protocolServer = (clientName: string) => {

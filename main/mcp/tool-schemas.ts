@@ -83,24 +83,6 @@ export const TOOL_INPUTS = {
 export type ToolName = keyof typeof TOOL_INPUTS;
 export type ToolInput<T extends ToolName> = z.infer<(typeof TOOL_INPUTS)[T]>;
 
-export const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
-  list_documents: "List the plan documents in this Chopin workspace (live ones; archived too with includeArchived).",
-  read_document: "Read one plan document: title, Markdown body, revision (pass it to update_document), brief, provenance.",
-  create_document:
-    "Create a plan document from a brief and Markdown. Idempotent by idempotencyKey. Records the base branch/commit. " +
-    "Shared with the team by default when a team relay is configured; shared: true without one is refused ('no-relay').",
-  update_document:
-    "Replace a document's Markdown. Pass the revision you read; a stale revision is refused with the current one. People's concurrent edits are merged, not overwritten. The same Markdown changes nothing (the revision stays).",
-  rename_document: "Rename a document (1-120 characters after trimming).",
-  archive_document: "Archive a document (read-only until restored). Idempotent.",
-  restore_document: "Restore an archived document. Idempotent.",
-};
-
-export function toolJsonSchema(name: ToolName): Record<string, unknown> {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(TOOL_INPUTS[name], { io: "input", unrepresentable: "any" });
-  return schema;
-}
-
 /** "owner/name" or {owner, name} -> a validated binding. */
 export function repositoryBindingOf(input: z.infer<typeof repositoryInputSchema>): { owner: string; name: string } {
   if (typeof input !== "string") return { owner: input.owner, name: input.name };

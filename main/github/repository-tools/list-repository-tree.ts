@@ -7,7 +7,9 @@ import { z } from "zod";
 import { MAX_REPOSITORY_TREE_ENTRIES, REPOSITORY_TREE_DEFAULT_ENTRIES } from "../../util/limits.js";
 import { repoPath } from "../repository-binding.js";
 import { checkRepositoryPrefix } from "./path-policy.js";
-import { runTool, ToolFailure, type ToolContext, type ToolResult } from "./tool-result.js";
+import { type ToolContext, type ToolResult, runRepositoryTool } from "./tool-result.js";
+import { defineTool } from "../../util/tool-registry.js";
+import { ChopinError } from "../../../shared/errors.js";
 
 export const listRepositoryTreeInput = z.strictObject({
   prefix: z.string().optional(),
@@ -20,31 +22,40 @@ export interface TreeListing {
   truncated: boolean;
 }
 
+export const listRepositoryTreeTool = defineTool({
+  name: "list_repository_tree",
+  description: "List the files and folders of the bound repository at the pinned commit, under an optional prefix, bounded.",
+  input: listRepositoryTreeInput,
+  errors: ["invalid-path", "not-found", "timeout", "rate-limited", "unauthorized", "forbidden", "github-unavailable"],
+  async handler({ prefix, limit }, ctx: ToolContext): Promise<TreeListing> {
+      let dir: string | null = null;
+      if (prefix !== undefined && prefix !== "") {
+        const checked = checkRepositoryPrefix(prefix);
+        if (!checked.ok) throw new ChopinError("invalid-path", `Refused prefix: ${checked.reason}.`);
+        dir = checked.path;
+      }
+      const max = limit ?? REPOSITORY_TREE_DEFAULT_ENTRIES;
+      const body = await ctx.rest.getJson<{ tree: { path: string; type: string; size?: number }[]; truncated?: boolean }>(
+        repoPath(ctx.binding, `/git/trees/${ctx.pin.commitSha}`),
+        { query: { recursive: 1 } },
+      );
+      const matching = body.tree.filter((e) => dir === null || e.path.startsWith(`${dir}/`));
+      if (dir !== null && matching.length === 0 && !body.tree.some((e) => e.path === dir)) {
+        throw new ChopinError("not-found", `Nothing exists under ${dir} at the pinned commit.`);
+      }
+      return {
+        commitSha: ctx.pin.commitSha,
+        entries: matching.slice(0, max).map((e) => ({
+          path: e.path,
+          type: e.type === "tree" ? "directory" : e.type === "commit" ? "submodule" : "file",
+          ...(e.type === "blob" && e.size !== undefined ? { size: e.size } : {}),
+        })),
+        truncated: matching.length > max || body.truncated === true,
+      };
+  },
+});
+
+/** The tool run on raw input, in the one tool convention. */
 export function listRepositoryTree(ctx: ToolContext, input: unknown): Promise<ToolResult<TreeListing>> {
-  return runTool(listRepositoryTreeInput, input, async ({ prefix, limit }) => {
-    let dir: string | null = null;
-    if (prefix !== undefined && prefix !== "") {
-      const checked = checkRepositoryPrefix(prefix);
-      if (!checked.ok) throw new ToolFailure("invalid-path", `Refused prefix: ${checked.reason}.`);
-      dir = checked.path;
-    }
-    const max = limit ?? REPOSITORY_TREE_DEFAULT_ENTRIES;
-    const body = await ctx.rest.getJson<{ tree: { path: string; type: string; size?: number }[]; truncated?: boolean }>(
-      repoPath(ctx.binding, `/git/trees/${ctx.pin.commitSha}`),
-      { query: { recursive: 1 } },
-    );
-    const matching = body.tree.filter((e) => dir === null || e.path.startsWith(`${dir}/`));
-    if (dir !== null && matching.length === 0 && !body.tree.some((e) => e.path === dir)) {
-      throw new ToolFailure("not-found", `Nothing exists under ${dir} at the pinned commit.`);
-    }
-    return {
-      commitSha: ctx.pin.commitSha,
-      entries: matching.slice(0, max).map((e) => ({
-        path: e.path,
-        type: e.type === "tree" ? "directory" : e.type === "commit" ? "submodule" : "file",
-        ...(e.type === "blob" && e.size !== undefined ? { size: e.size } : {}),
-      })),
-      truncated: matching.length > max || body.truncated === true,
-    };
-  });
+  return runRepositoryTool(listRepositoryTreeTool, ctx, input);
 }

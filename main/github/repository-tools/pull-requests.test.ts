@@ -80,6 +80,6 @@ describe("pull_request_read", () => {
 
 describe("the tool set", () => {
   it("has the six tools and no issue or general search tool", () => {
-    expect(Object.keys(REPOSITORY_TOOLS).sort()).toEqual(["list_pull_requests", "list_repository_tree", "pull_request_read", "read_repository_file", "repository_history", "search_repository"]);
+    expect(REPOSITORY_TOOLS.names.sort()).toEqual(["list_pull_requests", "list_repository_tree", "pull_request_read", "read_repository_file", "repository_history", "search_repository"]);
   });
 });

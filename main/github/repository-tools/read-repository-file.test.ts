@@ -90,7 +90,7 @@ describe("read_repository_file", () => {
     h.fake.inject({ kind: "rate-limit", resetEpochSeconds: Math.floor(Date.now() / 1000) + 90 }, { pathPrefix: "/repos/octo-org/planets/contents", times: 1 });
     const limited = await read({ path: "README.md" });
     expect(limited).toMatchObject({ ok: false, error: { code: "rate-limited" } });
-    expect(!limited.ok && limited.error.retryAfterSeconds).toBeGreaterThan(0);
+    expect(!limited.ok && limited.error.details?.retryAfterSeconds).toBeGreaterThan(0);
     h.fake.inject({ kind: "status", status: 500 }, { pathPrefix: "/repos/octo-org/planets/contents", times: 1 });
     expect(await read({ path: "README.md" })).toMatchObject({ ok: false, error: { code: "github-unavailable" } });
     h.fake.inject({ kind: "unauthorized" }, { pathPrefix: "/repos/octo-org/planets/contents", times: 1 });

@@ -7,7 +7,9 @@
  */
 import { z } from "zod";
 import { MAX_REPOSITORY_SEARCH_RESULTS, MAX_REPOSITORY_SEARCH_TERMS_CHARS, REPOSITORY_SEARCH_DEFAULT_RESULTS } from "../../util/limits.js";
-import { clip, runTool, ToolFailure, type ToolContext, type ToolResult } from "./tool-result.js";
+import { clip, type ToolContext, type ToolResult, runRepositoryTool } from "./tool-result.js";
+import { defineTool } from "../../util/tool-registry.js";
+import { ChopinError } from "../../../shared/errors.js";
 
 export const searchRepositoryInput = z.strictObject({
   terms: z.string(),
@@ -46,25 +48,34 @@ export function checkSearchTerms(terms: string): string | null {
   return null;
 }
 
+export const searchRepositoryTool = defineTool({
+  name: "search_repository",
+  description: "Search the bound repository's code for terms (no qualifiers: the search stays in this repository), bounded.",
+  input: searchRepositoryInput,
+  errors: ["out-of-scope", "timeout", "rate-limited", "unauthorized", "forbidden", "github-unavailable"],
+  async handler({ terms, limit }, ctx: ToolContext): Promise<SearchResults> {
+      const problem = checkSearchTerms(terms);
+      if (problem) throw new ChopinError(problem.startsWith("qualifiers") ? "out-of-scope" : "invalid-input", `Refused search: ${problem}.`);
+      const n = limit ?? REPOSITORY_SEARCH_DEFAULT_RESULTS;
+      const q = `${terms.trim()} repo:${ctx.binding.owner}/${ctx.binding.name}`;
+      const body = await ctx.rest.getJson<SearchJson>("/search/code", {
+        query: { q, per_page: n },
+        accept: "application/vnd.github.text-match+json",
+      });
+      const mine = body.items.filter((i) => i.repository?.node_id === ctx.binding.nodeId);
+      return {
+        results: mine.slice(0, n).map((i) => ({
+          path: i.path,
+          fragments: (i.text_matches ?? []).map((m) => clip(m.fragment, 1000)).filter(Boolean),
+        })),
+        filteredOut: body.items.length - mine.length,
+        incomplete: body.incomplete_results === true,
+        note: "Search runs on GitHub's index of the default branch head; read_repository_file shows the pinned commit.",
+      };
+  },
+});
+
+/** The tool run on raw input, in the one tool convention. */
 export function searchRepository(ctx: ToolContext, input: unknown): Promise<ToolResult<SearchResults>> {
-  return runTool(searchRepositoryInput, input, async ({ terms, limit }) => {
-    const problem = checkSearchTerms(terms);
-    if (problem) throw new ToolFailure(problem.startsWith("qualifiers") ? "out-of-scope" : "invalid-input", `Refused search: ${problem}.`);
-    const n = limit ?? REPOSITORY_SEARCH_DEFAULT_RESULTS;
-    const q = `${terms.trim()} repo:${ctx.binding.owner}/${ctx.binding.name}`;
-    const body = await ctx.rest.getJson<SearchJson>("/search/code", {
-      query: { q, per_page: n },
-      accept: "application/vnd.github.text-match+json",
-    });
-    const mine = body.items.filter((i) => i.repository?.node_id === ctx.binding.nodeId);
-    return {
-      results: mine.slice(0, n).map((i) => ({
-        path: i.path,
-        fragments: (i.text_matches ?? []).map((m) => clip(m.fragment, 1000)).filter(Boolean),
-      })),
-      filteredOut: body.items.length - mine.length,
-      incomplete: body.incomplete_results === true,
-      note: "Search runs on GitHub's index of the default branch head; read_repository_file shows the pinned commit.",
-    };
-  });
+  return runRepositoryTool(searchRepositoryTool, ctx, input);
 }

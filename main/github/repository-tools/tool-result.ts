@@ -1,37 +1,16 @@
 /**
- * What every repository tool returns: a value, or a typed error a model can read and act on (a code and a sentence).
- * Tools never throw for expected failures; `runTool` turns GitHub failures and input problems into values, and
- * anything unexpected into an 'internal' error without a stack trace.
+ * What every repository tool shares: its context (the binding and the pin, never taken from tool input), the reading
+ * of GitHub's failures as refusals with a code from ERROR_CODES and a sentence, and its run in the one tool convention
+ * (main/util/tool-registry.ts: a value, or a typed error; anything unexpected 'internal' without a stack trace).
  */
-import type { z } from "zod";
+import type { ErrorShape } from "../../../shared/errors.js";
+import { runTool, type ErrorReader, type ToolDefinition, type ToolOutcome } from "../../util/tool-registry.js";
 import { GitHubRequestError } from "../github-errors.js";
 import type { RepositoryBinding, SessionPin } from "../repository-binding.js";
 import type { GitHubRest } from "../rest-client.js";
 
-export type RepositoryToolErrorCode =
-  | "invalid-input"
-  | "invalid-path"
-  | "out-of-scope"
-  | "not-found"
-  | "not-a-file"
-  | "too-large"
-  | "binary-file"
-  | "not-utf8"
-  | "timeout"
-  | "rate-limited"
-  | "unauthorized"
-  | "forbidden"
-  | "github-unavailable"
-  | "internal";
-
-export interface RepositoryToolError {
-  code: RepositoryToolErrorCode;
-  message: string;
-  /** For rate limits: seconds until GitHub resets the limit. */
-  retryAfterSeconds?: number;
-}
-
-export type ToolResult<T> = { ok: true; value: T } | { ok: false; error: RepositoryToolError };
+/** What a repository tool answers: the one tool convention (main/util/tool-registry.ts). */
+export type ToolResult<T> = ToolOutcome<T>;
 
 /** Everything a tool may touch: owner and repository come from the binding, never from tool input. */
 export interface ToolContext {
@@ -41,16 +20,7 @@ export interface ToolContext {
   pin: SessionPin;
 }
 
-export class ToolFailure extends Error {
-  constructor(
-    readonly code: RepositoryToolErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export function fromGitHubError(e: GitHubRequestError): RepositoryToolError {
+export function fromGitHubError(e: GitHubRequestError): ErrorShape {
   switch (e.kind) {
     case "not-found":
       return { code: "not-found", message: "GitHub has nothing at that location in the bound repository (at the pinned commit)." };
@@ -58,7 +28,7 @@ export function fromGitHubError(e: GitHubRequestError): RepositoryToolError {
       return {
         code: "rate-limited",
         message: "GitHub's rate limit is exhausted; try again after it resets.",
-        ...(e.resetAt ? { retryAfterSeconds: Math.max(0, Math.ceil((e.resetAt - Date.now()) / 1000)) } : {}),
+        ...(e.resetAt ? { details: { retryAfterSeconds: Math.max(0, Math.ceil((e.resetAt - Date.now()) / 1000)) } } : {}),
       };
     case "timeout":
       return { code: "timeout", message: e.message };
@@ -74,21 +44,12 @@ export function fromGitHubError(e: GitHubRequestError): RepositoryToolError {
   }
 }
 
-/** Parses input with a strict schema (unknown keys such as owner/repo are refused) and runs the tool body. */
-export async function runTool<S extends z.ZodType, T>(schema: S, input: unknown, body: (input: z.infer<S>) => Promise<T>): Promise<ToolResult<T>> {
-  const parsed = schema.safeParse(input ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-    return { ok: false, error: { code: "invalid-input", message: `${where}${issue?.message ?? "invalid input"}` } };
-  }
-  try {
-    return { ok: true, value: await body(parsed.data) };
-  } catch (e) {
-    if (e instanceof ToolFailure) return { ok: false, error: { code: e.code, message: e.message } };
-    if (e instanceof GitHubRequestError) return { ok: false, error: fromGitHubError(e) };
-    return { ok: false, error: { code: "internal", message: "The repository tool failed unexpectedly." } };
-  }
+/** GitHub's failures as a repository tool's refusal; anything else is not ours to read (the registry says 'internal'). */
+export const readRepositoryToolError: ErrorReader = (error) => (error instanceof GitHubRequestError ? fromGitHubError(error) : null);
+
+/** Runs a repository tool on raw input, in the one tool convention. */
+export function runRepositoryTool<I, R>(tool: ToolDefinition<ToolContext, I, R>, ctx: ToolContext, input: unknown): Promise<ToolOutcome<R>> {
+  return runTool(tool, input, ctx, readRepositoryToolError);
 }
 
 /** Cuts free text returned to the model. */

@@ -4,7 +4,7 @@
  * (tools.ts) alike. What must stay true: nothing an agent sent is echoed beyond MAX_MCP_PARAMS_PATH_CHARS of a path,
  * and at most MAX_MCP_PARAMS_ISSUES_LISTED issues are listed.
  */
-import { MAX_MCP_PARAMS_ISSUES_LISTED, MAX_MCP_PARAMS_PATH_CHARS } from "../util/limits.js";
+import { MAX_MCP_PARAMS_ISSUES_LISTED, MAX_MCP_PARAMS_PATH_CHARS } from "./limits.js";
 
 export interface IssueWords {
   path: string;
