@@ -49,6 +49,8 @@ export const MAX_DISPLAY_NAME_CHARS = 80;
 
 /** Every request to GitHub (or the configured GitHub Enterprise / fake base) gives up after this long. */
 export const GITHUB_REQUEST_TIMEOUT_MS = 15_000;
+/** A GitHub response body larger than this is refused rather than buffered, by the app and the relay alike (prototype: response ≤ 5 MiB). */
+export const MAX_GITHUB_RESPONSE_BYTES = 5 * 1024 * 1024;
 /** A repository node id given to bindRepository, in characters (the plan document schema stores up to the same). */
 export const MAX_GITHUB_NODE_ID_CHARS = 128;
 export const PRESENCE_PEER_TTL_MS = 20_000;

@@ -4,7 +4,7 @@
  * allowed user, or when the user is an ACTIVE member of an allowed organization. Logins and org names compare
  * case-insensitively, as GitHub's do. Outages throw (the caller fails closed); they are never read as "not admitted".
  */
-import { GitHubRequestError } from "./github-errors.js";
+import { GitHubRequestError } from "../../shared/github-errors.js";
 import type { GitHubRest } from "./rest-client.js";
 
 export interface AdmissionPolicy {
@@ -19,7 +19,7 @@ export async function checkAdmission(rest: GitHubRest, login: string, policy: Ad
   if (policy.allowedUsers.some((u) => u.toLowerCase() === login.toLowerCase())) return { admitted: true, via: "user" };
   for (const org of policy.allowedOrganizations) {
     try {
-      const m = await rest.getJson<{ state?: string }>(`/user/memberships/orgs/${encodeURIComponent(org)}`);
+      const { data: m } = await rest.octokit.rest.orgs.getMembershipForAuthenticatedUser({ org });
       if (m.state === "active") return { admitted: true, via: "organization" };
     } catch (e) {
       // 404: not a member; 403 without a rate limit: the org has not granted the App membership reads.

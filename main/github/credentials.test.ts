@@ -56,7 +56,7 @@ describe("device-flow sign-in", () => {
     const cred = store.current()!;
     expect(cred.expiresAt).toBe(clock.now() + 8 * 3600 * 1000);
     const rest = createGitHubRest({ apiBaseUrl: fake.url, token: store.token });
-    expect(await rest.getJson<{ login: string }>("/user")).toMatchObject({ login: "alice" });
+    expect((await rest.octokit.rest.users.getAuthenticated()).data).toMatchObject({ login: "alice" });
   });
 
   it("slows down when GitHub says slow_down", async () => {

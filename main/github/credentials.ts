@@ -11,7 +11,7 @@ import { ChopinError } from "../../shared/errors.js";
 import { GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS, GITHUB_TOKEN_REFRESH_LEAD_MS, GITHUB_TOKEN_REFRESH_RETRY_MS } from "../util/limits.js";
 import { TypedEmitter } from "../util/typed-emitter.js";
 import { systemClock, type Clock, type TimerHandle } from "./clock.js";
-import { GitHubRequestError } from "./github-errors.js";
+import { GitHubRequestError } from "../../shared/github-errors.js";
 import { pollDeviceToken, refreshTokens, requestDeviceCode, type OAuthWebOptions, type TokenSet } from "./oauth-web.js";
 import { createGitHubRest } from "./rest-client.js";
 import type { SecretVault, StoredCredential } from "./secret-vault.js";
@@ -274,7 +274,7 @@ export class CredentialStore {
 
   async #adopt(tokens: TokenSet): Promise<Identity> {
     const rest = createGitHubRest({ apiBaseUrl: this.#options.apiBaseUrl, token: () => tokens.accessToken, fetch: this.#options.fetch });
-    const user = await rest.getJson<{ login: string; id: number; name?: string | null }>("/user");
+    const { data: user } = await rest.octokit.rest.users.getAuthenticated();
     const identity: Identity = { login: user.login, id: user.id, name: user.name ?? null };
     this.#install(tokens, identity);
     this.#events.emit("signed-in", { identity, revision: this.#revision });

@@ -13,7 +13,7 @@ import { MAX_GITHUB_NODE_ID_CHARS } from "../../shared/limits.js";
 import type { Clock } from "./clock.js";
 import { CredentialStore, type DeviceFlow } from "./credentials.js";
 import type { GitHubConfig } from "./github-config.js";
-import { GitHubRequestError } from "./github-errors.js";
+import { GitHubRequestError } from "../../shared/github-errors.js";
 import {
   bindRepository,
   followBinding,
@@ -363,7 +363,7 @@ export class GitHubSession {
   /** Best effort: the display name and avatar GitHub shows; the sign-in stands without them. */
   async #loadProfile(revision: number): Promise<void> {
     try {
-      const user = await this.#rest!.getJson<{ name?: string | null; avatar_url?: string | null }>("/user");
+      const { data: user } = await this.#rest!.octokit.rest.users.getAuthenticated();
       if (this.#store?.revision !== revision) return;
       const avatar = typeof user.avatar_url === "string" && /^https:\/\//.test(user.avatar_url) ? user.avatar_url : undefined;
       this.#profile = { ...(user.name ? { name: String(user.name) } : {}), ...(avatar ? { avatarUrl: avatar } : {}) };

@@ -2,10 +2,11 @@
  * GitHub's OAuth web endpoints for a GitHub App (on the web base, which differs from the API base on github.com):
  * the device-code request, the device-code token poll and the refresh-token grant. These answer HTTP 200 with an
  * `error` field for protocol outcomes (authorization_pending, slow_down, bad_refresh_token...), so outcomes are
- * returned as values and only transport failures throw.
+ * returned as values and only transport failures throw. Asked through the same bounded octokit client as the API.
  */
 import { GITHUB_REQUEST_TIMEOUT_MS } from "../../shared/limits.js";
-import { GitHubRequestError, failureFromResponse } from "./github-errors.js";
+import { GitHubRequestError } from "../../shared/github-errors.js";
+import { createGitHubClient } from "../../shared/node/github-client.js";
 
 export interface OAuthWebOptions {
   webBaseUrl: string;
@@ -35,28 +36,11 @@ export interface TokenSet {
 export type TokenOutcome = { ok: true; tokens: TokenSet } | { ok: false; error: string; description: string; intervalSeconds?: number };
 
 async function postForm(options: OAuthWebOptions, path: string, form: Record<string, string>): Promise<Record<string, unknown>> {
-  const doFetch = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? GITHUB_REQUEST_TIMEOUT_MS;
-  const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    const res = await doFetch(options.webBaseUrl.replace(/\/+$/, "") + path, {
-      method: "POST",
-      headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded", "user-agent": "chopin-desktop" },
-      body: new URLSearchParams(form).toString(),
-      signal,
-    });
-    if (!res.ok) {
-      await res.body?.cancel().catch(() => {});
-      throw failureFromResponse(res.status, res.headers, Date.now());
-    }
-    const body = (await res.json()) as unknown;
-    if (!body || typeof body !== "object") throw new GitHubRequestError("invalid-response", "GitHub's sign-in answer was not an object.");
-    return body as Record<string, unknown>;
-  } catch (e) {
-    if (e instanceof GitHubRequestError) throw e;
-    if (signal.aborted) throw new GitHubRequestError("timeout", `GitHub did not answer within ${Math.round(timeoutMs / 1000)} s.`);
-    throw new GitHubRequestError("unavailable", `GitHub could not be reached (${(e as Error).message}).`);
-  }
+  // Anonymous: these endpoints identify the App by its client id, not a user's token.
+  const github = createGitHubClient({ baseUrl: options.webBaseUrl, userAgent: "chopin-desktop", fetch: options.fetch, timeoutMs: options.timeoutMs ?? GITHUB_REQUEST_TIMEOUT_MS });
+  const { data } = await github.request(`POST ${path}`, { ...form, headers: { accept: "application/json" } });
+  if (!data || typeof data !== "object" || Array.isArray(data)) throw new GitHubRequestError("invalid-response", "GitHub's sign-in answer was not an object.");
+  return data as Record<string, unknown>;
 }
 
 export async function requestDeviceCode(options: OAuthWebOptions): Promise<DeviceCode> {

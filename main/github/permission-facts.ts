@@ -6,12 +6,12 @@
  *  - caches are keyed by credential revision, so a new sign-in or refresh never reuses an older credential's answer;
  *  - GitHub outages are answered 'github-unavailable' (deny) and never cached; only definite answers are cached.
  */
-import { GITHUB_PERMISSION_FACT_MAX_AGE_MS, MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED } from "../util/limits.js";
+import { GITHUB_MAX_PAGE_SIZE, GITHUB_PERMISSION_FACT_MAX_AGE_MS, MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED } from "../util/limits.js";
 import { checkAdmission, type AdmissionPolicy } from "./admission-check.js";
 import { systemClock, type Clock } from "./clock.js";
 import type { Credential } from "./credentials.js";
-import { GitHubRequestError } from "./github-errors.js";
-import { followBinding, repoPath, type RepositoryBinding } from "./repository-binding.js";
+import { GitHubRequestError } from "../../shared/github-errors.js";
+import { followBinding, type RepositoryBinding } from "./repository-binding.js";
 import type { GitHubRest } from "./rest-client.js";
 
 export type PermissionDenialReason =
@@ -124,9 +124,11 @@ export function createPermissionFacts(options: PermissionFactsOptions): Permissi
         try {
           // Follow by id first so a renamed or transferred repository is asked about under its current name.
           const current = await followBinding(options.rest, binding);
-          const p = await options.rest.getJson<{ permission?: string }>(
-            repoPath(current, `/collaborators/${encodeURIComponent(cred.identity.login)}/permission`),
-          );
+          const { data: p } = await options.rest.octokit.rest.repos.getCollaboratorPermissionLevel({
+            owner: current.owner,
+            repo: current.name,
+            username: cred.identity.login,
+          });
           return p.permission === "admin" || p.permission === "write"
             ? { ok: true, checkedAt: now }
             : deny("no-push-access", `${cred.identity.login} has ${p.permission ?? "no"} access to ${current.owner}/${current.name}; push or admin is required.`, now);
@@ -142,14 +144,15 @@ export function createPermissionFacts(options: PermissionFactsOptions): Permissi
         const now = clock.now();
         const revoked = deny("installation-revoked", "The Chopin GitHub App no longer has access to the bound repository.", now);
         try {
-          for (let page = 1, seen = 0; seen < MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED; page++) {
-            const body = await options.rest.getJson<{ repositories: { node_id: string }[] }>(
-              `/user/installations/${binding.installationId}/repositories`,
-              { query: { per_page: 100, page } },
-            );
-            if (body.repositories.some((r) => r.node_id === binding.nodeId)) return { ok: true, checkedAt: now };
-            seen += body.repositories.length;
-            if (body.repositories.length < 100) break;
+          const pages = options.rest.octokit.paginate.iterator(options.rest.octokit.rest.apps.listInstallationReposForAuthenticatedUser, {
+            installation_id: binding.installationId,
+            per_page: GITHUB_MAX_PAGE_SIZE,
+          });
+          let seen = 0;
+          for await (const { data: repositories } of pages) {
+            if (repositories.some((r) => r.node_id === binding.nodeId)) return { ok: true, checkedAt: now };
+            seen += repositories.length;
+            if (seen >= MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED) break;
           }
           return revoked;
         } catch (e) {

@@ -6,8 +6,8 @@
  */
 import { ChopinError } from "../../shared/errors.js";
 import { MAX_REPOSITORY_NAME_CHARS, MAX_REPOSITORY_OWNER_CHARS } from "../../shared/limits.js";
-import { MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED, MAX_GITHUB_INSTALLATIONS_LISTED } from "../util/limits.js";
-import type { GitHubRest } from "./rest-client.js";
+import { GITHUB_MAX_PAGE_SIZE, MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED, MAX_GITHUB_INSTALLATIONS_LISTED } from "../util/limits.js";
+import { firstItems, type GitHubRest } from "./rest-client.js";
 
 export interface RepositoryBinding {
   /** GitHub's global node ID: the identity of the binding. */
@@ -50,34 +50,27 @@ interface RepoJson {
   private: boolean;
 }
 
-const PAGE = 100;
-
 function summary(r: RepoJson): RepositorySummary {
   return { id: r.id, nodeId: r.node_id, owner: r.owner.login, name: r.name, defaultBranch: r.default_branch, private: r.private };
 }
 
 export async function listInstallations(rest: GitHubRest): Promise<InstallationSummary[]> {
-  const out: InstallationSummary[] = [];
-  for (let page = 1; out.length < MAX_GITHUB_INSTALLATIONS_LISTED; page++) {
-    const body = await rest.getJson<{ installations: { id: number; account: { login: string; type: string } }[] }>("/user/installations", {
-      query: { per_page: PAGE, page },
-    });
-    out.push(...body.installations.map((i) => ({ id: i.id, account: i.account.login, accountType: i.account.type })));
-    if (body.installations.length < PAGE) break;
-  }
-  return out.slice(0, MAX_GITHUB_INSTALLATIONS_LISTED);
+  const { octokit } = rest;
+  const pages = octokit.paginate.iterator(octokit.rest.apps.listInstallationsForAuthenticatedUser, { per_page: GITHUB_MAX_PAGE_SIZE });
+  const installations = await firstItems(pages, MAX_GITHUB_INSTALLATIONS_LISTED);
+  return installations.map((i) => {
+    const account = i.account && "login" in i.account ? { login: i.account.login, type: i.account.type } : { login: i.account?.slug ?? "", type: "Enterprise" };
+    return { id: i.id, account: account.login, accountType: account.type };
+  });
 }
 
 export async function listInstallationRepositories(rest: GitHubRest, installationId: number): Promise<RepositorySummary[]> {
-  const out: RepositorySummary[] = [];
-  for (let page = 1; out.length < MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED; page++) {
-    const body = await rest.getJson<{ repositories: RepoJson[] }>(`/user/installations/${installationId}/repositories`, {
-      query: { per_page: PAGE, page },
-    });
-    out.push(...body.repositories.map(summary));
-    if (body.repositories.length < PAGE) break;
-  }
-  return out.slice(0, MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED);
+  const { octokit } = rest;
+  const pages = octokit.paginate.iterator(octokit.rest.apps.listInstallationReposForAuthenticatedUser, {
+    installation_id: installationId,
+    per_page: GITHUB_MAX_PAGE_SIZE,
+  });
+  return (await firstItems(pages, MAX_GITHUB_INSTALLATION_REPOSITORIES_LISTED)).map(summary);
 }
 
 /** Makes a binding from a listed repository; shape checks guard what later becomes part of request paths. */
@@ -92,7 +85,9 @@ export function bindRepository(installationId: number, repo: RepositorySummary):
 
 /** Refreshes owner/name/default branch by id; refuses when the id now names a different repository. */
 export async function followBinding(rest: GitHubRest, binding: RepositoryBinding): Promise<RepositoryBinding> {
-  const r = summary(await rest.getJson<RepoJson>(`/repositories/${binding.id}`));
+  // Not in GitHub's published description, but GitHub's own way to reach a repository by id across renames.
+  const { data } = await rest.octokit.request("GET /repositories/{id}", { id: binding.id });
+  const r = summary(data as RepoJson);
   if (r.nodeId !== binding.nodeId) {
     throw new ChopinError("not-found", "The bound repository no longer exists under its recorded identity.", { nodeId: binding.nodeId });
   }
@@ -101,7 +96,7 @@ export async function followBinding(rest: GitHubRest, binding: RepositoryBinding
 
 /** Captures the session pin: the default branch's head commit right now. */
 export async function captureSessionPin(rest: GitHubRest, binding: RepositoryBinding): Promise<SessionPin> {
-  const b = await rest.getJson<{ commit: { sha: string } }>(repoPath(binding, `/branches/${encodeURIComponent(binding.defaultBranch)}`));
+  const { data: b } = await rest.octokit.rest.repos.getBranch({ owner: binding.owner, repo: binding.name, branch: binding.defaultBranch });
   if (!/^[0-9a-f]{40}$/.test(b.commit?.sha ?? "")) throw new ChopinError("internal", "GitHub returned no commit for the default branch.");
   return { commitSha: b.commit.sha };
 }

@@ -50,8 +50,6 @@ export const MAX_MCP_PARAMS_ISSUES_LISTED = 10;
 /** Reconnect backoff to the relay: first retry and cap. */
 export const RELAY_RECONNECT_MIN_MS = 250;
 export const RELAY_RECONNECT_MAX_MS = 10_000;
-/** A GitHub response body larger than this is refused rather than buffered (prototype: response ≤ 5 MiB). */
-export const MAX_GITHUB_RESPONSE_BYTES = 5 * 1024 * 1024;
 /** User access tokens (8 h) are refreshed this long before they expire. */
 export const GITHUB_TOKEN_REFRESH_LEAD_MS = 5 * 60 * 1000;
 /** After a failed refresh (network, outage) the next attempt waits this long, while the token is still valid. */
@@ -166,3 +164,5 @@ export const MAX_HEADS_PER_CALL = 1024;
  * few hundred within seconds, few enough that a device joining a team does not ask the relay for everything together.
  */
 export const TEAM_PREFETCH_CONCURRENCY = 2;
+/** GitHub answers at most this many items per page of a list; we ask for full pages to make fewest requests. */
+export const GITHUB_MAX_PAGE_SIZE = 100;

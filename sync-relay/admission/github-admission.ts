@@ -6,9 +6,12 @@
  *    never cached, so the next attempt asks again; callers keep live connections on that code;
  *  - definite answers (admitted, not-admitted, invalid-token) are cached for cacheMs keyed by sha256(token);
  *  - concurrent checks of one token share one GitHub round trip.
- * Self-contained: imports only shared/ (the relay's layering rule).
+ * GitHub is asked through the same bounded octokit client the app uses (shared/node/github-client.ts). Imports only
+ * shared/ (the relay's layering rule).
  */
+import { GitHubRequestError } from "../../shared/github-errors.js";
 import { GITHUB_REQUEST_TIMEOUT_MS } from "../../shared/limits.js";
+import { createGitHubClient } from "../../shared/node/github-client.js";
 import { GITHUB_ADMISSION_CACHE_MS, MAX_GITHUB_ADMISSION_CACHE_ENTRIES, MAX_GITHUB_TOKEN_CHARS } from "../limits.js";
 import { tokenHash, TtlCache } from "./admission-cache.js";
 
@@ -32,61 +35,49 @@ export interface GitHubAdmission {
   forget(token?: string): void;
 }
 
-class Unavailable extends Error {}
+/** A definite "no" from GitHub about the token itself (as opposed to GitHub being unreachable or limited). */
+const TOKEN_REFUSED: ReadonlySet<string> = new Set(["unauthorized", "forbidden", "not-found"]);
+/** A membership GitHub will not show: 404 not a member, 403 the organization does not let the App read memberships. */
+const NOT_A_MEMBER: ReadonlySet<string> = new Set(["forbidden", "not-found"]);
 
 export function createGitHubAdmission(options: GitHubAdmissionOptions): GitHubAdmission {
-  const doFetch = options.fetch ?? fetch;
   const now = options.now ?? Date.now;
-  const timeoutMs = options.timeoutMs ?? GITHUB_REQUEST_TIMEOUT_MS;
   const cache = new TtlCache<AdmissionResult>(options.cacheMs ?? GITHUB_ADMISSION_CACHE_MS, MAX_GITHUB_ADMISSION_CACHE_ENTRIES, now);
   const inFlight = new Map<string, Promise<AdmissionResult>>();
   const users = new Set(options.allowedUsers.map((u) => u.toLowerCase()));
-  const base = options.apiBaseUrl.replace(/\/+$/, "");
-
-  async function get(path: string, token: string): Promise<{ status: number; body: Record<string, unknown> | null }> {
-    let res: Response;
-    try {
-      res = await doFetch(`${base}${path}`, {
-        headers: { accept: "application/vnd.github+json", authorization: `Bearer ${token}`, "x-github-api-version": "2022-11-28", "user-agent": "chopin-relay" },
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (e) {
-      throw new Unavailable(`GitHub could not be reached (${(e as Error).message})`);
-    }
-    const limited = (res.status === 403 || res.status === 429) && (res.headers.get("x-ratelimit-remaining") === "0" || res.headers.has("retry-after"));
-    if (res.status >= 500 || limited) {
-      await res.body?.cancel().catch(() => {});
-      throw new Unavailable(limited ? "GitHub's rate limit is exhausted" : `GitHub answered ${res.status}`);
-    }
-    if (!res.ok) {
-      await res.body?.cancel().catch(() => {});
-      return { status: res.status, body: null };
-    }
-    try {
-      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-    } catch {
-      throw new Unavailable("GitHub's answer was not JSON");
-    }
-  }
 
   async function check(token: string): Promise<AdmissionResult> {
+    const github = createGitHubClient({
+      baseUrl: options.apiBaseUrl,
+      token: () => token,
+      userAgent: "chopin-relay",
+      fetch: options.fetch,
+      timeoutMs: options.timeoutMs ?? GITHUB_REQUEST_TIMEOUT_MS,
+    });
     try {
-      const user = await get("/user", token);
-      if (user.status === 401 || typeof user.body?.login !== "string") {
-        return { ok: false, code: "invalid-token", reason: "GitHub did not accept this token. Sign in to GitHub again." };
+      let login: string;
+      try {
+        login = (await github.rest.users.getAuthenticated()).data.login;
+      } catch (e) {
+        if (e instanceof GitHubRequestError && TOKEN_REFUSED.has(e.kind)) {
+          return { ok: false, code: "invalid-token", reason: "GitHub did not accept this token. Sign in to GitHub again." };
+        }
+        throw e;
       }
-      const login = user.body.login;
       if (users.size === 0 && options.allowedOrganizations.length === 0) return { ok: true, login };
       if (users.has(login.toLowerCase())) return { ok: true, login };
       for (const org of options.allowedOrganizations) {
-        const m = await get(`/user/memberships/orgs/${encodeURIComponent(org)}`, token);
-        // 404: not a member; 403: the organization does not let the App read memberships. Either way, not via this org.
-        if (m.status === 200 && m.body?.state === "active") return { ok: true, login };
+        try {
+          const { data } = await github.rest.orgs.getMembershipForAuthenticatedUser({ org });
+          if (data.state === "active") return { ok: true, login };
+        } catch (e) {
+          if (!(e instanceof GitHubRequestError && NOT_A_MEMBER.has(e.kind))) throw e;
+        }
       }
       return { ok: false, code: "not-admitted", reason: `${login} is not an allowed user or an active member of an allowed organization on this relay.` };
     } catch (e) {
       // Anything that stops the check, expected or not, refuses the connection: admission fails closed.
-      const why = e instanceof Unavailable ? e.message : "the check failed unexpectedly";
+      const why = e instanceof GitHubRequestError ? e.message.replace(/\.$/, "") : "the check failed unexpectedly";
       return { ok: false, code: "github-unavailable", reason: `The relay cannot verify GitHub sign-ins right now (${why}); try again shortly.` };
     }
   }

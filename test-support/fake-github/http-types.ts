@@ -43,9 +43,24 @@ export function perPage(req: FakeRequest, fallback = 30): { perPage: number; pag
   return { perPage, page };
 }
 
-export function paginate<T>(items: T[], req: FakeRequest, fallback = 30): T[] {
+/**
+ * One page of a list as GitHub answers it: `body` shapes the page's items, and a Link header names the first, previous,
+ * next and last pages (clients such as octokit's paginate follow rel="next" and stop when it is absent).
+ */
+export function paged<T>(items: T[], req: FakeRequest, body: (page: T[]) => unknown, fallback = 30): FakeResponse {
   const { perPage: n, page } = perPage(req, fallback);
-  return items.slice((page - 1) * n, page * n);
+  const last = Math.max(1, Math.ceil(items.length / n));
+  const at = (p: number) => {
+    const query = new URLSearchParams(req.query);
+    query.set("per_page", String(n));
+    query.set("page", String(p));
+    return `<${req.baseUrl}${req.path}?${query}>`;
+  };
+  const links = [
+    ...(page < last ? [`${at(page + 1)}; rel="next"`, `${at(last)}; rel="last"`] : []),
+    ...(page > 1 ? [`${at(1)}; rel="first"`, `${at(page - 1)}; rel="prev"`] : []),
+  ];
+  return ok(body(items.slice((page - 1) * n, page * n)), links.length > 0 ? { link: links.join(", ") } : undefined);
 }
 
 export function repoJson(repo: FakeRepo, baseUrl: string) {

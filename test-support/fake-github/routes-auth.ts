@@ -3,7 +3,7 @@
  * sign-in, admission and repository binding use, in GitHub's documented shapes and error conventions (device-flow
  * errors are HTTP 200 with an `error` field, exactly as GitHub does it).
  */
-import { notFound, ok, paginate, repoJson, type Route } from "./http-types.js";
+import { notFound, ok, paged, repoJson, type Route } from "./http-types.js";
 
 const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 
@@ -99,15 +99,15 @@ export const authRoutes: Route[] = [
     auth: true,
     handle(req, _m, state) {
       const mine = state.fixtures.installations.filter((i) => i.users.includes(req.login!));
-      return ok({
+      return paged(mine, req, (page) => ({
         total_count: mine.length,
-        installations: paginate(mine, req).map((i) => ({
+        installations: page.map((i) => ({
           id: i.id,
           account: { login: i.account, type: i.accountType },
           repository_selection: "selected",
           app_slug: "chopin-fake",
         })),
-      });
+      }));
     },
   },
   {
@@ -118,7 +118,7 @@ export const authRoutes: Route[] = [
       const inst = state.fixtures.installations.find((i) => i.id === Number(m[1]) && i.users.includes(req.login!));
       if (!inst) return notFound();
       const repos = inst.repositoryIds.map((id) => state.repoById(id)!).filter((r) => r && state.canRead(req.login!, r));
-      return ok({ total_count: repos.length, repositories: paginate(repos, req).map((r) => repoJson(r, req.baseUrl)) });
+      return paged(repos, req, (page) => ({ total_count: repos.length, repositories: page.map((r) => repoJson(r, req.baseUrl)) }));
     },
   },
 ];

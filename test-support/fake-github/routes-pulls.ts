@@ -4,7 +4,7 @@
  * the diff media type, as GitHub does.
  */
 import type { FakePull, FakeRepo } from "./fixtures.js";
-import { notFound, ok, paginate, userJson, type FakeRequest, type FakeResponse, type Route } from "./http-types.js";
+import { notFound, ok, paged, userJson, type FakeRequest, type FakeResponse, type Route } from "./http-types.js";
 import type { FakeGitHubState } from "./state.js";
 
 const REPO = "^/repos/([^/]+)/([^/]+)";
@@ -71,7 +71,7 @@ export const pullRoutes: Route[] = [
       const pulls = repo.pulls
         .filter((p) => want === "all" || p.state === want)
         .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1));
-      return ok(paginate(pulls, req).map((p) => pullJson(p, repo, req.baseUrl, false)));
+      return paged(pulls, req, (page) => page.map((p) => pullJson(p, repo, req.baseUrl, false)));
     },
   },
   {
@@ -88,14 +88,14 @@ export const pullRoutes: Route[] = [
     method: "GET",
     pattern: new RegExp(`${REPO}/pulls/(\\d+)/files$`),
     auth: true,
-    handle: withPull((p, _r, req) => ok(paginate(p.files, req).map((f) => ({ ...f, changes: f.additions + f.deletions })))),
+    handle: withPull((p, _r, req) => paged(p.files, req, (page) => page.map((f) => ({ ...f, changes: f.additions + f.deletions })))),
   },
   {
     method: "GET",
     pattern: new RegExp(`${REPO}/pulls/(\\d+)/commits$`),
     auth: true,
     handle: withPull((p, _r, req) =>
-      ok(paginate(p.commits, req).map((c) => ({ sha: c.sha, commit: { message: c.message, author: { name: c.author, date: c.date } }, author: userJson(c.author) }))),
+      paged(p.commits, req, (page) => page.map((c) => ({ sha: c.sha, commit: { message: c.message, author: { name: c.author, date: c.date } }, author: userJson(c.author) }))),
     ),
   },
   {
@@ -103,7 +103,7 @@ export const pullRoutes: Route[] = [
     pattern: new RegExp(`${REPO}/pulls/(\\d+)/comments$`),
     auth: true,
     handle: withPull((p, _r, req) =>
-      ok(paginate(p.reviewComments, req).map((c) => ({ id: c.id, user: userJson(c.user), path: c.path, line: c.line, body: c.body, created_at: c.createdAt }))),
+      paged(p.reviewComments, req, (page) => page.map((c) => ({ id: c.id, user: userJson(c.user), path: c.path, line: c.line, body: c.body, created_at: c.createdAt }))),
     ),
   },
   {
@@ -111,7 +111,7 @@ export const pullRoutes: Route[] = [
     pattern: new RegExp(`${REPO}/pulls/(\\d+)/reviews$`),
     auth: true,
     handle: withPull((p, _r, req) =>
-      ok(paginate(p.reviews, req).map((r) => ({ id: r.id, user: userJson(r.user), state: r.state, body: r.body, submitted_at: r.submittedAt }))),
+      paged(p.reviews, req, (page) => page.map((r) => ({ id: r.id, user: userJson(r.user), state: r.state, body: r.body, submitted_at: r.submittedAt }))),
     ),
   },
   {
@@ -119,7 +119,7 @@ export const pullRoutes: Route[] = [
     pattern: new RegExp(`${REPO}/issues/(\\d+)/comments$`),
     auth: true,
     handle: withPull((p, _r, req) =>
-      ok(paginate(p.comments, req).map((c) => ({ id: c.id, user: userJson(c.user), body: c.body, created_at: c.createdAt }))),
+      paged(p.comments, req, (page) => page.map((c) => ({ id: c.id, user: userJson(c.user), body: c.body, created_at: c.createdAt }))),
     ),
   },
   {
@@ -143,7 +143,7 @@ export const pullRoutes: Route[] = [
       if (!repo) return notFound();
       const sha = repo.branches[decodeURIComponent(m[3])] ?? decodeURIComponent(m[3]);
       const runs = repo.checkRuns[sha] ?? [];
-      return ok({ total_count: runs.length, check_runs: paginate(runs, req).map((r) => ({ ...r, head_sha: sha })) });
+      return paged(runs, req, (page) => ({ total_count: runs.length, check_runs: page.map((r) => ({ ...r, head_sha: sha })) }));
     },
   },
 ];

@@ -5,7 +5,7 @@
  */
 import { blobSha, commitTouches, treeEntries, type FakeCommit } from "./git-model.js";
 import type { FakeRepo } from "./fixtures.js";
-import { notFound, ok, paginate, repoJson, userJson, type FakeRequest, type FakeResponse, type Route } from "./http-types.js";
+import { notFound, ok, paged, repoJson, userJson, type FakeRequest, type FakeResponse, type Route } from "./http-types.js";
 import type { FakeGitHubState } from "./state.js";
 
 const REPO = "^/repos/([^/]+)/([^/]+)";
@@ -132,7 +132,7 @@ export const repoRoutes: Route[] = [
         if (!path || commitTouches(commit, parent, path)) out.push(commit.sha);
         commit = parent;
       }
-      return ok(paginate(out, req).map((sha) => commitJson(repo, sha, state)));
+      return paged(out, req, (page) => page.map((sha) => commitJson(repo, sha, state)));
     }),
   },
   {
@@ -177,7 +177,7 @@ export const repoRoutes: Route[] = [
         const content = repo?.commits.get(repo.branches[repo.defaultBranch])?.files.get(leak.path);
         if (repo && content) hit(repo, leak.path, content, leak.fakeNodeId ?? repo.nodeId, leak.fakeFullName);
       }
-      return ok({ total_count: items.length, incomplete_results: false, items: paginate(items, req) });
+      return paged(items, req, (page) => ({ total_count: items.length, incomplete_results: false, items: page }));
     },
   },
 ];

@@ -5,9 +5,8 @@
  */
 import { z } from "zod";
 import { MAX_REPOSITORY_TREE_ENTRIES, REPOSITORY_TREE_DEFAULT_ENTRIES } from "../../util/limits.js";
-import { repoPath } from "../repository-binding.js";
 import { checkRepositoryPrefix } from "./path-policy.js";
-import { type ToolContext, type ToolResult, runRepositoryTool } from "./tool-result.js";
+import { repoOf, type ToolContext, type ToolResult, runRepositoryTool } from "./tool-result.js";
 import { defineTool } from "../../util/tool-registry.js";
 import { ChopinError } from "../../../shared/errors.js";
 
@@ -35,12 +34,10 @@ export const listRepositoryTreeTool = defineTool({
         dir = checked.path;
       }
       const max = limit ?? REPOSITORY_TREE_DEFAULT_ENTRIES;
-      const body = await ctx.rest.getJson<{ tree: { path: string; type: string; size?: number }[]; truncated?: boolean }>(
-        repoPath(ctx.binding, `/git/trees/${ctx.pin.commitSha}`),
-        { query: { recursive: 1 } },
-      );
-      const matching = body.tree.filter((e) => dir === null || e.path.startsWith(`${dir}/`));
-      if (dir !== null && matching.length === 0 && !body.tree.some((e) => e.path === dir)) {
+      const { data: body } = await ctx.rest.octokit.rest.git.getTree({ ...repoOf(ctx), tree_sha: ctx.pin.commitSha, recursive: "1" });
+      const tree = body.tree.flatMap((e) => (e.path === undefined ? [] : [{ ...e, path: e.path }]));
+      const matching = tree.filter((e) => dir === null || e.path.startsWith(`${dir}/`));
+      if (dir !== null && matching.length === 0 && !tree.some((e) => e.path === dir)) {
         throw new ChopinError("not-found", `Nothing exists under ${dir} at the pinned commit.`);
       }
       return {

@@ -6,12 +6,9 @@
  */
 import { z } from "zod";
 import { MAX_GITHUB_TEXT_FIELD_CHARS, MAX_PULL_REQUEST_DIFF_BYTES, MAX_PULL_REQUEST_ITEMS, MAX_PULL_REQUESTS_LISTED, PULL_REQUESTS_DEFAULT_LISTED } from "../../util/limits.js";
-import { repoPath } from "../repository-binding.js";
-import { clip, type ToolContext, type ToolResult, runRepositoryTool } from "./tool-result.js";
+import type { Octokit } from "../../../shared/node/github-client.js";
+import { clip, repoOf, type ToolContext, type ToolResult, runRepositoryTool } from "./tool-result.js";
 import { defineTool } from "../../util/tool-registry.js";
-
-// GitHub's JSON, reshaped field by field into small typed answers below.
-type Json = Record<string, any>;
 
 export const listPullRequestsInput = z.strictObject({
   state: z.enum(["open", "closed", "all"]).optional(),
@@ -36,21 +33,27 @@ export const pullRequestReadInput = z.strictObject({
   pull_number: z.number().int().min(1).max(2 ** 31 - 1),
 });
 
-const text = (s: unknown) => clip(typeof s === "string" ? s : "", MAX_GITHUB_TEXT_FIELD_CHARS);
-const login = (u: unknown) => ((u as Json | null)?.login as string | undefined) ?? "unknown";
+const text = (s: string | null | undefined) => clip(s, MAX_GITHUB_TEXT_FIELD_CHARS);
+const login = (u: { login: string } | null | undefined) => u?.login ?? "unknown";
 
-function summary(p: Json) {
+/** The fields both a listed and a fetched pull request carry. */
+type PullRequestFields = Pick<
+  Awaited<ReturnType<Octokit["rest"]["pulls"]["list"]>>["data"][number],
+  "number" | "title" | "state" | "draft" | "merged_at" | "user" | "head" | "base" | "created_at" | "updated_at"
+>;
+
+function summary(p: PullRequestFields) {
   return {
-    number: p.number as number,
+    number: p.number,
     title: text(p.title),
-    state: p.state as string,
+    state: p.state,
     draft: p.draft === true,
     merged: p.merged_at != null,
     author: login(p.user),
-    headRef: p.head?.ref as string,
-    baseRef: p.base?.ref as string,
-    createdAt: p.created_at as string,
-    updatedAt: p.updated_at as string,
+    headRef: p.head.ref,
+    baseRef: p.base.ref,
+    createdAt: p.created_at,
+    updatedAt: p.updated_at,
   };
 }
 
@@ -60,11 +63,9 @@ export const listPullRequestsTool = defineTool({
   input: listPullRequestsInput,
   errors: ["timeout", "rate-limited", "unauthorized", "forbidden", "github-unavailable"],
   async handler({ state, limit }, ctx: ToolContext): Promise<{ pullRequests: ReturnType<typeof summary>[] }> {
-      const n = limit ?? PULL_REQUESTS_DEFAULT_LISTED;
-      const body = await ctx.rest.getJson<Json[]>(repoPath(ctx.binding, "/pulls"), {
-        query: { state: state ?? "open", per_page: n, sort: "updated", direction: "desc" },
-      });
-      return { pullRequests: body.slice(0, n).map(summary) };
+    const n = limit ?? PULL_REQUESTS_DEFAULT_LISTED;
+    const { data } = await ctx.rest.octokit.rest.pulls.list({ ...repoOf(ctx), state: state ?? "open", per_page: n, sort: "updated", direction: "desc" });
+    return { pullRequests: data.slice(0, n).map(summary) };
   },
 });
 
@@ -79,55 +80,69 @@ export const pullRequestReadTool = defineTool({
   input: pullRequestReadInput,
   errors: ["not-found", "too-large", "timeout", "rate-limited", "unauthorized", "forbidden", "github-unavailable"],
   async handler({ method, pull_number }, ctx: ToolContext): Promise<unknown> {
-      const pr = (suffix = "") => repoPath(ctx.binding, `/pulls/${pull_number}${suffix}`);
-      const list = (path: string) => ctx.rest.getJson<Json[]>(path, { query: { per_page: MAX_PULL_REQUEST_ITEMS } });
-      const headSha = async () => ((await ctx.rest.getJson<Json>(pr())).head?.sha as string);
-      switch (method) {
-        case "get": {
-          const p = await ctx.rest.getJson<Json>(pr());
-          return {
-            ...summary(p),
-            body: text(p.body),
-            merged: p.merged === true,
-            headSha: p.head?.sha,
-            baseSha: p.base?.sha,
-            additions: p.additions,
-            deletions: p.deletions,
-            changedFiles: p.changed_files,
-            commits: p.commits,
-          };
-        }
-        case "get_diff": {
-          const { text: diff, truncated } = await ctx.rest.getText(pr(), { accept: "application/vnd.github.diff", truncateAt: MAX_PULL_REQUEST_DIFF_BYTES });
-          return { diff, truncated };
-        }
-        case "get_status": {
-          const sha = await headSha();
-          const s = await ctx.rest.getJson<Json>(repoPath(ctx.binding, `/commits/${encodeURIComponent(sha)}/status`));
-          return {
-            sha,
-            state: s.state,
-            statuses: ((s.statuses as Json[]) ?? []).slice(0, MAX_PULL_REQUEST_ITEMS).map((x) => ({ context: x.context, state: x.state, description: text(x.description) })),
-          };
-        }
-        case "get_check_runs": {
-          const sha = await headSha();
-          const r = await ctx.rest.getJson<Json>(repoPath(ctx.binding, `/commits/${encodeURIComponent(sha)}/check-runs`), { query: { per_page: MAX_PULL_REQUEST_ITEMS } });
-          return { sha, checkRuns: ((r.check_runs as Json[]) ?? []).map((c) => ({ name: c.name, status: c.status, conclusion: c.conclusion ?? null })) };
-        }
-        case "get_files":
-          return {
-            files: (await list(pr("/files"))).map((f) => ({ filename: f.filename, status: f.status, additions: f.additions, deletions: f.deletions, patch: text(f.patch) })),
-          };
-        case "get_commits":
-          return { commits: (await list(pr("/commits"))).map((c) => ({ sha: c.sha, message: text(c.commit?.message), author: c.author?.login ?? c.commit?.author?.name ?? "unknown", date: c.commit?.author?.date })) };
-        case "get_review_comments":
-          return { comments: (await list(pr("/comments"))).map((c) => ({ id: c.id, author: login(c.user), path: c.path, line: c.line ?? null, body: text(c.body), createdAt: c.created_at })) };
-        case "get_reviews":
-          return { reviews: (await list(pr("/reviews"))).map((r) => ({ id: r.id, author: login(r.user), state: r.state, body: text(r.body), submittedAt: r.submitted_at })) };
-        case "get_comments":
-          return { comments: (await list(repoPath(ctx.binding, `/issues/${pull_number}/comments`))).map((c) => ({ id: c.id, author: login(c.user), body: text(c.body), createdAt: c.created_at })) };
+    const { pulls, repos, checks, issues } = ctx.rest.octokit.rest;
+    const pr = { ...repoOf(ctx), pull_number };
+    const page = { per_page: MAX_PULL_REQUEST_ITEMS };
+    const headSha = async () => (await pulls.get(pr)).data.head.sha;
+    switch (method) {
+      case "get": {
+        const { data: p } = await pulls.get(pr);
+        return {
+          ...summary(p),
+          body: text(p.body),
+          merged: p.merged === true,
+          headSha: p.head.sha,
+          baseSha: p.base.sha,
+          additions: p.additions,
+          deletions: p.deletions,
+          changedFiles: p.changed_files,
+          commits: p.commits,
+        };
       }
+      case "get_diff": {
+        const { text: diff, truncated } = await ctx.rest.text("GET /repos/{owner}/{repo}/pulls/{pull_number}", pr, {
+          accept: "application/vnd.github.diff",
+          truncateAt: MAX_PULL_REQUEST_DIFF_BYTES,
+        });
+        return { diff, truncated };
+      }
+      case "get_status": {
+        const sha = await headSha();
+        const { data: s } = await repos.getCombinedStatusForRef({ ...repoOf(ctx), ref: sha });
+        return {
+          sha,
+          state: s.state,
+          statuses: s.statuses.slice(0, MAX_PULL_REQUEST_ITEMS).map((x) => ({ context: x.context, state: x.state, description: text(x.description) })),
+        };
+      }
+      case "get_check_runs": {
+        const sha = await headSha();
+        const { data: r } = await checks.listForRef({ ...repoOf(ctx), ref: sha, ...page });
+        return { sha, checkRuns: r.check_runs.map((c) => ({ name: c.name, status: c.status, conclusion: c.conclusion ?? null })) };
+      }
+      case "get_files": {
+        const { data } = await pulls.listFiles({ ...pr, ...page });
+        return { files: data.map((f) => ({ filename: f.filename, status: f.status, additions: f.additions, deletions: f.deletions, patch: text(f.patch) })) };
+      }
+      case "get_commits": {
+        const { data } = await pulls.listCommits({ ...pr, ...page });
+        return {
+          commits: data.map((c) => ({ sha: c.sha, message: text(c.commit.message), author: c.author?.login ?? c.commit.author?.name ?? "unknown", date: c.commit.author?.date })),
+        };
+      }
+      case "get_review_comments": {
+        const { data } = await pulls.listReviewComments({ ...pr, ...page });
+        return { comments: data.map((c) => ({ id: c.id, author: login(c.user), path: c.path, line: c.line ?? null, body: text(c.body), createdAt: c.created_at })) };
+      }
+      case "get_reviews": {
+        const { data } = await pulls.listReviews({ ...pr, ...page });
+        return { reviews: data.map((r) => ({ id: r.id, author: login(r.user), state: r.state, body: text(r.body), submittedAt: r.submitted_at })) };
+      }
+      case "get_comments": {
+        const { data } = await issues.listComments({ ...repoOf(ctx), issue_number: pull_number, ...page });
+        return { comments: data.map((c) => ({ id: c.id, author: login(c.user), body: text(c.body), createdAt: c.created_at })) };
+      }
+    }
   },
 });
 

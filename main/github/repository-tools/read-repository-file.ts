@@ -5,9 +5,9 @@
  */
 import { z } from "zod";
 import { MAX_REPOSITORY_FILE_BYTES, REPOSITORY_FILE_DEFAULT_WINDOW_LINES } from "../../util/limits.js";
-import { repoPath } from "../repository-binding.js";
+import type { Octokit } from "../../../shared/node/github-client.js";
 import { checkRepositoryPath, encodeRepositoryPath } from "./path-policy.js";
-import { type ToolContext, type ToolResult, runRepositoryTool } from "./tool-result.js";
+import { repoOf, type ToolContext, type ToolResult, runRepositoryTool } from "./tool-result.js";
 import { defineTool } from "../../util/tool-registry.js";
 import { ChopinError } from "../../../shared/errors.js";
 
@@ -28,12 +28,7 @@ export interface RepositoryFileWindow {
   content: string;
 }
 
-interface ContentsJson {
-  type?: string;
-  size?: number;
-  encoding?: string;
-  content?: string;
-}
+type ContentsJson = Awaited<ReturnType<Octokit["rest"]["repos"]["getContent"]>>["data"];
 
 export const readRepositoryFileTool = defineTool({
   name: "read_repository_file",
@@ -46,13 +41,15 @@ export const readRepositoryFileTool = defineTool({
       const startLine = start_line ?? 1;
       if (end_line !== undefined && end_line < startLine) throw new ChopinError("invalid-input", "end_line must not be before start_line.");
 
-      const body = await ctx.rest.getJson<ContentsJson | unknown[]>(repoPath(ctx.binding, `/contents/${encodeRepositoryPath(checked.path)}`), {
-        query: { ref: ctx.pin.commitSha },
+      // The path goes in the route itself, each segment encoded and its slashes kept (octokit's {path} would encode them).
+      const { data: body }: { data: ContentsJson } = await ctx.rest.octokit.request(`GET /repos/{owner}/{repo}/contents/${encodeRepositoryPath(checked.path)}`, {
+        ...repoOf(ctx),
+        ref: ctx.pin.commitSha,
       });
       if (Array.isArray(body)) throw new ChopinError("not-a-file", `${checked.path} is a directory; use list_repository_tree.`);
       if (body.type !== "file") throw new ChopinError("not-a-file", `${checked.path} is a ${body.type ?? "non-file"} entry, not a file.`);
       const size = body.size ?? 0;
-      if (size > MAX_REPOSITORY_FILE_BYTES || body.encoding !== "base64") {
+      if (size > MAX_REPOSITORY_FILE_BYTES || !("encoding" in body) || body.encoding !== "base64") {
         throw new ChopinError("too-large", `${checked.path} is ${size} bytes; files up to ${MAX_REPOSITORY_FILE_BYTES} bytes can be read.`);
       }
       const bytes = Buffer.from(body.content ?? "", "base64");

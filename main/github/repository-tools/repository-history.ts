@@ -4,9 +4,8 @@
  */
 import { z } from "zod";
 import { MAX_GITHUB_TEXT_FIELD_CHARS, MAX_REPOSITORY_HISTORY_COMMITS, REPOSITORY_HISTORY_DEFAULT_COMMITS } from "../../util/limits.js";
-import { repoPath } from "../repository-binding.js";
 import { checkRepositoryPrefix } from "./path-policy.js";
-import { clip, type ToolContext, type ToolResult, runRepositoryTool } from "./tool-result.js";
+import { clip, repoOf, type ToolContext, type ToolResult, runRepositoryTool } from "./tool-result.js";
 import { defineTool } from "../../util/tool-registry.js";
 import { ChopinError } from "../../../shared/errors.js";
 
@@ -22,11 +21,6 @@ export interface HistoryEntry {
   date: string;
 }
 
-interface CommitJson {
-  sha: string;
-  commit: { message: string; author?: { name?: string; date?: string } | null };
-  author?: { login?: string } | null;
-}
 
 export const repositoryHistoryTool = defineTool({
   name: "repository_history",
@@ -41,9 +35,7 @@ export const repositoryHistoryTool = defineTool({
         checkedPath = checked.path;
       }
       const n = limit ?? REPOSITORY_HISTORY_DEFAULT_COMMITS;
-      const body = await ctx.rest.getJson<CommitJson[]>(repoPath(ctx.binding, "/commits"), {
-        query: { sha: ctx.pin.commitSha, path: checkedPath, per_page: n },
-      });
+      const { data: body } = await ctx.rest.octokit.rest.repos.listCommits({ ...repoOf(ctx), sha: ctx.pin.commitSha, path: checkedPath, per_page: n });
       return {
         commitSha: ctx.pin.commitSha,
         commits: body.slice(0, n).map((c) => ({

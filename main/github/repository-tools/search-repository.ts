@@ -33,11 +33,6 @@ export interface SearchResults {
   note: string;
 }
 
-interface SearchJson {
-  incomplete_results?: boolean;
-  items: { path: string; repository?: { node_id?: string }; text_matches?: { fragment?: string }[] }[];
-}
-
 /** Checks search terms; returns a refusal sentence or null. */
 export function checkSearchTerms(terms: string): string | null {
   const t = terms.trim();
@@ -58,10 +53,7 @@ export const searchRepositoryTool = defineTool({
       if (problem) throw new ChopinError(problem.startsWith("qualifiers") ? "out-of-scope" : "invalid-input", `Refused search: ${problem}.`);
       const n = limit ?? REPOSITORY_SEARCH_DEFAULT_RESULTS;
       const q = `${terms.trim()} repo:${ctx.binding.owner}/${ctx.binding.name}`;
-      const body = await ctx.rest.getJson<SearchJson>("/search/code", {
-        query: { q, per_page: n },
-        accept: "application/vnd.github.text-match+json",
-      });
+      const { data: body } = await ctx.rest.octokit.rest.search.code({ q, per_page: n, mediaType: { format: "text-match" } });
       const mine = body.items.filter((i) => i.repository?.node_id === ctx.binding.nodeId);
       return {
         results: mine.slice(0, n).map((i) => ({

@@ -5,7 +5,7 @@
  */
 import type { ErrorShape } from "../../../shared/errors.js";
 import { runTool, type ErrorReader, type ToolDefinition, type ToolOutcome } from "../../util/tool-registry.js";
-import { GitHubRequestError } from "../github-errors.js";
+import { GitHubRequestError } from "../../../shared/github-errors.js";
 import type { RepositoryBinding, SessionPin } from "../repository-binding.js";
 import type { GitHubRest } from "../rest-client.js";
 
@@ -50,6 +50,11 @@ export const readRepositoryToolError: ErrorReader = (error) => (error instanceof
 /** Runs a repository tool on raw input, in the one tool convention. */
 export function runRepositoryTool<I, R>(tool: ToolDefinition<ToolContext, I, R>, ctx: ToolContext, input: unknown): Promise<ToolOutcome<R>> {
   return runTool(tool, input, ctx, readRepositoryToolError);
+}
+
+/** Owner and repository for octokit's endpoints: from the binding, never from tool input. */
+export function repoOf(ctx: ToolContext): { owner: string; repo: string } {
+  return { owner: ctx.binding.owner, repo: ctx.binding.name };
 }
 
 /** Cuts free text returned to the model. */
