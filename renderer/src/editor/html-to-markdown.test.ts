@@ -28,7 +28,8 @@ describe("htmlToMarkdown", () => {
 
   it("keeps code literally: a block fenced, a span in backticks", () => {
     expect(htmlToMarkdown("<p>Run <code>npm  test</code></p><pre><code>a *b*\n  c\n</code></pre>")).toBe("Run `npm test`\n\n```\na *b*\n  c\n```");
-    expect(htmlToMarkdown("<code>a`b</code>")).toBe("`` a`b ``");
+    expect(htmlToMarkdown("<code>a`b</code>")).toBe("``a`b``");
+    expect(htmlToMarkdown("<code>`tick</code>")).toBe("`` `tick ``");
   });
 
   it("puts emphasis markers inside the spaces, and reads Google Docs' styled spans", () => {
@@ -37,14 +38,50 @@ describe("htmlToMarkdown", () => {
     expect(htmlToMarkdown(docs)).toBe("**Big** and *slanted*");
   });
 
-  it("drops scripts and styles, and turns line breaks and table rows into lines", () => {
+  it("drops scripts and styles, turns line breaks into lines, and a table without a header row into a GFM table headed by its first row", () => {
     expect(htmlToMarkdown("<style>p{}</style><script>x()</script><p>one<br>two <i>it</i></p>")).toBe("one\ntwo *it*");
-    expect(htmlToMarkdown("<table><tr><td>a</td><td><b>b</b></td></tr><tr><td>c</td><td>d</td></tr></table>")).toBe("a | **b**\nc | d");
+    expect(htmlToMarkdown("<table><tr><td>a</td><td><b>b</b></td></tr><tr><td>c</td><td>d</td></tr></table>")).toBe("| a | **b** |\n| --- | --- |\n| c | d |");
   });
 
   it("returns null for HTML with nothing Markdown keeps beyond its text, so the plain paste stands", () => {
     expect(htmlToMarkdown('<div><span style="color:red">plain</span> words</div>')).toBeNull();
     expect(htmlToMarkdown("")).toBeNull();
     expect(htmlToMarkdown("<b> </b>")).toBeNull();
+  });
+});
+
+/**
+ * Clipboards as the common sources write them (shapes taken from what GitHub, Google Docs, Notion-style editors and
+ * chat apps put under text/html), and what a plan should get from each.
+ */
+describe("htmlToMarkdown on what real clipboards hold", () => {
+  it("a rendered README's table keeps its header, alignment, and pipes inside cells", () => {
+    const html = `<table><thead><tr><th align="left">Flag</th><th align="right">Default</th></tr></thead>
+      <tbody><tr><td><code>--port</code></td><td>8080</td></tr><tr><td>a | b</td><td>multi<br>line</td></tr></tbody></table>`;
+    expect(htmlToMarkdown(html)).toBe("| Flag | Default |\n| :-- | --: |\n| `--port` | 8080 |\n| a \\| b | multi line |");
+  });
+
+  it("a task list keeps its boxes, and struck text stays struck the way GFM reads it", () => {
+    const html = `<ul><li><input type="checkbox" checked disabled> ship it</li><li><input type="checkbox" disabled> <del>drop</del> keep</li></ul>`;
+    expect(htmlToMarkdown(html)).toBe("- [x] ship it\n- [ ] ~~drop~~ keep");
+  });
+
+  it("text that would read as Markdown is escaped, so a pasted sentence does not turn into a heading or a list", () => {
+    const html = "<p># not a heading</p><p>1. not a list</p><p>*not emphasis*</p><p><b>real</b></p>";
+    expect(htmlToMarkdown(html)).toBe("\\# not a heading\n\n1\\. not a list\n\n\\*not emphasis\\*\n\n**real**");
+  });
+
+  it("a page's images become their alt text, never a data: address", () => {
+    expect(htmlToMarkdown('<p><img src="data:image/png;base64,AAAA" alt="diagram"> shows <em>flow</em></p>')).toBe("diagram shows *flow*");
+  });
+
+  it("a code block whose text holds a fence gets a longer fence, and a bare <pre> is code too", () => {
+    expect(htmlToMarkdown("<pre><code>```\ninner\n```</code></pre>")).toBe("````\n```\ninner\n```\n````");
+    expect(htmlToMarkdown("<pre>  keep\n    spaces</pre>")).toBe("```\n  keep\n    spaces\n```");
+  });
+
+  it("a chat message's paragraphs, links and mentions come through as text and links", () => {
+    const html = `<div><p>Hi <span>@ada</span>, see <a href="https://github.com/o/r/pull/7">#7</a></p><p>thanks!</p></div>`;
+    expect(htmlToMarkdown(html)).toBe("Hi @ada, see [#7](https://github.com/o/r/pull/7)\n\nthanks!");
   });
 });

@@ -1,185 +1,151 @@
 /**
  * Turns the HTML a browser, a word processor or a chat app puts on the clipboard into the Markdown a plan is written
  * in, so a pasted link keeps its address and a pasted list stays a list (UX audit: a rich paste kept only the text;
- * every link in it was lost). It keeps what Markdown can say (links, headings, lists, emphasis, code, quotes, rules)
- * and drops the rest (styles, scripts, images become their alt text).
- * What must stay true: only web and mail addresses become links (javascript:, data: and the like stay text), and a
- * clipboard with nothing Markdown can carry returns null so the plain-text paste is left alone.
+ * every link in it was lost). The conversion is turndown's with its GFM plugin (tables, task lists, strikethrough,
+ * escaping of text that would otherwise read as Markdown); the rules below are where a plan's Markdown differs from
+ * turndown's defaults.
+ * What must stay true: only web and mail addresses become links (javascript:, data: and the like stay text), images
+ * become their alt text (a plan holds no pictures, and a data: address would be megabytes), every table becomes a
+ * GFM table (its first row the header when it has none), and a clipboard with nothing Markdown can carry returns null
+ * so the plain-text paste is left alone.
  */
+import TurndownService from "turndown";
+import { gfm } from "turndown-plugin-gfm";
 
 /** Addresses a pasted link may keep: the ones a plan's reader can follow outside the app. */
 const LINK_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
 
 /** Elements whose presence makes a rich paste worth converting (anything else pastes as plain text). */
-const MARKUP_WORTH_KEEPING = "a[href], h1, h2, h3, h4, h5, h6, li, pre, blockquote, strong, b, em, i, code, hr";
+const MARKUP_WORTH_KEEPING = "a[href], h1, h2, h3, h4, h5, h6, li, pre, blockquote, strong, b, em, i, code, hr, table, s, del, strike";
 
-const BLOCKS = new Set([
-  "ADDRESS", "ARTICLE", "ASIDE", "BLOCKQUOTE", "BODY", "DD", "DIV", "DL", "DT", "FIGCAPTION", "FIGURE", "FOOTER", "H1",
-  "H2", "H3", "H4", "H5", "H6", "HEADER", "HR", "LI", "MAIN", "NAV", "OL", "P", "PRE", "SECTION", "TABLE", "TBODY",
-  "THEAD", "TFOOT", "TR", "UL",
-]);
-const SKIPPED = new Set(["HEAD", "SCRIPT", "STYLE", "TEMPLATE", "TITLE", "META", "LINK", "NOSCRIPT"]);
+const STRUCK = new Set(["DEL", "S", "STRIKE"]);
+
+const DROPPED: TurndownService.TagName[] = ["head", "script", "style", "template", "title", "meta", "link", "noscript"];
 
 /** The Markdown for `html`, or null when it holds nothing Markdown keeps beyond its text. */
 export function htmlToMarkdown(html: string, parser: DOMParser = new DOMParser()): string | null {
   const dom = parser.parseFromString(html, "text/html");
   if (!dom.body.querySelector(MARKUP_WORTH_KEEPING)) return null;
-  const markdown = blocksOf(dom.body).join("\n\n").replace(/\n{3,}/g, "\n\n").trim();
+  const markdown = converter().turndown(dom.body).replace(/\n{3,}/g, "\n\n").trim();
   return markdown === "" ? null : markdown;
 }
 
-/** The Markdown blocks of an element's children: runs of inline content become paragraphs. */
-function blocksOf(parent: Node): string[] {
-  const blocks: string[] = [];
-  let run = "";
-  const endRun = () => {
-    const text = run.replace(/[ \t]*\n[ \t]*/g, "\n").trim();
-    if (text) blocks.push(text);
-    run = "";
-  };
-  for (const child of Array.from(parent.childNodes)) {
-    if (child instanceof Element && SKIPPED.has(child.tagName)) continue;
-    if (child instanceof Element && BLOCKS.has(child.tagName)) {
-      endRun();
-      const block = blockOf(child);
-      if (block) blocks.push(block);
-    } else run += inlineOf(child);
+let service: TurndownService | null = null;
+
+function converter(): TurndownService {
+  if (service) return service;
+  service = new TurndownService({
+    headingStyle: "atx",
+    hr: "---",
+    bulletListMarker: "-",
+    codeBlockStyle: "fenced",
+    emDelimiter: "*",
+    strongDelimiter: "**",
+    // A line break stays a line of the plan's source, not a trailing-spaces hard break.
+    br: "",
+  });
+  service.use(gfm);
+  service.remove(DROPPED);
+  // Rules added later win over earlier ones and over the plugin's.
+  service.addRule("listItem", { filter: "li", replacement: listItem });
+  service.addRule("blockquote", {
+    filter: "blockquote",
+    replacement: (content) => `\n\n${content.replace(/^\n+|\n+$/g, "").split("\n").map((line) => (line ? `> ${line}` : ">")).join("\n")}\n\n`,
+  });
+  service.addRule("preWithoutCode", {
+    filter: (node) => node.nodeName === "PRE" && node.firstChild?.nodeName !== "CODE",
+    replacement: (_content, node) => fenced((node as HTMLElement).textContent ?? ""),
+  });
+  service.addRule("strikethrough", { filter: (node) => STRUCK.has(node.nodeName), replacement: (content) => (content.trim() ? `~~${content}~~` : content) });
+  service.addRule("image", { filter: "img", replacement: (_content, node) => (node as HTMLElement).getAttribute("alt") ?? "" });
+  service.addRule("link", { filter: (node) => node.nodeName === "A" && (node as HTMLElement).hasAttribute("href"), replacement: link });
+  // Google Docs wraps a whole paste in <b style="font-weight:normal">: not bold. Its bold and italic are styled spans.
+  service.addRule("normalWeight", { filter: (node) => (node.nodeName === "B" || node.nodeName === "STRONG") && isNormalWeight(node), replacement: (content) => content });
+  service.addRule("styledSpan", {
+    filter: (node) => node.nodeName === "SPAN" && (isBold(node) || isItalic(node)),
+    replacement: (content, node) => {
+      if (!content.trim()) return content;
+      const italic = isItalic(node) ? `*${content}*` : content;
+      return isBold(node) ? `**${italic}**` : italic;
+    },
+  });
+  service.addRule("tableCell", { filter: ["th", "td"], replacement: tableCell });
+  service.addRule("tableRow", { filter: "tr", replacement: tableRow });
+  service.addRule("table", { filter: "table", replacement: (content) => `\n\n${content.replace(/^\n+|\n+$/g, "").replace(/\n{2,}/g, "\n")}\n\n` });
+  return service;
+}
+
+/** One item: a tight marker ("- ", "3. "), the lines after the first indented to the item's text. */
+function listItem(content: string, node: TurndownService.Node): string {
+  const parent = node.parentNode as HTMLElement | null;
+  let marker = "- ";
+  if (parent?.nodeName === "OL") {
+    const start = Number(parent.getAttribute("start") ?? "1");
+    marker = `${(Number.isFinite(start) ? start : 1) + Array.prototype.indexOf.call(parent.children, node)}. `;
   }
-  endRun();
-  return blocks;
+  // A task item's box ("[x] ", from the GFM plugin) and the item's own leading space make one space.
+  const body = content.replace(/^\n+|\n+$/g, "").replace(/\n{2,}/g, "\n").replace(/^(\[[ x]\])\s+/, "$1 ");
+  if (!body.trim()) return "";
+  return `${marker}${body.replace(/\n(?=.)/g, `\n${" ".repeat(marker.length)}`)}${node.nextSibling ? "\n" : ""}`;
 }
 
-function blockOf(el: Element): string {
-  const tag = el.tagName;
-  const heading = /^H([1-6])$/.exec(tag);
-  if (heading) {
-    const text = inlineChildren(el).replace(/\s+/g, " ").trim();
-    return text ? `${"#".repeat(Number(heading[1]))} ${text}` : "";
-  }
-  switch (tag) {
-    case "UL":
-    case "OL":
-      return listOf(el);
-    case "LI":
-      return listItem(el, "- ");
-    case "PRE": {
-      const code = (el.textContent ?? "").replace(/\n$/, "");
-      const fence = code.includes("```") ? "````" : "```";
-      return `${fence}\n${code}\n${fence}`;
-    }
-    case "BLOCKQUOTE":
-      return blocksOf(el).join("\n\n").split("\n").map((line) => (line ? `> ${line}` : ">")).join("\n");
-    case "HR":
-      return "---";
-    case "TR":
-      return Array.from(el.children).map((cell) => inlineChildren(cell).replace(/\s+/g, " ").trim()).join(" | ");
-    case "TABLE":
-    case "TBODY":
-    case "THEAD":
-    case "TFOOT":
-      return Array.from(el.querySelectorAll(":scope > tr, :scope > * > tr")).map(blockOf).filter(Boolean).join("\n");
-    default:
-      return blocksOf(el).join("\n\n");
-  }
+function fenced(code: string): string {
+  const text = code.replace(/\n$/, "");
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  return `\n\n${fence}\n${text}\n${fence}\n\n`;
 }
 
-function listOf(list: Element): string {
-  const ordered = list.tagName === "OL";
-  const start = Number(list.getAttribute("start") ?? "1");
-  let n = Number.isFinite(start) ? start : 1;
-  const items: string[] = [];
-  for (const child of Array.from(list.children)) {
-    if (child.tagName === "LI") items.push(listItem(child, ordered ? `${n++}. ` : "- "));
-    else if (child.tagName === "UL" || child.tagName === "OL") items.push(indent(listOf(child), "  "));
-  }
-  return items.filter(Boolean).join("\n");
-}
-
-/** One item: its first line after the marker, the lines after it indented to the item's text. */
-function listItem(item: Element, marker: string): string {
-  const body = blocksOf(item).join("\n");
-  if (!body) return "";
-  const [first, ...rest] = body.split("\n");
-  return [marker + first, ...rest.map((line) => (line ? " ".repeat(marker.length) + line : line))].join("\n");
-}
-
-function indent(text: string, by: string): string {
-  return text.split("\n").map((line) => (line ? by + line : line)).join("\n");
-}
-
-function inlineChildren(el: Node): string {
-  return Array.from(el.childNodes).map(inlineOf).join("");
-}
-
-function inlineOf(node: Node): string {
-  if (node.nodeType === node.TEXT_NODE) return (node.textContent ?? "").replace(/\s+/g, " ");
-  if (!(node instanceof Element) || SKIPPED.has(node.tagName)) return "";
-  if (BLOCKS.has(node.tagName)) return `\n${blockOf(node)}\n`;
-  const inner = inlineChildren(node);
-  switch (node.tagName) {
-    case "BR":
-      return "\n";
-    case "A":
-      return linkOf(node, inner);
-    case "CODE":
-    case "KBD":
-    case "SAMP":
-      return codeSpan(node.textContent ?? "");
-    case "IMG":
-      return node.getAttribute("alt") ?? "";
-    case "S":
-    case "DEL":
-    case "STRIKE":
-      return wrap(inner, "~~");
-    case "STRONG":
-    case "B":
-      // Google Docs wraps a whole paste in <b style="font-weight:normal">: not bold.
-      return isNormalWeight(node) ? inner : wrap(inner, "**");
-    case "EM":
-    case "I":
-      return wrap(inner, "*");
-    default: {
-      const style = (node as HTMLElement).style;
-      const bold = style && /^(bold|[6-9]00)$/.test(style.fontWeight);
-      const italic = style && style.fontStyle === "italic";
-      return wrap(wrap(inner, italic ? "*" : ""), bold ? "**" : "");
-    }
-  }
-}
-
-function isNormalWeight(el: Element): boolean {
-  const weight = (el as HTMLElement).style?.fontWeight;
-  return weight === "normal" || weight === "400";
-}
-
-/** `marker` around the text, its outer spaces kept outside (Markdown emphasis cannot start or end with a space). */
-function wrap(text: string, marker: string): string {
-  if (!marker) return text;
-  const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(text)!;
-  return match[2] ? `${match[1]}${marker}${match[2]}${marker}${match[3]}` : text;
-}
-
-function codeSpan(text: string): string {
-  const flat = text.replace(/\s+/g, " ");
-  if (!flat.trim()) return flat;
-  const ticks = flat.includes("`") ? "``" : "`";
-  const pad = ticks === "``" ? " " : "";
-  return `${ticks}${pad}${flat}${pad}${ticks}`;
-}
-
-function linkOf(a: Element, inner: string): string {
-  const href = a.getAttribute("href")?.trim() ?? "";
+function link(content: string, node: TurndownService.Node): string {
+  const anchor = node as HTMLElement;
+  const href = anchor.getAttribute("href")?.trim() ?? "";
   let url: URL;
   try {
     url = new URL(href);
   } catch {
-    return inner;
+    return content;
   }
-  if (!LINK_PROTOCOLS.has(url.protocol)) return inner;
+  if (!LINK_PROTOCOLS.has(url.protocol)) return content;
   // Parentheses and spaces would end the Markdown link early: percent-encoded, they mean the same address.
   const address = url.href.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
-  const text = inner.replace(/\s+/g, " ").trim();
+  const text = (anchor.textContent ?? "").replace(/\s+/g, " ").trim();
   // A link whose text is its address reads best as the address alone (an autolink).
   if (!text || text === href || text === url.href) return `<${address}>`;
-  return `[${text.replace(/([[\]])/g, "\\$1")}](${address})`;
+  return `[${content.replace(/\s+/g, " ").trim()}](${address})`;
+}
+
+/** A cell on one line, its pipes escaped so they do not split the row. */
+function tableCell(content: string, node: TurndownService.Node): string {
+  const text = content.replace(/\n+/g, " ").replace(/\|/g, "\\|").trim();
+  return `${node.previousSibling ? " " : "| "}${text} |`;
+}
+
+/** A row; after the table's first row, the delimiter row that makes it the header. */
+function tableRow(content: string, node: TurndownService.Node): string {
+  const row = node as HTMLTableRowElement;
+  const table = row.closest("table");
+  if (!table || table.rows[0] !== row) return `\n${content}`;
+  const delimiter = Array.from(row.cells, (cell, i) => {
+    const align = (cell.getAttribute("align") ?? "").toLowerCase();
+    const rule = align === "left" ? ":--" : align === "right" ? "--:" : align === "center" ? ":-:" : "---";
+    return `${i === 0 ? "| " : " "}${rule} |`;
+  }).join("");
+  return `\n${content}\n${delimiter}`;
+}
+
+function styleOf(node: TurndownService.Node): CSSStyleDeclaration | undefined {
+  return (node as HTMLElement).style;
+}
+
+function isNormalWeight(node: TurndownService.Node): boolean {
+  const weight = styleOf(node)?.fontWeight;
+  return weight === "normal" || weight === "400";
+}
+
+function isBold(node: TurndownService.Node): boolean {
+  return /^(bold|[6-9]00)$/.test(styleOf(node)?.fontWeight ?? "");
+}
+
+function isItalic(node: TurndownService.Node): boolean {
+  return styleOf(node)?.fontStyle === "italic";
 }

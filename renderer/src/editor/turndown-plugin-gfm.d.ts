@@ -1,0 +1,9 @@
+/** turndown-plugin-gfm ships no types; it exports plugins, each a function that configures a TurndownService. */
+declare module "turndown-plugin-gfm" {
+  import type TurndownService from "turndown";
+  export const gfm: TurndownService.Plugin;
+  export const tables: TurndownService.Plugin;
+  export const strikethrough: TurndownService.Plugin;
+  export const taskListItems: TurndownService.Plugin;
+  export const highlightedCodeBlock: TurndownService.Plugin;
+}
