@@ -16,7 +16,8 @@ import type { SetAsideChunks } from "./damaged-removal.js";
 import type { DocumentId, Repo } from "@automerge/automerge-repo";
 import type { Database } from "better-sqlite3";
 import type {
-  ChopinApi,
+  DocumentsApi,
+  VersionsApi,
   ChopinEvents,
   CreateDocumentInput,
   DocumentDetail,
@@ -60,26 +61,8 @@ import * as history from "./version-history-service.js";
 export type { DocumentContent } from "./plan-reads.js";
 export type { NewDocumentInput } from "./plan-writes.js";
 
-export type DocumentApi = Pick<
-  ChopinApi,
-  | "listDocuments"
-  | "getDocument"
-  | "createDocument"
-  | "renameDocument"
-  | "archiveDocument"
-  | "restoreDocument"
-  | "deleteDocument"
-  | "shareDocument"
-  | "restoreDamagedFromTeam"
-  | "waitSaved"
-  | "listVersions"
-  | "readVersion"
-  | "restoreVersion"
-  | "openSnapshot"
-  | "readSavedDocument"
-  | "exportMarkdown"
-  | "importMarkdown"
->;
+/** What the window may ask of documents and their versions (the service takes more, e.g. who made a change). */
+export type DocumentApi = DocumentsApi & VersionsApi;
 
 export interface DocumentServiceOptions {
   repo: Repo;

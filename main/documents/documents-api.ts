@@ -17,23 +17,7 @@ export interface DocumentsApiDeps {
   shareConfigChanged(): void;
 }
 
-type DocumentsService = Pick<
-  DocumentService,
-  | "listDocuments"
-  | "getDocument"
-  | "createDocument"
-  | "renameDocument"
-  | "archiveDocument"
-  | "restoreDocument"
-  | "deleteDocument"
-  | "shareDocument"
-  | "restoreDamagedFromTeam"
-  | "waitSaved"
-  | "openSnapshot"
-  | "readSavedDocument"
-  | "exportMarkdown"
-  | "importMarkdown"
->;
+type DocumentsService = Pick<DocumentService, keyof DocumentsApi>;
 
 export function createDocumentsApi(docs: DocumentsService, deps: DocumentsApiDeps): DocumentsApi {
   return checkedApi<DocumentsApi>({
