@@ -11,7 +11,10 @@
 import { z } from "zod";
 import type { ApiMethod, ChopinApi } from "./api.js";
 import { ChopinError } from "./errors.js";
+import { MAX_CLIENT_REQUEST_ID_CHARS, MAX_CONVERSATION_PAGE_ENTRIES, MAX_MESSAGE_BYTES } from "./limits.js";
 import { optionsRefusal } from "./options-object.js";
+import { messageTextSchema } from "./schema/conversation.js";
+import { utf8Bytes } from "./utf8.js";
 
 /** An options object: a plain object with these fields (or, when `optional`, nothing at all). */
 function options<T extends z.ZodRawShape>(what: string, shape: T) {
@@ -36,6 +39,7 @@ function optionalOptions<T extends z.ZodRawShape>(what: string, shape: T) {
 
 const documentId = z.string({ error: "A document id is text (the plan's id, or its automerge: URL)." });
 const versionId = z.string({ error: "A version id is text, as listVersions gives it." });
+const entryId = z.string({ error: "An entry id is text, as a conversation page gives it." }).regex(/^[0-9a-f]{32}$/, "That is not an entry id.");
 const heads = z.array(z.string(), { error: "Heads are a list of change hashes." });
 const text = (what: string) => z.string({ error: `${what} must be text.` });
 const flag = (what: string) => z.boolean({ error: `${what} must be true or false.` });
@@ -100,6 +104,32 @@ export const API_ARGUMENTS = {
   ]),
   unbindRepository: z.tuple([documentId]),
   refreshRepositoryBinding: z.tuple([documentId]),
+  readConversation: z.tuple([
+    documentId,
+    optionalOptions("A conversation query", {
+      limit: z
+        .number({ error: "limit must be a number." })
+        .int("limit must be a whole number.")
+        .min(1, "limit must be at least 1.")
+        .max(MAX_CONVERSATION_PAGE_ENTRIES, `limit is at most ${MAX_CONVERSATION_PAGE_ENTRIES}.`)
+        .optional(),
+      before: entryId.optional(),
+    }),
+  ]),
+  postMessage: z.tuple([
+    documentId,
+    options("A message", {
+      text: z.string({ error: "A message's text must be text." }).pipe(messageTextSchema),
+      to: z.enum(["planner", "room"], { error: 'A message goes to "planner" or "room".' }),
+      clientRequestId: z
+        .string({ error: "A clientRequestId is text." })
+        .min(1, "A clientRequestId cannot be empty.")
+        .max(MAX_CLIENT_REQUEST_ID_CHARS, `A clientRequestId is at most ${MAX_CLIENT_REQUEST_ID_CHARS} characters.`),
+    }),
+  ]),
+  getConversationDraft: z.tuple([documentId]),
+  setConversationDraft: z.tuple([documentId, z.string({ error: "A draft must be text." }).refine((t) => utf8Bytes(t) <= MAX_MESSAGE_BYTES, `A draft is at most ${MAX_MESSAGE_BYTES} bytes of UTF-8.`)]),
+  markConversationRead: z.tuple([documentId, entryId]),
 } satisfies { [M in ApiMethod]: z.ZodType<unknown[]> };
 
 /** Every argument, and where it goes wrong, in one sentence: "path: problem" for a field, the sentence itself else. */

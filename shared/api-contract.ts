@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ChopinApi, ChopinEvents, EventName } from "./api.js";
-import { DEFAULT_DOCUMENT_TITLE } from "./limits.js";
+import { DEFAULT_DOCUMENT_TITLE, MAX_CONVERSATION_PAGE_ENTRIES, MAX_MESSAGE_BYTES } from "./limits.js";
 
 export interface ContractSubject {
   api: ChopinApi;
@@ -94,6 +94,59 @@ export function chopinApiContract(name: string, start: () => Promise<ContractSub
       expect(await api.exportMarkdown(made.id)).toEqual({ fileName: "Launch.md", markdown: "# Launch\n\nSteps.\n" });
       await expect(api.importMarkdown({ name: "latin1.md", contentBase64: base64(Uint8Array.from([0x43, 0xe9])) })).rejects.toMatchObject(invalid);
       await expect(api.importMarkdown({ name: 3, contentBase64: "" } as never)).rejects.toMatchObject(invalid);
+    });
+    run("a plan's conversation: sends in causal order, a retry makes no second entry, pages, and says it changed", async ({ api, on, unknownId }) => {
+      const plan = await api.createDocument({ title: "Chat" });
+      const heard: string[] = [];
+      on("conversation-changed", ({ documentId }) => void heard.push(documentId));
+      expect(await api.readConversation(plan.id)).toMatchObject({ documentId: plan.id, entries: [], hasMore: false, total: 0, unreadCount: 0 });
+      const first = await api.postMessage(plan.id, { text: "Hello **room**", to: "room", clientRequestId: "send-1" });
+      expect(first).toMatchObject({ created: true, entry: { text: "Hello **room**", to: "room", mine: true, delivery: "local", unread: false, author: { kind: "person" } } });
+      const second = await api.postMessage(plan.id, { text: "@Planner draft it", to: "planner", clientRequestId: "send-2" });
+      expect(second.entry.seq).toBeGreaterThan(first.entry.seq);
+      const retried = await api.postMessage(plan.id, { text: "Hello **room**", to: "room", clientRequestId: "send-1" });
+      expect(retried).toMatchObject({ created: false, entry: { id: first.entry.id } });
+      const page = await api.readConversation(plan.id);
+      expect(page.entries.map((e) => e.text)).toEqual(["Hello **room**", "@Planner draft it"]);
+      expect(page.total).toBe(2);
+      const last = await api.readConversation(plan.id, { limit: 1 });
+      expect(last).toMatchObject({ hasMore: true, entries: [{ id: second.entry.id }] });
+      expect(await api.readConversation(plan.id, { before: second.entry.id })).toMatchObject({ hasMore: false, entries: [{ id: first.entry.id }] });
+      expect(heard).toContain(plan.id);
+      await expect(api.readConversation(unknownId)).rejects.toMatchObject({ code: "not-found" });
+      await expect(api.readConversation(plan.id, { before: "f".repeat(32) })).rejects.toMatchObject({ code: "not-found" });
+    });
+
+    run("a message that does not fit is refused with a sentence and nothing is kept; an archived plan's conversation takes none", async ({ api }) => {
+      const plan = await api.createDocument({ title: "Chat" });
+      const send = (input: unknown) => api.postMessage(plan.id, input as never);
+      await expect(send({ text: "", to: "room", clientRequestId: "a" })).rejects.toMatchObject(invalid);
+      await expect(send({ text: "x".repeat(MAX_MESSAGE_BYTES + 1), to: "room", clientRequestId: "b" })).rejects.toMatchObject(invalid);
+      await expect(send({ text: "hi", to: "everyone", clientRequestId: "c" })).rejects.toMatchObject(invalid);
+      await expect(send({ text: "hi", to: "room", clientRequestId: "" })).rejects.toMatchObject(invalid);
+      await expect(send({ text: "hi", to: "room" })).rejects.toMatchObject(invalid);
+      await expect(api.readConversation(plan.id, { limit: MAX_CONVERSATION_PAGE_ENTRIES + 1 })).rejects.toMatchObject(invalid);
+      expect((await api.readConversation(plan.id)).total).toBe(0);
+      expect(await send({ text: "x".repeat(MAX_MESSAGE_BYTES), to: "room", clientRequestId: "d" })).toMatchObject({ created: true });
+      await api.archiveDocument(plan.id);
+      await expect(send({ text: "late", to: "room", clientRequestId: "e" })).rejects.toMatchObject({ code: "document-archived" });
+      expect((await api.readConversation(plan.id)).total).toBe(1);
+    });
+
+    run("keeps the composer's draft per plan and a read mark", async ({ api }) => {
+      const plan = await api.createDocument({ title: "Chat" });
+      const other = await api.createDocument({ title: "Other" });
+      expect(await api.getConversationDraft(plan.id)).toBe("");
+      await api.setConversationDraft(plan.id, "half a thought");
+      expect(await api.getConversationDraft(plan.id)).toBe("half a thought");
+      expect(await api.getConversationDraft(other.id)).toBe("");
+      await api.setConversationDraft(plan.id, "");
+      expect(await api.getConversationDraft(plan.id)).toBe("");
+      const sent = await api.postMessage(plan.id, { text: "mine", to: "room", clientRequestId: "m" });
+      await api.markConversationRead(plan.id, sent.entry.id);
+      await expect(api.markConversationRead(plan.id, "e".repeat(32))).rejects.toMatchObject({ code: "not-found" });
+      await expect(api.markConversationRead(plan.id, "not an id")).rejects.toMatchObject(invalid);
+      expect((await api.readConversation(plan.id)).unreadCount).toBe(0);
     });
   });
 }

@@ -5,6 +5,7 @@
  */
 import type { Brief, CreatedVia, Provenance, RepositoryBinding } from "./schema/plan-document.js";
 import type { ErrorShape } from "./errors.js";
+import type { Addressee, Author } from "./schema/conversation.js";
 
 /** An Automerge document id (the part after `automerge:`). */
 export type DocumentId = string;
@@ -219,8 +220,76 @@ export interface GitHubApi {
   refreshRepositoryBinding(id: DocumentId): Promise<DocumentDetail>;
 }
 
+/** One entry of a plan's conversation as the window shows it. */
+export interface ConversationEntryView {
+  id: string;
+  /** Causal place: one more than the highest its writer had seen. */
+  seq: number;
+  author: Author;
+  to: Addressee;
+  /** Markdown. */
+  text: string;
+  /** The writer's clock, epoch ms. */
+  at: number;
+  /** Written by this person on this device. */
+  mine: boolean;
+  /**
+   * 'local': the plan is private, there is nowhere to deliver it; 'pending': sent from here and not yet held by the
+   * relay (offline, or on its way); 'delivered': the relay holds it (or it came from someone else).
+   */
+  delivery: "local" | "pending" | "delivered";
+  /** After the person's read mark, and not theirs. */
+  unread: boolean;
+}
+
+/** A page of a conversation, oldest first: the newest entries, or those before a given entry. */
+export interface ConversationPage {
+  documentId: DocumentId;
+  entries: ConversationEntryView[];
+  /** Older entries exist before the first one here. */
+  hasMore: boolean;
+  /** Entries in the whole conversation. */
+  total: number;
+  /** Entries after the read mark that others wrote. */
+  unreadCount: number;
+  /** Entries that did not pass the schema (a newer app's, or damaged): left out, counted. */
+  unreadable: number;
+}
+
+export interface ConversationQuery {
+  /** At most this many entries (default CONVERSATION_PAGE_DEFAULT_ENTRIES, at most MAX_CONVERSATION_PAGE_ENTRIES). */
+  limit?: number;
+  /** Only entries before this entry (an id from an earlier page). */
+  before?: string;
+}
+
+export interface PostMessageInput {
+  /** Markdown, 1 to MAX_MESSAGE_BYTES bytes of UTF-8. */
+  text: string;
+  to: Addressee;
+  /** The idempotency key of this send: a retry with the same key never makes a second entry. */
+  clientRequestId: string;
+}
+
+export interface PostMessageResult {
+  entry: ConversationEntryView;
+  /** False when an earlier send with the same clientRequestId already made this entry. */
+  created: boolean;
+}
+
+/** Each plan's conversation (issue #25). Built by createConversationsApi (main/conversations/). */
+export interface ConversationsApi {
+  readConversation(id: DocumentId, query?: ConversationQuery): Promise<ConversationPage>;
+  postMessage(id: DocumentId, input: PostMessageInput): Promise<PostMessageResult>;
+  /** The composer's unsent text for this plan, kept across switching and restarts. */
+  getConversationDraft(id: DocumentId): Promise<string>;
+  setConversationDraft(id: DocumentId, text: string): Promise<void>;
+  /** Marks the conversation read through this entry (a mark only moves forward). */
+  markConversationRead(id: DocumentId, entryId: string): Promise<void>;
+}
+
 /** Everything a window may ask of the core: one interface per domain, each built beside its service. */
-export interface ChopinApi extends DocumentsApi, VersionsApi, SettingsApi, SyncApi, GitHubApi {}
+export interface ChopinApi extends DocumentsApi, VersionsApi, SettingsApi, SyncApi, GitHubApi, ConversationsApi {}
 
 /** A plan as a Markdown file (exportMarkdown). */
 export interface MarkdownFile {
@@ -297,6 +366,8 @@ export interface ChopinEvents {
   "sync-status": SyncStatus;
   "settings-changed": Settings;
   "auth-state": AuthState;
+  /** A plan's conversation changed (an entry arrived or was sent, a delivery was acknowledged). */
+  "conversation-changed": { documentId: DocumentId };
 }
 
 export type ApiMethod = keyof ChopinApi;
@@ -335,6 +406,11 @@ export const API_METHODS = [
   "refreshRepositoryBinding",
   "exportMarkdown",
   "importMarkdown",
+  "readConversation",
+  "postMessage",
+  "getConversationDraft",
+  "setConversationDraft",
+  "markConversationRead",
 ] as const satisfies readonly ApiMethod[];
 
 // Compile-time proof that API_METHODS lists every method of ChopinApi.
@@ -342,7 +418,7 @@ type MissingMethods = Exclude<ApiMethod, (typeof API_METHODS)[number]>;
 const _allMethodsListed: MissingMethods extends never ? true : never = true;
 void _allMethodsListed;
 
-export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed", "auth-state"] as const satisfies readonly EventName[];
+export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed", "auth-state", "conversation-changed"] as const satisfies readonly EventName[];
 
 // Compile-time proof that EVENT_NAMES lists every event of ChopinEvents (the shells forward exactly these).
 type MissingEvents = Exclude<EventName, (typeof EVENT_NAMES)[number]>;

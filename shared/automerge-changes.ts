@@ -8,3 +8,9 @@ import { next as A } from "@automerge/automerge";
 export function changesSince(doc: A.Doc<unknown>, heads: readonly string[]): Uint8Array[] {
   return A.getBackend(doc).getChanges([...heads]);
 }
+
+/** The hashes of the changes of `doc` that a peer holding `heldHeads` lacks (heads `doc` does not know are ignored). */
+export function changesNotHeld(doc: A.Doc<unknown>, heldHeads: readonly string[]): Set<string> {
+  const known = heldHeads.filter((hash) => A.hasHeads(doc, [hash]));
+  return new Set(changesSince(doc, known).map((change) => A.decodeChange(change).hash));
+}

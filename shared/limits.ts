@@ -108,3 +108,12 @@ export const MAX_WIRE_FRAME_TYPE_CHARS = 64;
 export const MAX_WIRE_DOCUMENT_ID_CHARS = 128;
 /** A feature name in a join or peer frame (ours, e.g. "fast-changes", are ~12 characters); longer is malformed. */
 export const MAX_WIRE_FEATURE_NAME_CHARS = 64;
+
+/** A conversation message's Markdown, in UTF-8 bytes (prototype: MAX_MESSAGE_BYTES 64 KiB, chat/limits.ts). */
+export const MAX_MESSAGE_BYTES = 64 * 1024;
+/** A sender's clientRequestId (the idempotency key of one send, its retries included). */
+export const MAX_CLIENT_REQUEST_ID_CHARS = 128;
+/** Entries one read of a conversation returns when the caller names no limit. */
+export const CONVERSATION_PAGE_DEFAULT_ENTRIES = 50;
+/** Entries one read of a conversation returns at most, from the app and over MCP. */
+export const MAX_CONVERSATION_PAGE_ENTRIES = 200;

@@ -4,6 +4,11 @@
  * What must stay true: renderer peers (same device, reached through a guarded shell) may sync every document; relay
  * peers only shared ones; any other peer nothing. The MCP server is up whatever else fails to connect.
  */
+import { ConversationService } from "../conversations/conversation-service.js";
+import { createConversationsApi } from "../conversations/conversations-api.js";
+import { ConversationRecords } from "../store/conversation-records.js";
+import { relayHeldHeads } from "../sync/pending-changes.js";
+import { toHexHeads } from "../documents/heads.js";
 import { refusedOnceClosing } from "../util/closed-guard.js";
 import { chmodSync, mkdirSync } from "node:fs";
 import { Repo, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
@@ -88,7 +93,26 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     teamReachable: () => relay?.status().state === "connected",
   });
 
-  const syncStatus = new SyncStatusPublisher(repo, () => relay!, (id) => docs.isShared(id), events);
+  // Each plan's conversation (issue #25): shared exactly when its plan is, so every share decision maps it to its plan.
+  const conversations = new ConversationService({
+    repo,
+    records: new ConversationRecords(db),
+    events,
+    plans: docs,
+    holds: (id) => chunks.holds([id]),
+    author: () => {
+      const login = github.credentials?.current()?.identity.login;
+      return { kind: "person", name: settings.get().displayName, device: peerId, ...(login ? { login } : {}) };
+    },
+    relayHeld: (handle) => (relay?.status().state === "local-only" ? null : relayHeldHeads(handle, relay!.relayStorageId(), toHexHeads, (id) => relay!.receivedHeads(id))),
+  });
+  conversations.notePlans((await docs.listDocuments()).map((d) => d.id));
+  conversations.notePlans((await docs.listDocuments({ archived: true })).map((d) => d.id));
+  events.on("documents-changed", ({ ids }) => conversations.notePlans(ids));
+  const isShared = (id: string) => docs.isShared(conversations.planOf(id) ?? id);
+  const sharing = { setRelay: docs.setRelay.bind(docs), setTeamIndex: docs.setTeamIndex.bind(docs), isShared };
+
+  const syncStatus = new SyncStatusPublisher(repo, () => relay!, isShared, events);
   // Each (re)connection to the relay retries fetching the team's plans this device lacks (team-prefetch.ts).
   let relayConnected = false;
   const onRelayChange = () => {
@@ -100,7 +124,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   relay = new RelayLink(
     repo,
     db,
-    docs,
+    sharing,
     peerId,
     onRelayChange,
     (user) => {
@@ -109,7 +133,9 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     },
     onStorageFault,
   );
-  policy.connect({ isRelayPeer: (peer) => relay!.isRelayPeer(peer), isShared: (id) => docs.isShared(id) });
+  policy.connect({ isRelayPeer: (peer) => relay!.isRelayPeer(peer), isShared });
+  // The relay's acknowledgements move messages sent from here from "not yet delivered" to delivered.
+  events.on("sync-status", () => conversations.deliveriesMayHaveChanged());
   events.on("documents-changed", () => syncStatus.publish());
   // Sharing a document changes what the relay may see: let the Repo re-announce.
   events.on("documents-changed", () => repo.shareConfigChanged());
@@ -148,6 +174,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
       relayUrl,
       farewell: (documentId) => farewell.sayFor(documentId),
       shareConfigChanged: () => repo.shareConfigChanged(),
+      deleted: (documentId) => conversations.forget(documentId),
     }),
     ...createVersionsApi(docs),
     ...createSettingsApi({
@@ -164,6 +191,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     }),
     ...createSyncApi(syncStatus),
     ...createGitHubApi(github, docs),
+    ...createConversationsApi(conversations),
   };
 
 

@@ -3,9 +3,11 @@
  * service). Sharing asks for a team relay first (share-guard.ts); a share re-announces to the relay; a delete lets
  * each window of this device say its goodbye on the plan first (window-farewell.ts).
  */
+import type { DocumentId } from "@automerge/automerge-repo";
 import type { DocumentsApi, VersionsApi } from "../../shared/api.js";
 import { checkedApi } from "../util/checked-api.js";
 import type { DocumentService } from "./document-service.js";
+import { parseDocumentId } from "./document-id.js";
 import { requireRelayToShare } from "./share-guard.js";
 
 export interface DocumentsApiDeps {
@@ -15,6 +17,8 @@ export interface DocumentsApiDeps {
   farewell(documentId: string): Promise<void>;
   /** Sharing changed what the relay may see: the Repo re-announces. */
   shareConfigChanged(): void;
+  /** A plan left this device by its deletion: what lives beside it (its conversation) goes too. */
+  deleted?(documentId: DocumentId): void;
 }
 
 type DocumentsService = Pick<DocumentService, keyof DocumentsApi>;
@@ -30,7 +34,11 @@ export function createDocumentsApi(docs: DocumentsService, deps: DocumentsApiDep
     renameDocument: (id, title) => docs.renameDocument(id, title),
     archiveDocument: (id) => docs.archiveDocument(id),
     restoreDocument: (id) => docs.restoreDocument(id),
-    deleteDocument: (id) => docs.deleteDocument(id, (documentId) => deps.farewell(documentId)),
+    deleteDocument: async (id) => {
+      const deleted = await docs.deleteDocument(id, (documentId) => deps.farewell(documentId));
+      deps.deleted?.(parseDocumentId(id));
+      return deleted;
+    },
     shareDocument: async (id) => {
       requireRelayToShare(deps.relayUrl(), "share");
       const summary = await docs.shareDocument(id);

@@ -108,4 +108,27 @@ export const LOCAL_DB_MIGRATIONS: readonly Migration[] = [
   INSERT INTO settings (key, value)
     SELECT 'sharing.adoptHeldFor', value FROM settings WHERE key = 'settings.relayUrl';
   `,
+  // 7 -> 8: conversations (issue #25). What this device sent and the change that carried it, so a message shows as not
+  // yet delivered until the relay acknowledges that change (also across a restart while offline); the composer's
+  // draft per plan; and how far the person has read each conversation (the entry they last saw, by its causal place).
+  `
+  CREATE TABLE conversation_outbox (
+    plan_id     TEXT NOT NULL,
+    entry_id    TEXT NOT NULL,
+    change_hash TEXT NOT NULL,
+    sent_at     INTEGER NOT NULL,
+    PRIMARY KEY (plan_id, entry_id)
+  ) STRICT;
+  CREATE TABLE conversation_drafts (
+    plan_id    TEXT PRIMARY KEY NOT NULL,
+    text       TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE TABLE conversation_reads (
+    plan_id  TEXT PRIMARY KEY NOT NULL,
+    seq      INTEGER NOT NULL,
+    at       REAL NOT NULL,
+    entry_id TEXT NOT NULL
+  ) STRICT;
+  `,
 ];

@@ -14,6 +14,17 @@ function changesNotIn(doc: A.Doc<unknown>, ackedHeads: readonly string[]): numbe
   return changesSince(doc, known).length;
 }
 
+/** The heads the relay holds of one document: what it acknowledged, and what it sent this device itself. */
+export function relayHeldHeads(
+  handle: DocHandle<unknown>,
+  relayStorageId: StorageId | null,
+  hexHeadsOf: (heads: unknown) => string[],
+  relayReceived: (documentId: string) => readonly string[],
+): string[] {
+  const info = relayStorageId ? handle.getSyncInfo(relayStorageId) : undefined;
+  return [...(info ? hexHeadsOf(info.lastHeads) : []), ...relayReceived(handle.documentId)];
+}
+
 /** `hexHeadsOf` turns automerge-repo's UrlHeads into Automerge's hex heads. */
 export function countPendingChanges(
   repo: Repo,
@@ -27,10 +38,8 @@ export function countPendingChanges(
     if (!handle.isReady() || !isShared(handle.documentId)) continue;
     const doc = handle.doc();
     if (!doc) continue;
-    const info = relayStorageId ? handle.getSyncInfo(relayStorageId) : undefined;
-    const acked = [...(info ? hexHeadsOf(info.lastHeads) : []), ...relayReceived(handle.documentId)];
     try {
-      pending += changesNotIn(doc, acked);
+      pending += changesNotIn(doc, relayHeldHeads(handle, relayStorageId, hexHeadsOf, relayReceived));
     } catch {
       // Heads we cannot view (a concurrent history we lack) say nothing about our own changes; skip them.
     }

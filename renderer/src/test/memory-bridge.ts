@@ -10,6 +10,7 @@ import type {
   ChopinApi,
   ChopinBridge,
   ChopinEvents,
+  ConversationEntryView,
   DocumentDetail,
   DocumentSnapshot,
   EventName,
@@ -27,6 +28,7 @@ import { next as A } from "@automerge/automerge";
 import { base64ToBytes, bytesToBase64 } from "../replica/base64.js";
 import { firstHeadingText } from "../../../shared/markdown-headings.js";
 import { checkArguments } from "../../../shared/api-arguments.js";
+import { memoryConversations } from "./memory-conversations.js";
 
 /** The core's refusal to share without a team relay (main/documents/share-guard.ts), in its shape. */
 const noRelay = () => new ChopinError("no-relay", "No team relay is configured, so this document cannot be shared yet.");
@@ -51,6 +53,8 @@ export interface MemoryBridge extends ChopinBridge {
   /** Plays GitHub approving the shown code: the core announces the signed-in state. */
   completeSignIn(login: string, name?: string): void;
   emit<E extends EventName>(event: E, payload: ChopinEvents[E]): void;
+  /** The entries of a plan's conversation, oldest first (tests add others' messages through `receive`). */
+  conversations(id: string): ConversationEntryView[];
   /** Makes the next call of `method` fail with this error. */
   failNext(method: keyof ChopinApi, error: ChopinError): void;
 }
@@ -83,6 +87,13 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
     bridge.emit("documents-changed", { ids: [d.id] });
     return d;
   };
+  const conversations = memoryConversations({
+    plan: need,
+    person: () => ({ kind: "person", name: bridge.settings.displayName, device: "device-memory" }),
+    now: () => ++clock,
+    changed: (documentId) => bridge.emit("conversation-changed", { documentId }),
+  });
+  bridge.conversations = conversations.entriesOf;
   const api: ChopinApi = {
     async listDocuments(query) {
       const archived = query?.archived ?? false;
@@ -268,6 +279,7 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
       const snapshot = bridge.snapshots.get(id);
       return snapshot ? { ...snapshot, heads: [...snapshot.heads] } : null;
     },
+    ...conversations,
   };
   /** Replaces the auth state the way the core does: every change is announced. */
   function setAuth(next: Partial<AuthState> & Pick<AuthState, "state">) {

@@ -1,0 +1,201 @@
+/**
+ * Each plan's conversation (issue #25): an Automerge document of its own at conversationIdOf(plan), begun from the
+ * same genesis on every device, synced exactly when its plan is (the share decision asks planOf), written offline and
+ * merged on reconnect.
+ *
+ * What must stay true:
+ *  - a conversation exists only beside a plan this device can open; an archived plan's conversation takes no message;
+ *  - a send with a clientRequestId already used by the same author returns the entry it made, never a second one
+ *    (the entry's key is derived from author and request id, so this holds across windows, restarts and replicas);
+ *  - a conversation held in storage is opened from it, never begun again over it (begun only where none is held);
+ *  - everything read back passes the conversation schema; an entry that does not is counted, not shown.
+ */
+import { next as A } from "@automerge/automerge";
+import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
+import type { ChopinEvents, ConversationEntryView, ConversationPage, ConversationQuery, DocumentDetail, PostMessageInput, PostMessageResult } from "../../shared/api.js";
+import { ChopinError } from "../../shared/errors.js";
+import { CONVERSATION_PAGE_DEFAULT_ENTRIES } from "../../shared/limits.js";
+import { conversationGenesis, conversationIdOf, entryIdOf } from "../../shared/node/conversation-identity.js";
+import { changesNotHeld } from "../../shared/automerge-changes.js";
+import { readEntries, type ConversationDocument, type ConversationEntry, type PersonAuthor } from "../../shared/schema/conversation.js";
+import { compareMarks, type ConversationRecords } from "../store/conversation-records.js";
+import type { TypedEmitter } from "../util/typed-emitter.js";
+
+export interface ConversationServiceDeps {
+  repo: Repo;
+  records: ConversationRecords;
+  events: TypedEmitter<ChopinEvents>;
+  /** The plan a conversation belongs to must open here (not-found otherwise). */
+  plans: { getDocument(id: string): Promise<DocumentDetail>; isShared(id: string): boolean };
+  /** Whether storage holds anything of a document (so it is opened, not begun). */
+  holds(documentId: string): boolean;
+  /** The person of this app, as their messages name them. */
+  author(): PersonAuthor;
+  /**
+   * The heads the relay holds of a document (acknowledged or sent by it), or null while this device has no relay:
+   * a message sent from here is delivered once its change is among them.
+   */
+  relayHeld(handle: DocHandle<unknown>): readonly string[] | null;
+  now?: () => number;
+}
+
+type ConversationHandle = DocHandle<ConversationDocument>;
+
+export class ConversationService {
+  readonly #deps: ConversationServiceDeps;
+  readonly #now: () => number;
+  /** conversation id -> plan id, for every plan this device knows of (the share decision asks it per frame). */
+  readonly #planOf = new Map<string, DocumentId>();
+  readonly #open = new Map<DocumentId, Promise<ConversationHandle>>();
+
+  constructor(deps: ConversationServiceDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+  }
+
+  /** Notes plans this device knows of, so their conversations' ids map back to them. */
+  notePlans(planIds: Iterable<string>): void {
+    for (const id of planIds) this.#planOf.set(conversationIdOf(id as DocumentId), id as DocumentId);
+  }
+
+  /** The plan whose conversation `documentId` is, or undefined when it is none this device knows of. */
+  planOf(documentId: string): DocumentId | undefined {
+    return this.#planOf.get(documentId);
+  }
+
+  async read(planId: DocumentId, query: ConversationQuery = {}): Promise<ConversationPage> {
+    const { handle } = await this.#openFor(planId);
+    const { entries, unreadable } = readEntries(handle.doc());
+    let end = entries.length;
+    if (query.before !== undefined) {
+      end = entries.findIndex((entry) => entry.id === query.before);
+      if (end < 0) throw new ChopinError("not-found", "That entry is not in this conversation.");
+    }
+    const limit = query.limit ?? CONVERSATION_PAGE_DEFAULT_ENTRIES;
+    const start = Math.max(0, end - limit);
+    const view = this.#viewer(planId, handle);
+    const mark = this.#deps.records.readMark(planId);
+    const unreadCount = entries.filter((entry) => view.unread(entry, mark)).length;
+    return { documentId: planId, entries: entries.slice(start, end).map((entry) => view.of(entry, mark)), hasMore: start > 0, total: entries.length, unreadCount, unreadable };
+  }
+
+  async post(planId: DocumentId, input: PostMessageInput): Promise<PostMessageResult> {
+    const { handle, plan } = await this.#openFor(planId);
+    if (plan.archivedAt !== null) throw new ChopinError("document-archived", "This plan is archived: its conversation takes no new messages until it is restored.");
+    const author = this.#deps.author();
+    const id = entryIdOf(author, input.clientRequestId);
+    const seen = readEntries(handle.doc()).entries;
+    const existing = seen.find((entry) => entry.id === id);
+    if (existing) return { entry: this.#viewer(planId, handle).of(existing, this.#deps.records.readMark(planId)), created: false };
+
+    const entry: ConversationEntry = {
+      id,
+      seq: (seen.at(-1)?.seq ?? 0) + 1,
+      author,
+      to: input.to,
+      text: input.text,
+      at: this.#now(),
+      clientRequestId: input.clientRequestId,
+    };
+    handle.change((doc) => {
+      doc.entries[id] = stored(entry);
+    });
+    const [changeHash] = A.getHeads(handle.doc());
+    if (changeHash) this.#deps.records.noteSent(planId, id, changeHash, this.#now());
+    // One's own message is read by sending it.
+    this.#deps.records.markRead(planId, { seq: entry.seq, at: entry.at, entryId: id });
+    // Viewed after the outbox row exists: a message the relay does not hold yet shows as not yet delivered.
+    return { entry: this.#viewer(planId, handle).of(entry, this.#deps.records.readMark(planId)), created: true };
+  }
+
+  async draft(planId: DocumentId): Promise<string> {
+    await this.#deps.plans.getDocument(planId);
+    return this.#deps.records.draft(planId);
+  }
+
+  async setDraft(planId: DocumentId, text: string): Promise<void> {
+    await this.#deps.plans.getDocument(planId);
+    this.#deps.records.setDraft(planId, text, this.#now());
+  }
+
+  async markRead(planId: DocumentId, entryId: string): Promise<void> {
+    const { handle } = await this.#openFor(planId);
+    const entry = readEntries(handle.doc()).entries.find((e) => e.id === entryId);
+    if (!entry) throw new ChopinError("not-found", "That entry is not in this conversation.");
+    this.#deps.records.markRead(planId, { seq: entry.seq, at: entry.at, entryId: entry.id });
+    this.#deps.events.emit("conversation-changed", { documentId: planId });
+  }
+
+  /** The relay may have taken messages sent from here: open conversations with any such message are told to look. */
+  deliveriesMayHaveChanged(): void {
+    for (const planId of this.#open.keys()) {
+      if (this.#deps.records.sentChanges(planId).size > 0) this.#deps.events.emit("conversation-changed", { documentId: planId });
+    }
+  }
+
+  /** The plan left this device: its conversation goes with it, and this device's records of it. */
+  forget(planId: DocumentId): void {
+    const conversationId = conversationIdOf(planId);
+    this.#open.delete(planId);
+    this.#deps.records.forget(planId);
+    if (this.#deps.repo.handles[conversationId]) this.#deps.repo.delete(conversationId);
+  }
+
+  async #openFor(planId: DocumentId): Promise<{ handle: ConversationHandle; plan: DocumentDetail }> {
+    const plan = await this.#deps.plans.getDocument(planId);
+    let opening = this.#open.get(planId);
+    if (!opening) {
+      opening = this.#begin(planId);
+      this.#open.set(planId, opening);
+      opening.catch(() => this.#open.delete(planId));
+    }
+    return { handle: await opening, plan };
+  }
+
+  async #begin(planId: DocumentId): Promise<ConversationHandle> {
+    const conversationId = conversationIdOf(planId);
+    this.#planOf.set(conversationId, planId);
+    const { repo } = this.#deps;
+    const known = repo.handles[conversationId] as ConversationHandle | undefined;
+    let handle: ConversationHandle;
+    if (known?.isReady()) handle = known;
+    else if (this.#deps.holds(conversationId)) handle = await repo.find<ConversationDocument>(conversationId);
+    else handle = repo.import<ConversationDocument>(conversationGenesis(planId), { docId: conversationId });
+    await handle.whenReady();
+    handle.on("change", () => this.#deps.events.emit("conversation-changed", { documentId: planId }));
+    return handle;
+  }
+
+  /** How entries look to this person: theirs or not, delivered or not, read or not. */
+  #viewer(planId: DocumentId, handle: ConversationHandle) {
+    const device = this.#deps.author().device;
+    const sent = this.#deps.records.sentChanges(planId);
+    const shared = this.#deps.plans.isShared(planId);
+    let notHeld: Set<string> | null = null;
+    const undelivered = (hash: string) => {
+      if (notHeld === null) {
+        const held = this.#deps.relayHeld(handle as DocHandle<unknown>);
+        notHeld = held === null ? new Set(sent.values()) : changesNotHeld(handle.doc(), held);
+      }
+      return notHeld.has(hash);
+    };
+    const mine = (entry: ConversationEntry) => entry.author.kind === "person" && entry.author.device === device;
+    const unread = (entry: ConversationEntry, mark: ReturnType<ConversationRecords["readMark"]>) =>
+      !mine(entry) && (mark === null || compareMarks({ seq: entry.seq, at: entry.at, entryId: entry.id }, mark) > 0);
+    return {
+      unread,
+      of(entry: ConversationEntry, mark: ReturnType<ConversationRecords["readMark"]>): ConversationEntryView {
+        const hash = sent.get(entry.id);
+        const delivery = !shared ? "local" : hash !== undefined && undelivered(hash) ? "pending" : "delivered";
+        return { id: entry.id, seq: entry.seq, author: entry.author, to: entry.to, text: entry.text, at: entry.at, mine: mine(entry), delivery, unread: unread(entry, mark) };
+      },
+    };
+  }
+}
+
+/** An entry as stored: its free text and names as scalar strings (no per-character history for sent words). */
+function stored(entry: ConversationEntry): unknown {
+  const raw = (value: string) => new A.RawString(value);
+  const author = entry.author.kind === "person" ? { ...entry.author, name: raw(entry.author.name), device: raw(entry.author.device), ...(entry.author.login ? { login: raw(entry.author.login) } : {}) } : entry.author;
+  return { ...entry, author, text: raw(entry.text), clientRequestId: raw(entry.clientRequestId) };
+}

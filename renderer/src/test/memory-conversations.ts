@@ -1,0 +1,88 @@
+/**
+ * The conversations part of the window's test double (memory-bridge.ts): the ConversationsApi contract kept in memory
+ * (shared/api-contract.ts runs against it and the real core alike). Entry ids are counters here, not derived hashes;
+ * what the contract pins is the same: one entry per (author, clientRequestId), causal order, pages, read marks.
+ */
+import type { ConversationEntryView, ConversationsApi, DocumentDetail } from "../../../shared/api.js";
+import { ChopinError } from "../../../shared/errors.js";
+import { CONVERSATION_PAGE_DEFAULT_ENTRIES } from "../../../shared/limits.js";
+import type { PersonAuthor } from "../../../shared/schema/conversation.js";
+
+export interface MemoryConversationDeps {
+  /** The plan, or a not-found refusal. */
+  plan(id: string): DocumentDetail;
+  person(): PersonAuthor;
+  now(): number;
+  changed(documentId: string): void;
+}
+
+export function memoryConversations(deps: MemoryConversationDeps): ConversationsApi & { entriesOf(id: string): ConversationEntryView[] } {
+  const byPlan = new Map<string, ConversationEntryView[]>();
+  const requests = new Map<string, string>();
+  const drafts = new Map<string, string>();
+  const readThrough = new Map<string, number>();
+  let nextId = 0;
+  const entriesOf = (id: string) => {
+    deps.plan(id);
+    let entries = byPlan.get(id);
+    if (!entries) byPlan.set(id, (entries = []));
+    return entries;
+  };
+  const view = (id: string, entry: ConversationEntryView): ConversationEntryView => {
+    const mark = readThrough.get(id) ?? -1;
+    return { ...entry, delivery: deps.plan(id).shared ? "delivered" : "local", unread: !entry.mine && entriesOf(id).indexOf(entry) > mark };
+  };
+  return {
+    entriesOf,
+    async readConversation(id, query = {}) {
+      const entries = entriesOf(id);
+      let end = entries.length;
+      if (query.before !== undefined) {
+        end = entries.findIndex((e) => e.id === query.before);
+        if (end < 0) throw new ChopinError("not-found", "That entry is not in this conversation.");
+      }
+      const start = Math.max(0, end - (query.limit ?? CONVERSATION_PAGE_DEFAULT_ENTRIES));
+      const views = entries.map((e) => view(id, e));
+      return { documentId: id, entries: views.slice(start, end), hasMore: start > 0, total: entries.length, unreadCount: views.filter((e) => e.unread).length, unreadable: 0 };
+    },
+    async postMessage(id, input) {
+      const plan = deps.plan(id);
+      if (plan.archivedAt !== null) throw new ChopinError("document-archived", "This plan is archived: its conversation takes no new messages until it is restored.");
+      const entries = entriesOf(id);
+      const known = requests.get(`${id}\n${input.clientRequestId}`);
+      const existing = entries.find((e) => e.id === known);
+      if (existing) return { entry: view(id, existing), created: false };
+      const entry: ConversationEntryView = {
+        id: (++nextId).toString(16).padStart(32, "0"),
+        seq: (entries.at(-1)?.seq ?? 0) + 1,
+        author: deps.person(),
+        to: input.to,
+        text: input.text,
+        at: deps.now(),
+        mine: true,
+        delivery: "local",
+        unread: false,
+      };
+      entries.push(entry);
+      requests.set(`${id}\n${input.clientRequestId}`, entry.id);
+      readThrough.set(id, entries.length - 1);
+      deps.changed(id);
+      return { entry: view(id, entry), created: true };
+    },
+    async getConversationDraft(id) {
+      deps.plan(id);
+      return drafts.get(id) ?? "";
+    },
+    async setConversationDraft(id, text) {
+      deps.plan(id);
+      if (text === "") drafts.delete(id);
+      else drafts.set(id, text);
+    },
+    async markConversationRead(id, entryId) {
+      const at = entriesOf(id).findIndex((e) => e.id === entryId);
+      if (at < 0) throw new ChopinError("not-found", "That entry is not in this conversation.");
+      readThrough.set(id, Math.max(readThrough.get(id) ?? -1, at));
+      deps.changed(id);
+    },
+  };
+}
