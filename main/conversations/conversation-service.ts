@@ -5,6 +5,7 @@
  *
  * What must stay true:
  *  - a conversation exists only beside a plan this device can open; an archived plan's conversation takes no message;
+ *  - a send is answered once it is on disk;
  *  - a send with a clientRequestId already used by the same author returns the entry it made, never a second one
  *    (the entry's key is derived from author and request id, so this holds across windows, restarts and replicas);
  *  - a conversation held in storage is opened from it, never begun again over it (begun only where none is held);
@@ -102,6 +103,8 @@ export class ConversationService {
     });
     const [changeHash] = A.getHeads(handle.doc());
     if (changeHash) this.#deps.records.noteSent(planId, id, changeHash, this.#now());
+    // Answered once on disk: a sent message survives a crash right after the answer.
+    await this.#deps.repo.flush([handle.documentId]);
     // One's own message is read by sending it.
     this.#deps.records.markRead(planId, { seq: entry.seq, at: entry.at, entryId: id });
     // Viewed after the outbox row exists: a message the relay does not hold yet shows as not yet delivered.

@@ -13,14 +13,16 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { MCP_PATH } from "../util/limits.js";
-import type { ToolDocuments } from "./tools.js";
+import type { ToolContext, ToolConversations, ToolDocuments } from "./tools.js";
 import { wrapNonObjectArguments } from "./call-arguments.js";
 import { authorized, BODY_TOO_LARGE_MESSAGE, BodyTooLarge, hostAllowed, originAllowed, readBody, refuse } from "./http-guard.js";
 import { ReplayLog } from "./replay.js";
 import { refuseInvalidParams } from "./request-params.js";
 import { bodyRefusal, headerRefusal } from "./transport-checks.js";
 import { ClientSessions, UNKNOWN_CLIENT } from "./sessions.js";
-import { callTool, DOCUMENT_TOOLS } from "./tools.js";
+import { callTool, DOCUMENT_TOOL_DEFINITIONS, DOCUMENT_TOOLS } from "./tools.js";
+import { CONVERSATION_TOOL_DEFINITIONS } from "./conversation-tools.js";
+import { ToolRegistry } from "../util/tool-registry.js";
 
 export const MCP_SERVER_INFO = { name: "chopin", version: "0.1.0" };
 
@@ -44,6 +46,8 @@ export interface McpServerOptions {
    * (the refusing side), for callers that never share.
    */
   relayUrl?: () => string | null;
+  /** Each plan's conversation: with it, the conversation tools are listed too. */
+  conversations?: ToolConversations;
 }
 
 export interface RunningMcpServer {
@@ -59,7 +63,8 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
   const relayUrl = options.relayUrl ?? (() => null);
   let port = 0;
 
-  const toolList = DOCUMENT_TOOLS.list().map(({ name, description, inputSchema }) => ({
+  const tools = options.conversations ? new ToolRegistry<ToolContext>([...DOCUMENT_TOOL_DEFINITIONS, ...CONVERSATION_TOOL_DEFINITIONS]) : DOCUMENT_TOOLS;
+  const toolList = tools.list().map(({ name, description, inputSchema }) => ({
     name,
     description,
     inputSchema: inputSchema as { type: "object"; [key: string]: unknown },
@@ -69,7 +74,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
     const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList }));
     server.setRequestHandler(CallToolRequestSchema, async (request) =>
-      callTool(request.params.name, request.params.arguments, { documents: options.documents, replays, clientName, relayUrl }),
+      callTool(request.params.name, request.params.arguments, { documents: options.documents, replays, clientName, relayUrl, conversations: options.conversations }, tools),
     );
     return server;
   };

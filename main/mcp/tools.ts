@@ -7,10 +7,11 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ChopinError, toErrorShape } from "../../shared/errors.js";
 import type { DocumentDetail, DocumentSummary } from "../../shared/api.js";
+import type { ConversationService } from "../conversations/conversation-service.js";
 import type { DocumentService } from "../documents/document-service.js";
 import { byRecency } from "../documents/search.js";
 import { nonObjectArguments } from "./call-arguments.js";
-import { defineTool, ToolRegistry } from "../util/tool-registry.js";
+import { defineTool, ToolRegistry, type AnyTool } from "../util/tool-registry.js";
 import { parseDocumentId } from "../documents/document-id.js";
 import { titleFromMarkdown } from "../documents/title-from-markdown.js";
 import { requireRelayToShare } from "../documents/share-guard.js";
@@ -30,7 +31,12 @@ export interface ToolContext {
   clientName: string;
   /** The Settings relay address now (null: none): sharing needs one. Absent: no relay (the refusing side). */
   relayUrl?: () => string | null;
+  /** Each plan's conversation; the conversation tools are listed only where it is given. */
+  conversations?: ToolConversations;
 }
+
+/** The part of the conversation service the MCP tools use. */
+export type ToolConversations = Pick<ConversationService, "read" | "post">;
 
 function listed(summary: DocumentSummary) {
   const { id, title, archivedAt, shared, createdVia, updatedAt } = summary;
@@ -52,7 +58,7 @@ async function persisted(documents: ToolDocuments, summary: DocumentSummary): Pr
  * The document tools, each defined once (main/util/tool-registry.ts): name, what it does, its input schema
  * (tool-schemas.ts), the refusals it may answer, and its handler. The MCP server lists and calls them from here.
  */
-export const DOCUMENT_TOOLS = new ToolRegistry<ToolContext>([
+export const DOCUMENT_TOOL_DEFINITIONS: readonly AnyTool<ToolContext>[] = [
   defineTool({
     name: "list_documents",
     description: "List the plan documents in this Chopin workspace (live ones; archived too with includeArchived).",
@@ -153,17 +159,19 @@ export const DOCUMENT_TOOLS = new ToolRegistry<ToolContext>([
       return persisted(documents, await documents.restoreDocument(input.id, { agent: clientName }));
     },
   }),
-]);
+];
+
+export const DOCUMENT_TOOLS = new ToolRegistry<ToolContext>(DOCUMENT_TOOL_DEFINITIONS);
 
 export function toolError(error: unknown): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: toErrorShape(error) }) }] };
 }
 
-export async function callTool(name: string, args: unknown, context: ToolContext): Promise<CallToolResult> {
-  if (!DOCUMENT_TOOLS.has(name)) return toolError(new ChopinError("not-found", `There is no tool named ${JSON.stringify(name).slice(0, 80)}.`));
+export async function callTool(name: string, args: unknown, context: ToolContext, tools: ToolRegistry<ToolContext> = DOCUMENT_TOOLS): Promise<CallToolResult> {
+  if (!tools.has(name)) return toolError(new ChopinError("not-found", `There is no tool named ${JSON.stringify(name).slice(0, 80)}.`));
   const notAnObject = nonObjectArguments(args);
   if (notAnObject !== null) return toolError(new ChopinError("invalid-input", `The arguments to ${name} must be an object, not ${notAnObject}.`));
-  const outcome = await DOCUMENT_TOOLS.run(name, args, context);
+  const outcome = await tools.run(name, args, context);
   if (!outcome.ok) return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: outcome.error }) }] };
   const result = outcome.value as Record<string, unknown>;
   return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };

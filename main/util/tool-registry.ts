@@ -32,7 +32,7 @@ export function defineTool<C, I, R>(definition: ToolDefinition<C, I, R>): ToolDe
 export type ErrorReader = (error: unknown) => ErrorShape | null;
 
 /** A tool of any input type: the registry checks input against each tool's own schema before its handler sees it. */
-type AnyTool<C> = ToolDefinition<C, any, unknown>;
+export type AnyTool<C> = ToolDefinition<C, any, unknown>;
 
 /** Runs one tool on raw input: parsed by its schema, then its handler; every outcome as a value. */
 export async function runTool<C, I, R>(tool: ToolDefinition<C, I, R>, input: unknown, context: C, readError: ErrorReader = () => null): Promise<ToolOutcome<R>> {

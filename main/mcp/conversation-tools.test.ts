@@ -1,0 +1,82 @@
+/**
+ * The conversation tools over MCP against a real app core (issue #25): an agent reads a plan's conversation and posts
+ * as the person of this app, retries without a second entry, and gets the MCP layer's typed errors for bad input.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { MAX_CONVERSATION_PAGE_ENTRIES, MAX_MESSAGE_BYTES } from "../../shared/limits.js";
+import { createAppCore } from "../core/app-core.js";
+import type { AppCore } from "../core/types.js";
+import { tempDir } from "../sync/test-helpers.js";
+import { loadOrCreateMcpToken } from "./token.js";
+import { openLocalDb } from "../store/local-db.js";
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function agentOn(): Promise<{ core: AppCore; call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; body: any }>; tools(): Promise<string[]> }> {
+  const dir = tempDir("chopin-mcp-conversation-");
+  cleanups.push(() => dir.remove());
+  const core = await createAppCore({ dataDir: dir.path, mcpPort: 0 });
+  cleanups.push(() => core.close());
+  await core.api.updateSettings({ displayName: "Ada" });
+  const db = openLocalDb(dir.path);
+  const token = loadOrCreateMcpToken(db);
+  db.close();
+  const client = new Client({ name: "claude-code", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(core.mcp.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  cleanups.push(() => client.close());
+  return {
+    core,
+    async call(name, args) {
+      const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+      return { isError: result.isError === true, body: JSON.parse(result.content[0]!.text) };
+    },
+    async tools() {
+      return (await client.listTools()).tools.map((t) => t.name);
+    },
+  };
+}
+
+describe("the conversation tools over MCP", () => {
+  it("are listed, read a conversation page and post as the person of this app, once per idempotencyKey", async () => {
+    const agent = await agentOn();
+    expect(await agent.tools()).toEqual(expect.arrayContaining(["read_conversation", "post_message"]));
+    const plan = await agent.core.api.createDocument({ title: "Plan" });
+    await agent.core.api.postMessage(plan.id, { text: "From the window", to: "room", clientRequestId: "w-1" });
+
+    const posted = await agent.call("post_message", { id: plan.id, text: "From the agent, for the **Planner**", to: "planner", idempotencyKey: "k-1" });
+    expect(posted).toMatchObject({ isError: false, body: { created: true, entry: { to: "planner", author: { kind: "person", name: "Ada" } } } });
+    expect(await agent.call("post_message", { id: plan.id, text: "From the agent, for the **Planner**", to: "planner", idempotencyKey: "k-1" })).toMatchObject({
+      body: { created: false, entry: { id: posted.body.entry.id } },
+    });
+
+    const read = await agent.call("read_conversation", { id: plan.id });
+    expect(read.body).toMatchObject({ documentId: plan.id, hasMore: false, total: 2 });
+    expect(read.body.entries.map((e: { text: string }) => e.text)).toEqual(["From the window", "From the agent, for the **Planner**"]);
+    expect(read.body.entries[1].at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect((await agent.core.api.readConversation(plan.id)).entries.at(-1)).toMatchObject({ text: "From the agent, for the **Planner**", mine: true });
+    expect(await agent.call("read_conversation", { id: plan.id, limit: 1 })).toMatchObject({ body: { hasMore: true, entries: [{ id: posted.body.entry.id }] } });
+  });
+
+  it("refuse bad input with the MCP layer's typed errors, and keep nothing", async () => {
+    const agent = await agentOn();
+    const plan = await agent.core.api.createDocument({ title: "Plan" });
+    const refused = async (name: string, args: Record<string, unknown>, code: string) => expect(await agent.call(name, args)).toMatchObject({ isError: true, body: { error: { code } } });
+    await refused("post_message", { id: plan.id, text: "", to: "room", idempotencyKey: "a" }, "invalid-input");
+    await refused("post_message", { id: plan.id, text: "x".repeat(MAX_MESSAGE_BYTES + 1), to: "room", idempotencyKey: "b" }, "invalid-input");
+    await refused("post_message", { id: plan.id, text: "hi", to: "all", idempotencyKey: "c" }, "invalid-input");
+    await refused("post_message", { id: plan.id, text: "hi", to: "room" }, "invalid-input");
+    await refused("post_message", { id: plan.id, text: "hi", to: "room", idempotencyKey: "d", extra: 1 }, "invalid-input");
+    await refused("post_message", { id: "not-an-id", text: "hi", to: "room", idempotencyKey: "e" }, "invalid-input");
+    await refused("read_conversation", { id: plan.id, limit: MAX_CONVERSATION_PAGE_ENTRIES + 1 }, "invalid-input");
+    await refused("read_conversation", { id: plan.id, before: "zz" }, "invalid-input");
+    const other = await agent.core.api.createDocument({ title: "Other" });
+    await agent.core.api.archiveDocument(other.id);
+    await refused("post_message", { id: other.id, text: "late", to: "room", idempotencyKey: "f" }, "document-archived");
+    expect((await agent.core.api.readConversation(plan.id)).total).toBe(0);
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * The MCP tools over each plan's conversation (issue #25), in the one tool registry's terms: an agent reads a page of
+ * a conversation and posts as the person of this app (the app's user is who the agent works for; the entry names
+ * them, as the window would). A post answers once it is on disk, and its idempotencyKey is the send's clientRequestId,
+ * so a retry never makes a second entry.
+ */
+import { z } from "zod";
+import type { ConversationEntryView, ConversationPage } from "../../shared/api.js";
+import { ChopinError } from "../../shared/errors.js";
+import { MAX_CLIENT_REQUEST_ID_CHARS, MAX_CONVERSATION_PAGE_ENTRIES, MAX_MESSAGE_BYTES } from "../../shared/limits.js";
+import { messageTextSchema } from "../../shared/schema/conversation.js";
+import { parseDocumentId } from "../documents/document-id.js";
+import { defineTool, type AnyTool } from "../util/tool-registry.js";
+import { MAX_MCP_ID_CHARS } from "../util/limits.js";
+import type { ToolContext, ToolConversations } from "./tools.js";
+
+const id = z.string().min(1).max(MAX_MCP_ID_CHARS).describe("The plan's document id (or automerge: URL); its conversation is read or written.");
+
+export const CONVERSATION_TOOL_INPUTS = {
+  read_conversation: z
+    .object({
+      id,
+      limit: z.number().int().min(1).max(MAX_CONVERSATION_PAGE_ENTRIES).optional().describe(`At most this many entries (default 50, at most ${MAX_CONVERSATION_PAGE_ENTRIES}).`),
+      before: z
+        .string()
+        .regex(/^[0-9a-f]{32}$/, "not an entry id")
+        .optional()
+        .describe("An entry id from an earlier page: only entries before it (older ones)."),
+    })
+    .strict(),
+  post_message: z
+    .object({
+      id,
+      text: messageTextSchema.describe(`Markdown, at most ${MAX_MESSAGE_BYTES} bytes of UTF-8.`),
+      to: z.enum(["planner", "room"]).describe('"planner" addresses the Planner; "room" the people of this plan.'),
+      idempotencyKey: z
+        .string()
+        .min(1)
+        .max(MAX_CLIENT_REQUEST_ID_CHARS)
+        .describe("Your unique key for this message; a retry with the same key returns the entry the first send made."),
+    })
+    .strict(),
+} as const;
+
+function need(context: ToolContext): ToolConversations {
+  if (!context.conversations) throw new ChopinError("not-configured", "Conversations are not available here.");
+  return context.conversations;
+}
+
+/** An entry as an agent reads it: who wrote it to whom, when, and what; nothing about this device's own view. */
+function shown(entry: ConversationEntryView) {
+  const { id: entryId, seq, author, to, text, at } = entry;
+  return { id: entryId, seq, author, to, text, at: new Date(at).toISOString() };
+}
+
+function page(read: ConversationPage) {
+  return { documentId: read.documentId, entries: read.entries.map(shown), hasMore: read.hasMore, total: read.total };
+}
+
+export const CONVERSATION_TOOL_DEFINITIONS: readonly AnyTool<ToolContext>[] = [
+  defineTool({
+    name: "read_conversation",
+    description:
+      "Read a plan's conversation: the newest entries (or those before an entry id), oldest first, each with its author (a person, the Planner or the system), whom it addressed, its Markdown and time; hasMore says older entries exist.",
+    input: CONVERSATION_TOOL_INPUTS.read_conversation,
+    errors: ["not-found"],
+    async handler(input, context: ToolContext) {
+      return page(await need(context).read(parseDocumentId(input.id), { limit: input.limit, before: input.before }));
+    },
+  }),
+  defineTool({
+    name: "post_message",
+    description:
+      'Post a message in a plan\'s conversation as the person of this app, to the Planner ("planner") or to the people of the plan ("room"). Idempotent by idempotencyKey.',
+    input: CONVERSATION_TOOL_INPUTS.post_message,
+    errors: ["not-found", "document-archived", "storage-failure"],
+    async handler(input, context: ToolContext) {
+      const { entry, created } = await need(context).post(parseDocumentId(input.id), { text: input.text, to: input.to, clientRequestId: input.idempotencyKey });
+      return { entry: shown(entry), created };
+    },
+  }),
+];
