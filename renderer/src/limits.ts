@@ -58,3 +58,10 @@ export const OUTBOX_ENTRY_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
  * edit while the panel is open, and a count past a thousand tells a person nothing more.
  */
 export const MAX_FIND_MATCHES_COUNTED = 1000;
+
+/** A conversation panel shows this many entries at first, and this many more each time earlier ones are asked for. */
+export const CONVERSATION_PANEL_PAGE_ENTRIES = 50;
+/** The composer's draft is kept (in the core) once typing pauses this long, and when the plan is left. */
+export const CONVERSATION_DRAFT_SAVE_DELAY_MS = 400;
+/** Past this share of MAX_MESSAGE_BYTES the composer shows how much room is left. */
+export const MESSAGE_ROOM_WARNING_SHARE = 0.9;

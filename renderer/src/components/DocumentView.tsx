@@ -8,6 +8,7 @@ import { useStore } from "zustand";
 import type { DocumentDetail } from "../../../shared/api.js";
 import { useServices } from "../state/app-services.js";
 import { formatWhen } from "../format-time.js";
+import { ConversationPanel } from "../conversation/ConversationPanel.js";
 import { EditorHost } from "./EditorHost.js";
 import { useOpenDocument } from "./use-open-document.js";
 import { HistoryPanel } from "./HistoryPanel.js";
@@ -39,6 +40,7 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
   const preview = useStore(documents, (s) => s.selectedIsPreview && s.selected?.id === doc.id);
   const outlineOpen = useStore(ui, (s) => s.outlineOpen);
   const historyOpen = useStore(ui, (s) => s.historyOpen);
+  const conversationOpen = useStore(ui, (s) => s.conversationOpen);
   const viewing = useStore(ui, (s) => (s.viewingVersion?.documentId === doc.id ? s.viewingVersion : null));
   // Read while the panel shows it or a version is viewed: the viewed version's facts follow it (use-version-facts.ts).
   const { versions, error: versionsError } = useVersionList(doc.id, historyOpen || viewing !== null);
@@ -78,6 +80,16 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
               Share
             </button>
           )}
+          <button
+            type="button"
+            className={`icon-button${conversationOpen ? " is-active" : ""}`}
+            aria-label="Conversation"
+            aria-pressed={conversationOpen}
+            title="Conversation"
+            onClick={() => ui.getState().toggleConversation()}
+          >
+            <Icon name="chat" />
+          </button>
           <button
             type="button"
             className={`icon-button${outlineOpen ? " is-active" : ""}`}
@@ -166,8 +178,9 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
             )}
           </div>
         </div>
-        {(outlineOpen || historyOpen) && (
-          <aside className="doc-side">
+        {(outlineOpen || historyOpen || conversationOpen) && (
+          <aside className={`doc-side${conversationOpen ? " has-conversation" : ""}`}>
+            {conversationOpen && !preview && <ConversationPanel documentId={doc.id} archived={doc.archivedAt !== null} />}
             {historyOpen && <HistoryPanel documentId={doc.id} versions={versions} listError={versionsError} />}
             {outlineOpen && <OutlinePanel />}
           </aside>

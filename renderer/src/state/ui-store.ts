@@ -35,6 +35,8 @@ export interface UiState {
   confirm: ConfirmRequest | null;
   outlineOpen: boolean;
   historyOpen: boolean;
+  /** The open plan's conversation beside the editor. */
+  conversationOpen: boolean;
   /**
    * Set when a person opens the history panel (its button, Mod+Shift+H, the palette), cleared once the panel took the
    * focus: the panel is shown again for each plan opened meanwhile, and that must not pull the focus to it.
@@ -76,6 +78,7 @@ export interface UiState {
   closeConfirm(): void;
   toggleOutline(): void;
   toggleHistory(open?: boolean): void;
+  toggleConversation(open?: boolean): void;
   viewVersion(version: UiState["viewingVersion"]): void;
   /** Escape: closes the confirmation, else the dialog, else the version view. Returns whether it closed something. */
   escape(): boolean;
@@ -89,6 +92,7 @@ export function createUiStore(): UiStore {
     confirm: null,
     outlineOpen: true,
     historyOpen: false,
+    conversationOpen: false,
     historyFocusPending: false,
     historyFocused: () => set({ historyFocusPending: false }),
     viewingVersion: null,
@@ -112,6 +116,7 @@ export function createUiStore(): UiStore {
       const historyOpen = open ?? !get().historyOpen;
       set({ historyOpen, historyFocusPending: historyOpen });
     },
+    toggleConversation: (open) => set({ conversationOpen: open ?? !get().conversationOpen }),
     viewVersion: (viewingVersion) => set({ viewingVersion }),
     escape() {
       const { confirm, dialog, viewingVersion } = get();

@@ -28,7 +28,7 @@ import { next as A } from "@automerge/automerge";
 import { base64ToBytes, bytesToBase64 } from "../replica/base64.js";
 import { firstHeadingText } from "../../../shared/markdown-headings.js";
 import { checkArguments } from "../../../shared/api-arguments.js";
-import { memoryConversations } from "./memory-conversations.js";
+import { memoryConversations, type MemoryConversations } from "./memory-conversations.js";
 
 /** The core's refusal to share without a team relay (main/documents/share-guard.ts), in its shape. */
 const noRelay = () => new ChopinError("no-relay", "No team relay is configured, so this document cannot be shared yet.");
@@ -55,6 +55,7 @@ export interface MemoryBridge extends ChopinBridge {
   emit<E extends EventName>(event: E, payload: ChopinEvents[E]): void;
   /** The entries of a plan's conversation, oldest first (tests add others' messages through `receive`). */
   conversations(id: string): ConversationEntryView[];
+  receiveMessage: MemoryConversations["receive"];
   /** Makes the next call of `method` fail with this error. */
   failNext(method: keyof ChopinApi, error: ChopinError): void;
 }
@@ -94,6 +95,7 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
     changed: (documentId) => bridge.emit("conversation-changed", { documentId }),
   });
   bridge.conversations = conversations.entriesOf;
+  bridge.receiveMessage = conversations.receive;
   const api: ChopinApi = {
     async listDocuments(query) {
       const archived = query?.archived ?? false;

@@ -16,7 +16,13 @@ export interface MemoryConversationDeps {
   changed(documentId: string): void;
 }
 
-export function memoryConversations(deps: MemoryConversationDeps): ConversationsApi & { entriesOf(id: string): ConversationEntryView[] } {
+export interface MemoryConversations extends ConversationsApi {
+  entriesOf(id: string): ConversationEntryView[];
+  /** A teammate's (or the Planner's) message arriving, as the relay would bring it: unread, not this person's. */
+  receive(id: string, message: Pick<ConversationEntryView, "text" | "author"> & Partial<Pick<ConversationEntryView, "to">>): ConversationEntryView;
+}
+
+export function memoryConversations(deps: MemoryConversationDeps): MemoryConversations {
   const byPlan = new Map<string, ConversationEntryView[]>();
   const requests = new Map<string, string>();
   const drafts = new Map<string, string>();
@@ -34,6 +40,22 @@ export function memoryConversations(deps: MemoryConversationDeps): Conversations
   };
   return {
     entriesOf,
+    receive(id, message) {
+      const entries = entriesOf(id);
+      const entry: ConversationEntryView = {
+        id: (++nextId).toString(16).padStart(32, "0"),
+        seq: (entries.at(-1)?.seq ?? 0) + 1,
+        to: "room",
+        ...message,
+        at: deps.now(),
+        mine: false,
+        delivery: "delivered",
+        unread: true,
+      };
+      entries.push(entry);
+      deps.changed(id);
+      return entry;
+    },
     async readConversation(id, query = {}) {
       const entries = entriesOf(id);
       let end = entries.length;

@@ -1,0 +1,131 @@
+/**
+ * Where a message is written: Enter sends, Shift+Enter starts a new line; "@Planner" in the text or the Planner toggle
+ * addresses the Planner, anything else goes to the room. The draft is the core's (kept per plan across switching and
+ * restarts): read when the plan opens, written once typing pauses and when the plan is left.
+ *
+ * What must stay true: a message over MAX_MESSAGE_BYTES is not sent (the composer says how much room is left near the
+ * limit); the text is cleared only once the send went out or waits as "not sent" in the list, never lost.
+ */
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import type { Addressee } from "../../../shared/schema/conversation.js";
+import { MAX_MESSAGE_BYTES } from "../../../shared/limits.js";
+import { utf8Bytes } from "../../../shared/utf8.js";
+import { useServices } from "../state/app-services.js";
+import { CONVERSATION_DRAFT_SAVE_DELAY_MS, MESSAGE_ROOM_WARNING_SHARE } from "../limits.js";
+import type { SendOutcome } from "./use-conversation.js";
+
+/** "@Planner" anywhere as a word addresses the Planner. */
+const PLANNER_MENTION = /(^|\s)@planner\b/i;
+
+export function addresseeOf(text: string, toPlanner: boolean): Addressee {
+  return toPlanner || PLANNER_MENTION.test(text) ? "planner" : "room";
+}
+
+export function Composer({ documentId, disabled, onSend }: { documentId: string; disabled: string | null; onSend(text: string, to: Addressee): Promise<SendOutcome> }) {
+  const { bridge } = useServices();
+  const [text, setText] = useState("");
+  const [toPlanner, setToPlanner] = useState(false);
+  const typed = useRef(false);
+  const pendingSave = useRef<{ id: string; text: string } | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  const flush = () => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    const save = pendingSave.current;
+    pendingSave.current = null;
+    if (save) void bridge.api.setConversationDraft(save.id, save.text).catch(() => undefined);
+  };
+
+  useEffect(() => {
+    typed.current = false;
+    setText("");
+    setToPlanner(false);
+    let live = true;
+    void bridge.api.getConversationDraft(documentId).then(
+      (draft) => {
+        // Typing that began before the draft arrived wins over it.
+        if (live && !typed.current) setText(draft);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+      flush();
+    };
+  }, [bridge, documentId]);
+
+  const change = (next: string) => {
+    typed.current = true;
+    setText(next);
+    pendingSave.current = { id: documentId, text: next };
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(flush, CONVERSATION_DRAFT_SAVE_DELAY_MS);
+  };
+
+  const bytes = utf8Bytes(text);
+  const tooLong = bytes > MAX_MESSAGE_BYTES;
+  const empty = text.trim() === "";
+  const to = addresseeOf(text, toPlanner);
+
+  const submit = async () => {
+    if (disabled || empty || tooLong) return;
+    const sending = text;
+    change("");
+    flush();
+    typed.current = false;
+    const outcome = await onSend(sending, to);
+    // Refused for what it was (nothing kept): the words come back to be fixed, unless something new was typed. A send
+    // the link lost waits in the list as "not sent" instead, to be retried as it was.
+    if (outcome === "refused" && !typed.current) {
+      change(sending);
+      typed.current = false;
+    }
+  };
+
+  const keyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    void submit();
+  };
+
+  return (
+    <form
+      className="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <textarea
+        aria-label="Message"
+        placeholder={disabled ?? (to === "planner" ? "Ask the Planner…" : "Write to the room… (@Planner to ask the Planner)")}
+        value={text}
+        disabled={disabled !== null}
+        rows={2}
+        onChange={(event) => change(event.target.value)}
+        onKeyDown={keyDown}
+      />
+      <div className="composer-row">
+        <button
+          type="button"
+          className={`button button-small${to === "planner" ? " is-active" : ""}`}
+          aria-pressed={toPlanner}
+          title="Address the Planner (or write @Planner)"
+          onClick={() => setToPlanner(!toPlanner)}
+          disabled={disabled !== null}
+        >
+          To Planner
+        </button>
+        {bytes > MAX_MESSAGE_BYTES * MESSAGE_ROOM_WARNING_SHARE && (
+          <span className={`composer-room${tooLong ? " is-over" : ""}`} role="status">
+            {tooLong ? `${bytes - MAX_MESSAGE_BYTES} bytes too long` : `${MAX_MESSAGE_BYTES - bytes} bytes left`}
+          </span>
+        )}
+        <button type="submit" className="button button-small button-primary" disabled={disabled !== null || empty || tooLong}>
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,138 @@
+/**
+ * The open plan's conversation beside the editor (issue #25): its entries in causal order with their Markdown
+ * rendered, each under its author's own name (people are never merged into one voice), a line before what was new
+ * when the plan was opened, what has not reached the relay yet, and the composer. Shows a page at a time: earlier
+ * entries come on request, so a long conversation never renders whole.
+ */
+import { useEffect, useRef } from "react";
+import type { ConversationEntryView } from "../../../shared/api.js";
+import type { Author } from "../../../shared/schema/conversation.js";
+import { useServices } from "../state/app-services.js";
+import { formatWhen } from "../format-time.js";
+import { Composer } from "./Composer.js";
+import { MessageMarkdown } from "./MessageMarkdown.js";
+import { useConversation } from "./use-conversation.js";
+
+function authorName(author: Author): string {
+  if (author.kind === "planner") return "Planner";
+  if (author.kind === "system") return "Chopin";
+  return author.name;
+}
+
+function Entry({ entry }: { entry: ConversationEntryView }) {
+  const { author } = entry;
+  return (
+    <li className={`message message-${author.kind}${entry.mine ? " is-mine" : ""}`} data-entry-id={entry.id}>
+      <div className="message-meta">
+        <span className="message-author">{authorName(author)}</span>
+        {author.kind === "person" && author.login && <span className="message-login">@{author.login}</span>}
+        {entry.to === "planner" && <span className="message-to">to Planner</span>}
+        <time className="message-time" dateTime={new Date(entry.at).toISOString()}>
+          {formatWhen(entry.at)}
+        </time>
+      </div>
+      <MessageMarkdown text={entry.text} />
+      {entry.delivery === "pending" && (
+        <div className="message-state" title="Written on this device; it goes to the team when the relay is reachable.">
+          Not yet delivered
+        </div>
+      )}
+    </li>
+  );
+}
+
+export function ConversationPanel({ documentId, archived }: { documentId: string; archived: boolean }) {
+  const { bridge } = useServices();
+  const view = useConversation(documentId);
+  const listRef = useRef<HTMLOListElement>(null);
+  const last = view.entries.at(-1);
+
+  // What the person can see is read: the newest entry marks the conversation read while the window has the focus.
+  useEffect(() => {
+    if (!last || !last.unread || !document.hasFocus()) return;
+    void bridge.api.markConversationRead(documentId, last.id).catch(() => undefined);
+  }, [bridge, documentId, last?.id, last?.unread]);
+
+  // New entries keep the list at its end when the person was reading there.
+  const atEnd = useRef(true);
+  useEffect(() => {
+    const list = listRef.current;
+    if (list && atEnd.current) list.scrollTop = list.scrollHeight;
+  }, [view.entries.length, view.unconfirmed.length]);
+
+  return (
+    <section className="side-panel conversation" aria-labelledby="conversation-heading">
+      <div className="panel-heading-row">
+        <h2 id="conversation-heading" className="panel-heading">
+          Conversation
+        </h2>
+      </div>
+      {view.error && (
+        <p className="panel-error" role="alert">
+          {view.error}
+        </p>
+      )}
+      <ol
+        className="message-list"
+        ref={listRef}
+        role="log"
+        aria-label="Messages"
+        aria-live="polite"
+        onScroll={(event) => {
+          const list = event.currentTarget;
+          atEnd.current = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+        }}
+      >
+        {view.hasMore && (
+          <li className="message-more">
+            <button type="button" className="button button-small" onClick={() => void view.loadEarlier()}>
+              Show earlier messages
+            </button>
+          </li>
+        )}
+        {view.loading && view.entries.length === 0 && <li className="message-empty">Loading…</li>}
+        {!view.loading && view.entries.length === 0 && view.unconfirmed.length === 0 && (
+          <li className="message-empty">No messages yet. Write to the people of this plan, or @Planner to ask the Planner.</li>
+        )}
+        {view.entries.map((entry) => (
+          <EntryWithDivider key={entry.id} entry={entry} newLine={entry.id === view.firstUnreadId} />
+        ))}
+        {view.unconfirmed.map((send) => (
+          <li key={send.clientRequestId} className="message message-person is-mine is-unconfirmed">
+            <div className="message-meta">
+              <span className="message-author">You</span>
+              {send.to === "planner" && <span className="message-to">to Planner</span>}
+            </div>
+            <MessageMarkdown text={send.text} />
+            {send.state === "sending" ? (
+              <div className="message-state">Sending…</div>
+            ) : (
+              <div className="message-state is-failed" role="alert">
+                Not sent: {send.error}{" "}
+                <button type="button" className="link-button" onClick={() => void view.retry(send.clientRequestId)}>
+                  Retry
+                </button>{" "}
+                <button type="button" className="link-button" onClick={() => view.dismiss(send.clientRequestId)}>
+                  Discard
+                </button>
+              </div>
+            )}
+          </li>
+        ))}
+      </ol>
+      <Composer documentId={documentId} disabled={archived ? "This plan is archived: restore it to write here." : null} onSend={view.send} />
+    </section>
+  );
+}
+
+function EntryWithDivider({ entry, newLine }: { entry: ConversationEntryView; newLine: boolean }) {
+  if (!newLine) return <Entry entry={entry} />;
+  return (
+    <>
+      <li className="message-new-line" aria-label="New messages">
+        New
+      </li>
+      <Entry entry={entry} />
+    </>
+  );
+}
