@@ -19,6 +19,14 @@ describe("readOptions (util.parseArgs with our sentences)", () => {
     expect(() => readOptions(["serve"], OPTIONS)).toThrow("Unexpected argument “serve”.");
   });
 
+  it("takes a value that begins with a dash, as a random token may, but not another option's name", () => {
+    const withToken = { token: { type: "string", short: "t" }, port: { type: "string" } } as const;
+    expect(readOptions(["--token", "-x9_aZ", "--port", "80"], withToken).values).toEqual({ token: "-x9_aZ", port: "80" });
+    expect(readOptions(["--token", "--k3y"], withToken).values).toEqual({ token: "--k3y" });
+    expect(readOptions(["-t", "-abc"], withToken).values).toEqual({ token: "-abc" });
+    expect(() => readOptions(["--token", "--port", "80"], withToken)).toThrow("--token needs a value.");
+  });
+
   it("leaves options it does not know alone when not strict (Chromium's own switches)", () => {
     expect(readOptions(["--port", "80", "--enable-logging", "."], OPTIONS, { strict: false }).values).toMatchObject({ port: "80" });
   });

@@ -29,11 +29,43 @@ function quoted(message: string): string {
   return /--[\w-]+/.exec(inQuotes)?.[0] ?? inQuotes;
 }
 
+/**
+ * `--name value` as `--name=value` for every option that takes a value, whatever the value begins with: parseArgs
+ * refuses a value starting with "-" as ambiguous, and a relay token is random base64url, so one in 32 begins with
+ * "-" (seen as "--relay-token needs a value" for a valid token). Only the exact name of another option is not taken
+ * as a value, so a forgotten value still reads as one.
+ */
+function valuesJoined(argv: readonly string[], options: OptionKinds): string[] {
+  const names = new Set(Object.entries(options).flatMap(([name, kind]) => [`--${name}`, ...(kind.short ? [`-${kind.short}`] : [])]));
+  /** The long name of a value-taking option `arg` names alone (`--port`, or its short `-p`), else undefined. */
+  const valueOption = (arg: string): string | undefined => {
+    const long = /^--([^=]+)$/.exec(arg)?.[1];
+    if (long !== undefined) return options[long]?.type === "string" ? long : undefined;
+    const short = /^-([^-])$/.exec(arg)?.[1];
+    return Object.entries(options).find(([, kind]) => short !== undefined && kind.short === short && kind.type === "string")?.[0];
+  };
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (arg === "--") {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const name = valueOption(arg);
+    if (name !== undefined && next !== undefined && next.startsWith("-") && !names.has(next) && next !== "--") {
+      out.push(`--${name}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 export function readOptions(argv: readonly string[], options: OptionKinds, how: ReadOptions = {}): ReadResult {
   const strict = how.strict ?? true;
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: [...argv], options, strict, allowPositionals: how.positionals ?? !strict });
+    parsed = parseArgs({ args: valuesJoined(argv, options), options, strict, allowPositionals: how.positionals ?? !strict });
   } catch (error) {
     const code = (error as { code?: string }).code;
     const what = quoted((error as Error).message);
