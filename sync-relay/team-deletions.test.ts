@@ -7,6 +7,7 @@ import { next as A } from "@automerge/automerge";
 import { generateAutomergeUrl, parseAutomergeUrl } from "@automerge/automerge-repo";
 import { describe, expect, it } from "vitest";
 import type { WorkspaceIndex } from "../shared/schema/workspace-index.js";
+import { conversationIdOf } from "../shared/node/conversation-identity.js";
 import { RELAY_PEER_ID } from "./server.js";
 import { useTestRelay } from "./test-relay.js";
 import { RawDocSync, type RawClient } from "./test-wire.js";
@@ -57,9 +58,11 @@ describe("a plan deleted from the team's list, at the relay", () => {
     await waitFor(() => t.relay.deleted.has(plan.documentId), "the relay recorded the deletion");
     expect(t.log).toContainEqual(expect.stringContaining(`deleted from the team's list: ${plan.documentId}`));
 
-    // A member who never had it, knowing the id from the list's history, is refused.
+    // A member who never had it, knowing the id from the list's history, is refused; its conversation (issue #25) too.
     const carol = await t.joined("bob", "bob:phone");
     await unavailableTo(carol, "bob:phone", plan.documentId);
+    expect(t.relay.deleted.has(conversationIdOf(plan.documentId))).toBe(true);
+    await unavailableTo(carol, "bob:phone", conversationIdOf(plan.documentId));
     // A later edit by a member who still holds it is not taken.
     plan.doc = A.change(plan.doc, (d) => void (d.text = "written after the delete"));
     const [, late] = A.generateSyncMessage(plan.doc, A.initSyncState());

@@ -9,6 +9,8 @@
  * nothing); the set of listed ids is compared whole after each change, so a whole-list replacement is seen too; the
  * team index itself is never recorded as deleted.
  */
+import { isValidDocumentId } from "@automerge/automerge-repo";
+import { conversationIdOf } from "../shared/node/conversation-identity.js";
 import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
 import type { WorkspaceIndex } from "../shared/schema/workspace-index.js";
 import type { DeletedDocuments } from "./deleted-documents.js";
@@ -55,7 +57,8 @@ export async function watchTeamDeletions(options: TeamDeletionsOptions): Promise
     const gone = [...listed].filter((id) => !current.has(id) && id !== teamIndexDocumentId);
     listed = current;
     const recorded: string[] = [];
-    for (const id of gone) {
+    // A plan's conversation (issue #25) is deleted with it: it lives at an id derived from the plan's.
+    for (const id of gone.flatMap((plan) => [plan, ...conversationOf(plan)])) {
       try {
         if (deleted.record(id, now())) recorded.push(id);
       } catch (error) {
@@ -79,4 +82,9 @@ export async function watchTeamDeletions(options: TeamDeletionsOptions): Promise
       handle.off("heads-changed", onHeadsChanged);
     },
   };
+}
+
+/** The conversation id of a plan id (none for an id that is not a document id: nothing to derive from). */
+function conversationOf(planId: string): string[] {
+  return isValidDocumentId(planId) ? [conversationIdOf(planId as DocumentId)] : [];
 }
