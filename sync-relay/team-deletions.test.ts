@@ -4,7 +4,7 @@
  * grace, and the deletion outlives a restart. Driven over the wire with raw clients, as any member's app would.
  */
 import { next as A } from "@automerge/automerge";
-import { generateAutomergeUrl, parseAutomergeUrl } from "@automerge/automerge-repo";
+import { generateAutomergeUrl, parseAutomergeUrl, type DocumentId } from "@automerge/automerge-repo";
 import { describe, expect, it } from "vitest";
 import type { WorkspaceIndex } from "../shared/schema/workspace-index.js";
 import { conversationIdOf } from "../shared/node/conversation-identity.js";
@@ -61,8 +61,8 @@ describe("a plan deleted from the team's list, at the relay", () => {
     // A member who never had it, knowing the id from the list's history, is refused; its conversation (issue #25) too.
     const carol = await t.joined("bob", "bob:phone");
     await unavailableTo(carol, "bob:phone", plan.documentId);
-    expect(t.relay.deleted.has(conversationIdOf(plan.documentId))).toBe(true);
-    await unavailableTo(carol, "bob:phone", conversationIdOf(plan.documentId));
+    expect(t.relay.deleted.has(conversationIdOf(plan.documentId as DocumentId))).toBe(true);
+    await unavailableTo(carol, "bob:phone", conversationIdOf(plan.documentId as DocumentId));
     // A later edit by a member who still holds it is not taken.
     plan.doc = A.change(plan.doc, (d) => void (d.text = "written after the delete"));
     const [, late] = A.generateSyncMessage(plan.doc, A.initSyncState());
