@@ -41,12 +41,13 @@ export function importsOf(source: string): string[] {
  * main/'s folders, each with the main/ folders it may import besides itself (and shared/). "main" is main/'s own
  * files (the host-mode entry, cli.ts), a shell like main/host/ and main/electron/.
  */
-const SERVICES = ["main/util", "main/store", "main/documents", "main/conversations", "main/github", "main/settings", "main/sync", "main/mcp", "main/api"];
+const SERVICES = ["main/util", "main/store", "main/documents", "main/conversations", "main/planner", "main/github", "main/settings", "main/sync", "main/mcp", "main/api"];
 export const MAIN_IMPORTS: Record<string, readonly string[]> = {
   "main/util": [],
   "main/store": ["main/util"],
   "main/documents": ["main/store", "main/util"],
   "main/conversations": ["main/documents", "main/store", "main/util"],
+  "main/planner": ["main/conversations", "main/documents", "main/github", "main/store", "main/util"],
   "main/github": ["main/documents", "main/store", "main/util"],
   "main/settings": ["main/github", "main/store", "main/util"],
   "main/sync": ["main/documents", "main/settings", "main/store", "main/util"],

@@ -117,3 +117,9 @@ export const MAX_CLIENT_REQUEST_ID_CHARS = 128;
 export const CONVERSATION_PAGE_DEFAULT_ENTRIES = 50;
 /** Entries one read of a conversation returns at most, from the app and over MCP. */
 export const MAX_CONVERSATION_PAGE_ENTRIES = 200;
+
+/**
+ * How long a Planner lease lasts after each claim or renewal, by the clock of whoever keeps it (the relay; the app for
+ * a local-only plan). An owner's app renews well within it and stops acting before it could have ended.
+ */
+export const PLANNER_LEASE_TTL_MS = 30_000;

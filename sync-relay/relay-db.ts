@@ -5,6 +5,7 @@
  * synchronous=NORMAL (see openRelayDb); the CLI's user commands commit with FULL (durableUserWrites), because a
  * token issued or revoked must survive even a power cut the moment the CLI says so.
  */
+import { PLANNER_LEASE_TABLE_SQL } from "../shared/node/planner-leases.js";
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
@@ -107,6 +108,9 @@ const MIGRATIONS: readonly Migration[] = [
         purged_at INTEGER
       );
     `),
+  // Who runs the Planner in each channel (issue #25): a lease with an ownership generation that only a new owner
+  // moves, by one (shared/node/planner-leases.ts). No token is stored: the holder is a user, a device and a run.
+  (db) => db.exec(PLANNER_LEASE_TABLE_SQL),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -30,6 +30,7 @@
  *   connection that did not agree or above FAST_PATH_MAX_BYTES closes it (1008), and the relay sends them only to
  *   connections that agreed.
  */
+import { FEATURE_PLANNER_LEASE, LEASE_REQUEST_TYPE, LEASE_STATE_TYPE, leaseRequestFrameSchema, type LeaseRequestFrame, type LeaseStateFrame } from "../shared/lease-wire.js";
 import { NetworkAdapter, type Message, type PeerId, type PeerMetadata } from "@automerge/automerge-repo";
 import type { WebSocket } from "ws";
 import { FAST_PATH_MAX_BYTES, RELAY_JOIN_TIMEOUT_MS, RELAY_KEEPALIVE_MS } from "../shared/limits.js";
@@ -98,6 +99,12 @@ export interface RelayServerAdapterOptions {
    * refusal closes that socket. Unset: the relay does not offer the fast path.
    */
   onFastChanges?: (sessionId: string, frame: FastChangesFrame) => GuardVerdict;
+  /**
+   * Handles a Planner-ownership request from a session that agreed to the feature (issue #25; shared/lease-wire.ts),
+   * with the connection's authenticated user and the peer id it joined with. Such frames never reach the Repo; one on
+   * a connection that did not agree, or that does not pass the schema, closes it. Unset: the relay does not offer it.
+   */
+  onLease?: (sessionId: string, identity: { user: string; peerId: string }, frame: LeaseRequestFrame) => void;
   /** What the Repo is told about a joining peer. Default: what the peer presented. */
   presentMetadata?: (presented: PeerMetadata) => PeerMetadata;
   /**
@@ -145,6 +152,8 @@ interface Connection {
   joinTimer: NodeJS.Timeout | null;
   /** Agreed to the change fast path at join. */
   fast: boolean;
+  /** Agreed to the Planner-ownership frames at join. */
+  lease: boolean;
   /** Presence frames dropped for a sender id this socket does not own. */
   refusedRelays: number;
   /** (document, sender) pairs whose presence this socket relayed, least recently used first; for goodbyes at a cut. */
@@ -175,7 +184,7 @@ function closeReason(reason: string): string {
   return bytes.byteLength <= 123 ? reason : bytes.subarray(0, 120).toString("utf8") + "...";
 }
 
-type OptionalHooks = "onInbound" | "onJoin" | "onLeave" | "onFastChanges" | "onRelayRefused" | "onJoined" | "onClosed" | "acceptsPresence";
+type OptionalHooks = "onInbound" | "onJoin" | "onLeave" | "onFastChanges" | "onLease" | "onRelayRefused" | "onJoined" | "onClosed" | "acceptsPresence";
 
 export class RelayServerAdapter extends NetworkAdapter {
   readonly #options: Required<Omit<RelayServerAdapterOptions, OptionalHooks>> & Pick<RelayServerAdapterOptions, OptionalHooks>;
@@ -205,6 +214,7 @@ export class RelayServerAdapter extends NetworkAdapter {
       onJoin: options.onJoin,
       onLeave: options.onLeave,
       onFastChanges: options.onFastChanges,
+      onLease: options.onLease,
       presentMetadata: options.presentMetadata ?? ((presented) => presented),
       ownerOfPeer: options.ownerOfPeer ?? handleOfPeer,
       onRelayRefused: options.onRelayRefused,
@@ -285,6 +295,7 @@ export class RelayServerAdapter extends NetworkAdapter {
       alive: true,
       joinTimer: null,
       fast: false,
+      lease: false,
       refusedRelays: 0,
       spoke: new Map(),
     };
@@ -409,6 +420,10 @@ export class RelayServerAdapter extends NetworkAdapter {
       this.#receiveFast(conn, frame);
       return;
     }
+    if (frame.type === LEASE_REQUEST_TYPE) {
+      this.#receiveLease(conn, frame);
+      return;
+    }
     const verdict = this.#options.checkMessage(repoFrame);
     if (!verdict.ok) {
       this.#drop(conn, verdict.code, verdict.reason);
@@ -427,6 +442,32 @@ export class RelayServerAdapter extends NetworkAdapter {
     } catch {
       // automerge-repo handles messages asynchronously; a synchronous throw here must not reach ws.
     }
+  }
+
+  #receiveLease(conn: Connection, frame: WireFrame): void {
+    const handler = this.#options.onLease;
+    if (!conn.lease || !handler) {
+      this.#drop(conn, CLOSE_CODES.policy, "lease frames were not agreed on this connection");
+      return;
+    }
+    const parsed = leaseRequestFrameSchema.safeParse(frame);
+    if (!parsed.success) {
+      this.#drop(conn, CLOSE_CODES.malformed, "lease frame does not fit its schema");
+      return;
+    }
+    try {
+      handler(conn.sessionId as string, { user: conn.identity.user, peerId: conn.peerId as string }, parsed.data);
+    } catch {
+      // A handler's failure is its own to answer; the connection stays.
+    }
+  }
+
+  /** Sends a lease answer or push to one session that agreed to the feature; false when it cannot. */
+  sendLease(sessionId: string, frame: Omit<LeaseStateFrame, "type" | "senderId" | "targetId">): boolean {
+    const conn = this.#bySession.get(sessionId);
+    if (!conn || !conn.lease || conn.closed || conn.peerId === null || !this.peerId || conn.ws.readyState !== conn.ws.OPEN) return false;
+    conn.ws.send(encodeFrame({ type: LEASE_STATE_TYPE, senderId: this.peerId, targetId: conn.peerId, ...frame } as unknown as WireFrame), () => undefined);
+    return true;
   }
 
   #receiveFast(conn: Connection, frame: FastChangesFrame): void {
@@ -489,6 +530,7 @@ export class RelayServerAdapter extends NetworkAdapter {
     conn.peerId = peerId;
     conn.sessionId = `${peerId}#s${++this.#sessionCounter}`;
     conn.fast = this.#options.onFastChanges !== undefined && hasFeature(frame, FEATURE_FAST_CHANGES);
+    conn.lease = this.#options.onLease !== undefined && hasFeature(frame, FEATURE_PLANNER_LEASE);
     this.#byPeer.set(peerId, conn);
     this.#bySession.set(conn.sessionId, conn);
     this.#options.onJoin?.(conn.sessionId, user);
@@ -502,7 +544,7 @@ export class RelayServerAdapter extends NetworkAdapter {
         targetId: peerId,
         peerMetadata: (this.peerMetadata ?? {}) as Record<string, unknown>,
         selectedProtocolVersion: RELAY_PROTOCOL_VERSION,
-        ...(conn.fast ? { features: [FEATURE_FAST_CHANGES] } : {}),
+        ...(conn.fast || conn.lease ? { features: [...(conn.fast ? [FEATURE_FAST_CHANGES] : []), ...(conn.lease ? [FEATURE_PLANNER_LEASE] : [])] } : {}),
       }),
       () => undefined,
     );

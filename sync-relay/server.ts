@@ -25,11 +25,12 @@
  * - One relay per data folder (data-lock.ts); a sync message never shows heads that are not stored, and a failed save
  *   is logged and retried, never fatal (durable-acks.ts); unreadable stored chunks are moved aside (corrupt-chunks.ts).
  */
+import { PlannerLeaseService } from "./planner-lease-service.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { join } from "node:path";
-import { Repo, type DocumentId, type PeerId } from "@automerge/automerge-repo";
+import { isValidDocumentId, Repo, type DocumentId, type PeerId } from "@automerge/automerge-repo";
 import type Database from "better-sqlite3";
 import { WebSocketServer, type WebSocket } from "ws";
 import { FAST_PATH_SYNC_INTERVAL_MS, MAX_RELAY_MESSAGE_BYTES, RELAY_JOIN_TIMEOUT_MS, RELAY_KEEPALIVE_MS } from "../shared/limits.js";
@@ -104,6 +105,10 @@ export interface RelayOptions {
   allowQueryToken?: boolean;
   /** How long a plan deleted from the team's list keeps its stored data (RELAY_DELETED_DOCUMENT_GRACE_MS); tests lower it. */
   deletedGraceMs?: number;
+  /** How long a Planner lease lasts after a claim or renewal (PLANNER_LEASE_TTL_MS); tests shorten it. */
+  leaseTtlMs?: number;
+  /** The clock leases expire by (default Date.now); tests move it instead of waiting. */
+  leaseNow?: () => number;
   /** How often deleted plans past their grace are purged (RELAY_DELETED_SWEEP_MS). */
   deletedSweepMs?: number;
   /**
@@ -132,6 +137,8 @@ export interface RunningRelay {
   unavailable: UnavailableRequests;
   /** Plans deleted from the team's list: refused to every member, purged after the grace. */
   deleted: DeletedDocuments;
+  /** Who runs the Planner in each channel (issue #25). */
+  leases: PlannerLeaseService;
   /** Purges deleted plans whose grace has passed now (the sweep does it on its own); resolves with the ids purged. */
   purgeDeleted(): Promise<string[]>;
   httpServer: Server;
@@ -231,6 +238,8 @@ async function serve(
   let unavailable: UnavailableRequests | null = null;
   let durableAcks: DurableAcks | null = null;
 
+  // Planner ownership (issue #25): the lease table and its frames; told of each connection that leaves.
+  let leases: PlannerLeaseService | null = null;
   const adapter = new RelayServerAdapter({
     authorizePeer: (user, peerId) => {
       let claim: ReturnType<UserStore["claimPeer"]>;
@@ -281,7 +290,9 @@ async function serve(
             if (frame.documentId === teamIndexId) fastPath?.applyNow(frame.documentId);
             return verdict;
           },
+    onLease: (sessionId, identity, frame) => void leases?.handle(sessionId, identity, frame),
     onLeave: (sessionId) => {
+      leases?.left(sessionId);
       try {
         users.leftPeer(clientPeerIdOf(sessionId));
       } catch (error) {
@@ -306,6 +317,15 @@ async function serve(
     ...(options.maxBufferedBytes === undefined ? {} : { maxBufferedBytes: options.maxBufferedBytes }),
   });
 
+  leases = new PlannerLeaseService({
+    db,
+    // A channel is a plan this user may sync now: a valid document id the relay's access decision (deletions first) allows.
+    mayUse: (user, channelId) => isValidDocumentId(channelId) && access(user, channelId),
+    send: (sessionId, frame) => adapter.sendLease(sessionId, frame),
+    ...(options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs }),
+    ...(options.leaseNow === undefined ? {} : { now: options.leaseNow }),
+    log,
+  });
   const repo = new Repo({
     // Saving is what a relay does most under load; every client holds the changes too and sends them again on its
     // next sync, so the relay saves each busy document at most this often (close() and eviction flush first).
@@ -469,6 +489,7 @@ async function serve(
       clearInterval(userPoll);
       clearInterval(purgeSweep);
       teamDeletions.stop();
+      leases?.close();
       auth.stop();
       await evictor.stop();
       server.close();
@@ -508,6 +529,7 @@ async function serve(
     fastPath,
     unavailable,
     deleted,
+    leases,
     purgeDeleted: purge,
     httpServer: server,
     loadedDocuments,

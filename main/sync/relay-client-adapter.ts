@@ -21,6 +21,7 @@
  *   dropped unless the share decision allows that document now: a document that stops being shared stops crossing at
  *   once, whatever the Repo's synchronizers still hold. Only "doc-unavailable" (which carries nothing) passes.
  */
+import { FEATURE_PLANNER_LEASE, LEASE_REQUEST_TYPE, LEASE_STATE_TYPE, leaseStateFrameSchema, type LeaseRequestFrame, type LeaseStateFrame } from "../../shared/lease-wire.js";
 import { NetworkAdapter, type Message, type PeerId, type PeerMetadata, type Repo } from "@automerge/automerge-repo";
 import WebSocket from "ws";
 import { toErrorShape, type ErrorShape } from "../../shared/errors.js";
@@ -95,6 +96,11 @@ export class RelayClientAdapter extends NetworkAdapter {
   readonly statusEvents = new TypedEmitter<{ status: RelayStatusEvent }>();
   /** Batches the relay sent on the fast path and the Repo applied: the relay holds these changes. */
   readonly deliveryEvents = new TypedEmitter<{ received: { documentId: string; hashes: readonly string[] } }>();
+  /**
+   * Planner ownership (issue #25, shared/lease-wire.ts): the relay's answers and pushes, and whether the current
+   * connection carries lease frames (told on every connect and disconnect).
+   */
+  readonly leaseEvents = new TypedEmitter<{ frame: LeaseStateFrame; link: { agreed: boolean } }>();
   readonly #options: Required<Omit<RelayClientAdapterOptions, "peerId" | "mayCarry">> & { peerId?: string };
   readonly #mayCarry: (documentId: string) => boolean;
   /** The relay's name for the current credential's user, once learned (qualifyPeerId). */
@@ -119,6 +125,8 @@ export class RelayClientAdapter extends NetworkAdapter {
   #ready = false;
   /** Whether the relay on the current socket agreed to the change fast path. */
   #fastAgreed = false;
+  /** Whether the relay on the current socket agreed to lease frames. */
+  #leaseAgreed = false;
   readonly #fastPath = new ClientFastPath(
     (documentId, changes) => this.#sendFastChanges(documentId, changes),
     {
@@ -214,6 +222,19 @@ export class RelayClientAdapter extends NetworkAdapter {
     if (remote === null || this.peerId === undefined) return;
     if (fast) syncPacing().set(this.peerId, remote, FAST_PATH_SYNC_INTERVAL_MS);
     else syncPacing().clear(this.peerId, remote);
+  }
+
+  /** Whether the current connection carries lease frames. */
+  get leaseLinkActive(): boolean {
+    return this.#leaseAgreed;
+  }
+
+  /** Sends a lease request on the current connection; false when it cannot (not connected, or not agreed). */
+  sendLease(frame: Omit<LeaseRequestFrame, "type" | "senderId" | "targetId">): boolean {
+    const socket = this.#socket;
+    if (!this.#leaseAgreed || !socket || !this.#remotePeerId || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(encodeFrame({ type: LEASE_REQUEST_TYPE, senderId: this.wirePeerId as string, targetId: this.#remotePeerId, ...frame } as unknown as WireFrame), () => undefined);
+    return true;
   }
 
   /** Whether the current connection uses the change fast path. */
@@ -430,7 +451,7 @@ export class RelayClientAdapter extends NetworkAdapter {
           senderId: this.wirePeerId as string,
           peerMetadata: (this.peerMetadata ?? {}) as Record<string, unknown>,
           supportedProtocolVersions: [RELAY_PROTOCOL_VERSION],
-          ...(this.#fastPath.attached ? { features: [FEATURE_FAST_CHANGES] } : {}),
+          features: [...(this.#fastPath.attached ? [FEATURE_FAST_CHANGES] : []), FEATURE_PLANNER_LEASE],
         }),
         () => undefined,
       );
@@ -478,6 +499,7 @@ export class RelayClientAdapter extends NetworkAdapter {
       this.#relayPeers.add(frame.senderId);
       this.#fastPath.reset();
       this.#fastAgreed = this.#fastPath.attached && hasFeature(frame, FEATURE_FAST_CHANGES);
+      this.#leaseAgreed = hasFeature(frame, FEATURE_PLANNER_LEASE);
       this.#paceRelay(frame.senderId, this.#fastAgreed);
       this.#everConnected = true;
       this.#attempt = 0;
@@ -487,6 +509,7 @@ export class RelayClientAdapter extends NetworkAdapter {
         peerId: frame.senderId as PeerId,
         peerMetadata: frame.peerMetadata as PeerMetadata,
       });
+      this.leaseEvents.emit("link", { agreed: this.#leaseAgreed });
       return;
     }
     if (isErrorFrame(frame)) {
@@ -497,6 +520,11 @@ export class RelayClientAdapter extends NetworkAdapter {
     if (!this.#crosses(frame.type, "documentId" in frame && typeof frame.documentId === "string" ? frame.documentId : undefined)) return;
     if (isFastChangesFrame(frame)) {
       if (this.#fastAgreed && frame.senderId === this.#remotePeerId) this.#fastPath.receive(frame.documentId, frame.changes);
+      return;
+    }
+    if (frame.type === LEASE_STATE_TYPE) {
+      const lease = leaseStateFrameSchema.safeParse(frame);
+      if (this.#leaseAgreed && frame.senderId === this.#remotePeerId && lease.success) this.leaseEvents.emit("frame", lease.data);
       return;
     }
     if (frame.senderId !== this.#remotePeerId) {
@@ -538,6 +566,10 @@ export class RelayClientAdapter extends NetworkAdapter {
     const remote = this.#remotePeerId;
     this.#remotePeerId = null;
     this.#fastAgreed = false;
+    if (this.#leaseAgreed) {
+      this.#leaseAgreed = false;
+      this.leaseEvents.emit("link", { agreed: false });
+    }
     this.#fastPath.reset();
     this.#paceRelay(remote, false);
     if (remote) this.emit("peer-disconnected", { peerId: remote });

@@ -166,3 +166,9 @@ export const MAX_HEADS_PER_CALL = 1024;
 export const TEAM_PREFETCH_CONCURRENCY = 2;
 /** GitHub answers at most this many items per page of a list; we ask for full pages to make fewest requests. */
 export const GITHUB_MAX_PAGE_SIZE = 100;
+/** An owning app renews its Planner lease this often (well within PLANNER_LEASE_TTL_MS). */
+export const PLANNER_LEASE_RENEW_EVERY_MS = 10_000;
+/** An owning app stops acting this long before its lease could have ended at the relay. */
+export const PLANNER_LEASE_STOP_MARGIN_MS = 5_000;
+/** A lease request the relay does not answer within this long is given up (the claim or renewal did not happen here). */
+export const PLANNER_LEASE_REQUEST_TIMEOUT_MS = 10_000;
