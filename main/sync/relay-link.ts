@@ -12,6 +12,8 @@
  * throw (relayStorageId runs in the core's status timer, where a throw ended the process) nor keep the team's list
  * from attaching (the failed cache write made every team lookup fail, reported as the relay being unavailable).
  */
+import { TypedEmitter } from "../util/typed-emitter.js";
+import type { LeaseRequestFrame, LeaseStateFrame } from "../../shared/lease-wire.js";
 import type { PeerId, Repo, StorageId } from "@automerge/automerge-repo";
 import { RelayReceived } from "./relay-received.js";
 import type { Database } from "better-sqlite3";
@@ -78,6 +80,8 @@ export class RelayLink {
   readonly #received: RelayReceived;
   /** A refused cache write is said once per run of them. */
   readonly #rememberFaults: FaultRun;
+  /** Planner-ownership frames of whichever connection is current (issue #25; main/planner/lease-client.ts). */
+  readonly #leaseFrames = new TypedEmitter<{ frame: LeaseStateFrame; link: { agreed: boolean } }>();
 
   constructor(
     private readonly repo: Repo,
@@ -167,6 +171,12 @@ export class RelayLink {
     connection.attachRepo(this.repo);
     connection.onReceived((documentId, hashes) => {
       if (this.#connection === connection) this.#received.note(documentId, hashes);
+    });
+    connection.adapter.leaseEvents.on("frame", (frame) => {
+      if (this.#connection === connection) this.#leaseFrames.emit("frame", frame);
+    });
+    connection.adapter.leaseEvents.on("link", (link) => {
+      if (this.#connection === connection) this.#leaseFrames.emit("link", link);
     });
     this.#connection = connection;
     let teamKnown = false;
@@ -271,10 +281,27 @@ export class RelayLink {
     return { state: connection.status, relayUrl: connection.url, lastError: connection.lastError ?? this.#teamError, nextRetryAt };
   }
 
+  /**
+   * Lease frames over whichever relay connection is current: a request goes out on it (false when none carries lease
+   * frames now), answers and pushes come back from it, and a switch or loss of the relay reads as a lost link.
+   */
+  get leaseTransport(): {
+    send(frame: Omit<LeaseRequestFrame, "type" | "senderId" | "targetId">): boolean;
+    onFrame(listener: (frame: LeaseStateFrame) => void): () => void;
+    onLink(listener: (link: { agreed: boolean }) => void): () => void;
+  } {
+    return {
+      send: (frame) => this.#connection?.adapter.sendLease(frame) ?? false,
+      onFrame: (listener) => this.#leaseFrames.on("frame", listener),
+      onLink: (listener) => this.#leaseFrames.on("link", listener),
+    };
+  }
+
   #disconnect(): void {
     const connection = this.#connection;
     if (!connection) return;
     this.#connection = null;
+    if (connection.adapter.leaseLinkActive) this.#leaseFrames.emit("link", { agreed: false });
     void connection.close();
     try {
       this.repo.networkSubsystem.removeNetworkAdapter(connection.adapter);
