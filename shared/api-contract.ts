@@ -148,5 +148,33 @@ export function chopinApiContract(name: string, start: () => Promise<ContractSub
       await expect(api.markConversationRead(plan.id, "not an id")).rejects.toMatchObject(invalid);
       expect((await api.readConversation(plan.id)).unreadCount).toBe(0);
     });
+
+    run("a private plan's Planner: nobody runs it at first, a signed-out app's message to it is refused in words, a reset of nobody records nothing", async ({ api, on, unknownId }) => {
+      const plan = await api.createDocument({ title: "Planned" });
+      expect(await api.getPlannerState(plan.id)).toEqual({
+        documentId: plan.id,
+        owner: null,
+        ownedHere: false,
+        ownershipGeneration: 0,
+        sessionGeneration: 0,
+        state: "unowned",
+        keeper: "this-device",
+      });
+      const told = new Promise<ChopinEvents["planner-changed"]>((resolve) => {
+        const stop = on("planner-changed", (state) => {
+          if (state.documentId === plan.id && state.refusal) {
+            stop();
+            resolve(state);
+          }
+        });
+      });
+      await api.postMessage(plan.id, { text: "@Planner outline it", to: "planner", clientRequestId: "ask-1" });
+      expect(await told).toMatchObject({ state: "unowned", owner: null, refusal: { code: "unauthorized", message: expect.stringMatching(/Sign in to GitHub/) } });
+      expect(await api.getPlannerState(plan.id)).toMatchObject({ state: "unowned", refusal: { code: "unauthorized" } });
+      expect(await api.resetPlannerOwnership(plan.id)).toMatchObject({ state: "unowned", ownershipGeneration: 0, sessionGeneration: 0 });
+      expect((await api.readConversation(plan.id)).total).toBe(1);
+      await expect(api.getPlannerState(unknownId)).rejects.toMatchObject({ code: "not-found" });
+      await expect(api.resetPlannerOwnership(42 as never)).rejects.toMatchObject(invalid);
+    });
   });
 }

@@ -288,8 +288,36 @@ export interface ConversationsApi {
   markConversationRead(id: DocumentId, entryId: string): Promise<void>;
 }
 
+/**
+ * Who runs the Planner in a plan (issue #25). The relay keeps a shared plan's lease, this device a private plan's; the
+ * ownership generation grows by one with every new owner and never goes back.
+ */
+export interface PlannerState {
+  documentId: DocumentId;
+  /** The app that runs the Planner here: its person's user name at the lease's keeper and its device; null: nobody. */
+  owner: { user: string; device: string } | null;
+  /** This app is the owner and may act now. */
+  ownedHere: boolean;
+  /** 0 before anyone ever ran the Planner here. */
+  ownershipGeneration: number;
+  /** Planner sessions begun in this conversation: a reset of ownership ends one (recorded in the conversation). */
+  sessionGeneration: number;
+  /** 'unknown': a shared plan while the relay cannot be asked (the last known owner is kept in `owner`). */
+  state: "unowned" | "running-here" | "running-elsewhere" | "unknown";
+  keeper: "relay" | "this-device";
+  /** Why this app could not take the Planner here when it last tried (not signed in, no push access, ...). */
+  refusal?: ErrorShape;
+}
+
+/** Planner ownership (issue #25). Built by createPlannerApi (main/planner/). */
+export interface PlannerApi {
+  getPlannerState(id: DocumentId): Promise<PlannerState>;
+  /** Any editor's reset: whoever runs the Planner here stops; the conversation records who reset it. */
+  resetPlannerOwnership(id: DocumentId): Promise<PlannerState>;
+}
+
 /** Everything a window may ask of the core: one interface per domain, each built beside its service. */
-export interface ChopinApi extends DocumentsApi, VersionsApi, SettingsApi, SyncApi, GitHubApi, ConversationsApi {}
+export interface ChopinApi extends DocumentsApi, VersionsApi, SettingsApi, SyncApi, GitHubApi, ConversationsApi, PlannerApi {}
 
 /** A plan as a Markdown file (exportMarkdown). */
 export interface MarkdownFile {
@@ -368,6 +396,8 @@ export interface ChopinEvents {
   "auth-state": AuthState;
   /** A plan's conversation changed (an entry arrived or was sent, a delivery was acknowledged). */
   "conversation-changed": { documentId: DocumentId };
+  /** Who runs the Planner in a plan changed (or this app's view of it: the relay became reachable, a claim failed). */
+  "planner-changed": PlannerState;
 }
 
 export type ApiMethod = keyof ChopinApi;
@@ -411,6 +441,8 @@ export const API_METHODS = [
   "getConversationDraft",
   "setConversationDraft",
   "markConversationRead",
+  "getPlannerState",
+  "resetPlannerOwnership",
 ] as const satisfies readonly ApiMethod[];
 
 // Compile-time proof that API_METHODS lists every method of ChopinApi.
@@ -418,7 +450,7 @@ type MissingMethods = Exclude<ApiMethod, (typeof API_METHODS)[number]>;
 const _allMethodsListed: MissingMethods extends never ? true : never = true;
 void _allMethodsListed;
 
-export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed", "auth-state", "conversation-changed"] as const satisfies readonly EventName[];
+export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed", "auth-state", "conversation-changed", "planner-changed"] as const satisfies readonly EventName[];
 
 // Compile-time proof that EVENT_NAMES lists every event of ChopinEvents (the shells forward exactly these).
 type MissingEvents = Exclude<EventName, (typeof EVENT_NAMES)[number]>;

@@ -25,7 +25,7 @@
  * - One relay per data folder (data-lock.ts); a sync message never shows heads that are not stored, and a failed save
  *   is logged and retried, never fatal (durable-acks.ts); unreadable stored chunks are moved aside (corrupt-chunks.ts).
  */
-import { PlannerLeaseService } from "./planner-lease-service.js";
+import { PlannerLeaseService } from "../shared/node/planner-lease-service.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";

@@ -111,6 +111,50 @@ export class ConversationService {
     return { entry: this.#viewer(planId, handle).of(entry, this.#deps.records.readMark(planId)), created: true };
   }
 
+  /** Planner sessions begun in this conversation: the highest session generation an entry records (0: none yet). */
+  async sessionGeneration(planId: DocumentId): Promise<number> {
+    const { handle } = await this.#openFor(planId);
+    return readEntries(handle.doc()).entries.reduce((highest, entry) => Math.max(highest, entry.sessionGeneration ?? 0), 0);
+  }
+
+  /**
+   * Messages to the Planner that no Planner entry answers yet (an answer names the message it answers as its turnId),
+   * oldest first, each with whether this app's person sent it.
+   */
+  async waitingForPlanner(planId: DocumentId): Promise<{ entryId: string; mine: boolean }[]> {
+    const { handle } = await this.#openFor(planId);
+    const { entries } = readEntries(handle.doc());
+    const answered = new Set(entries.flatMap((entry) => (entry.author.kind === "planner" && entry.turnId ? [entry.turnId] : [])));
+    const me = this.#deps.author();
+    return entries
+      .filter((entry) => entry.to === "planner" && entry.author.kind === "person" && !answered.has(entry.id))
+      .map((entry) => ({ entryId: entry.id, mine: entry.author.kind === "person" && entry.author.device === me.device }));
+  }
+
+  /** A system entry to the room (a reset of Planner ownership), written once per clientRequestId. */
+  async recordSystem(planId: DocumentId, text: string, options: { clientRequestId: string; sessionGeneration: number; ownershipGeneration: number }): Promise<void> {
+    const { handle } = await this.#openFor(planId);
+    const author = { kind: "system" } as const;
+    const id = entryIdOf(author, options.clientRequestId);
+    const seen = readEntries(handle.doc()).entries;
+    if (seen.some((entry) => entry.id === id)) return;
+    const entry: ConversationEntry = {
+      id,
+      seq: (seen.at(-1)?.seq ?? 0) + 1,
+      author,
+      to: "room",
+      text,
+      at: this.#now(),
+      clientRequestId: options.clientRequestId,
+      sessionGeneration: options.sessionGeneration,
+      ownershipGeneration: options.ownershipGeneration,
+    };
+    handle.change((doc) => {
+      doc.entries[id] = stored(entry);
+    });
+    await this.#deps.repo.flush([handle.documentId]);
+  }
+
   async draft(planId: DocumentId): Promise<string> {
     await this.#deps.plans.getDocument(planId);
     return this.#deps.records.draft(planId);

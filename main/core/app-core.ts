@@ -11,7 +11,17 @@ import { relayHeldHeads } from "../sync/pending-changes.js";
 import { toHexHeads } from "../documents/heads.js";
 import { refusedOnceClosing } from "../util/closed-guard.js";
 import { chmodSync, mkdirSync } from "node:fs";
-import { Repo, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
+import { randomUUID } from "node:crypto";
+import { setTimeout as delay } from "node:timers/promises";
+import { LeaseClient } from "../planner/lease-client.js";
+import { LocalLeaseKeeper } from "../planner/local-lease-keeper.js";
+import { PlannerOwnership } from "../planner/planner-ownership.js";
+import { plannerEligibility } from "../planner/eligibility.js";
+import { createPlannerApi } from "../planner/planner-api.js";
+import { createPermissionFacts } from "../github/permission-facts.js";
+import type { ToolConversations } from "../mcp/tools.js";
+import { PLANNER_RELEASE_ON_QUIT_WAIT_MS } from "../util/limits.js";
+import { Repo, type DocumentId, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinApi, ChopinEvents } from "../../shared/api.js";
 import type { ChopinError } from "../../shared/errors.js";
 import { DEFAULT_MCP_PORT } from "../../shared/defaults.js";
@@ -143,12 +153,6 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   const initial = settings.get();
   await relay.configure(initial.relayUrl, relayCredential(settings.relayToken(), null));
 
-  const token = loadOrCreateMcpToken(db);
-  const relayUrl = () => settings.get().relayUrl;
-  const mcpStart = await startMcpOnStablePort({ documents: docs, db, token, relayUrl, conversations }, options.mcpPort ?? DEFAULT_MCP_PORT, db);
-  const mcpServer = mcpStart.server;
-  const configPath = writeMcpConfig(options.dataDir, mcpServer.url, token);
-
   // ---- GitHub sign-in and repository binding (issue #3): restored in the background, never awaited ----
   const github = new GitHubSession({
     config: {
@@ -167,6 +171,50 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   events.on("auth-state", () => void relay!.follow(settings.get().relayUrl, relayToken()));
   void github.restore();
   // ---- end GitHub ----
+
+  // ---- Planner ownership (issue #25): the relay keeps shared plans' leases, this device the rest ----
+  const leaseSession = randomUUID();
+  const relayLeases = new LeaseClient({ transport: relay.leaseTransport, session: leaseSession });
+  const localKeeper = new LocalLeaseKeeper({
+    db,
+    keeps: (id) => chunks.holds([id]) && !docs.isShared(id),
+    holder: () => ({ user: github.credentials?.current()?.identity.login ?? settings.get().displayName, device: peerId }),
+  });
+  const localLeases = new LeaseClient({ transport: localKeeper.transport, session: leaseSession });
+  const facts = github.rest && github.credentials ? createPermissionFacts({ credentials: github.credentials, rest: github.rest, policy: { allowedUsers: [], allowedOrganizations: [] } }) : null;
+  const ownership = new PlannerOwnership({
+    relay: relayLeases,
+    local: localLeases,
+    plans: docs,
+    relayReachable: () => relay!.status().state === "connected",
+    eligibility: plannerEligibility({ credential: () => github.credentials?.current() ?? null, facts }),
+    conversations,
+    personName: () => github.credentials?.current()?.identity.login ?? settings.get().displayName,
+    events,
+  });
+  // Signed out, or the sign-in ended or expired: this app runs the Planner nowhere any more.
+  events.on("auth-state", (state) => {
+    if (state.state !== "signed-in") void ownership.releaseAll().catch(() => undefined);
+  });
+  const plannerAsked = (planId: DocumentId) => void ownership.invoke(planId).catch(() => undefined);
+  const toolConversations: ToolConversations = {
+    read: (planId, query) => conversations.read(planId, query),
+    post: async (planId, input) => {
+      const result = await conversations.post(planId, input);
+      if (input.to === "planner") plannerAsked(planId);
+      return result;
+    },
+    plannerState: (planId) => ownership.state(planId),
+    resetPlanner: (planId) => ownership.reset(planId),
+  };
+  // ---- end Planner ownership ----
+
+  const token = loadOrCreateMcpToken(db);
+  const relayUrl = () => settings.get().relayUrl;
+  const mcpStart = await startMcpOnStablePort({ documents: docs, db, token, relayUrl, conversations: toolConversations }, options.mcpPort ?? DEFAULT_MCP_PORT, db);
+  const mcpServer = mcpStart.server;
+  const configPath = writeMcpConfig(options.dataDir, mcpServer.url, token);
+
 
   // One interface per domain, each built beside its service and checking its arguments (shared/api-arguments.ts).
   const api: ChopinApi = {
@@ -191,7 +239,8 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     }),
     ...createSyncApi(syncStatus),
     ...createGitHubApi(github, docs),
-    ...createConversationsApi(conversations),
+    ...createConversationsApi(conversations, plannerAsked),
+    ...createPlannerApi(ownership),
   };
 
 
@@ -232,6 +281,12 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     close: () =>
       (closing ??= (async () => {
         syncStatus.close();
+        // Quitting releases the Planner wherever this app runs it, bounded: a relay that does not answer lets it expire.
+        await Promise.race([ownership.releaseAll(), delay(PLANNER_RELEASE_ON_QUIT_WAIT_MS)]).catch(() => undefined);
+        ownership.close();
+        relayLeases.close();
+        localLeases.close();
+        localKeeper.close();
         github.dispose();
         await mcpServer.close().catch(() => {});
         relay!.close();

@@ -11,6 +11,7 @@ import type { AppCore } from "../core/types.js";
 import { tempDir } from "../sync/test-helpers.js";
 import { loadOrCreateMcpToken } from "./token.js";
 import { openLocalDb } from "../store/local-db.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -60,6 +61,27 @@ describe("the conversation tools over MCP", () => {
     expect(read.body.entries[1].at).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect((await agent.core.api.readConversation(plan.id)).entries.at(-1)).toMatchObject({ text: "From the agent, for the **Planner**", mine: true });
     expect(await agent.call("read_conversation", { id: plan.id, limit: 1 })).toMatchObject({ body: { hasMore: true, entries: [{ id: posted.body.entry.id }] } });
+  });
+
+  it("read_conversation says who runs the Planner, and reset_planner_ownership answers the state after it", async () => {
+    const agent = await agentOn();
+    expect(await agent.tools()).toContain("reset_planner_ownership");
+    const plan = await agent.core.api.createDocument({ title: "Plan" });
+    await agent.call("post_message", { id: plan.id, text: "@Planner begin", to: "planner", idempotencyKey: "k-1" });
+    // Nobody is signed in to GitHub here: the message waits, nobody runs the Planner, and the refusal says why.
+    await waitFor(async () => (await agent.call("read_conversation", { id: plan.id })).body.planner.refusal !== undefined, "the refusal is known");
+    expect((await agent.call("read_conversation", { id: plan.id })).body.planner).toMatchObject({
+      owner: null,
+      ownershipGeneration: 0,
+      sessionGeneration: 0,
+      state: "unowned",
+      ownedHere: false,
+      keeper: "this-device",
+      refusal: { code: "unauthorized", message: expect.stringMatching(/Sign in to GitHub/) },
+    });
+    expect(await agent.call("reset_planner_ownership", { id: plan.id })).toMatchObject({ isError: false, body: { owner: null, state: "unowned", ownershipGeneration: 0 } });
+    expect(await agent.call("reset_planner_ownership", { id: "not-an-id" })).toMatchObject({ isError: true, body: { error: { code: "invalid-input" } } });
+    expect(await agent.call("reset_planner_ownership", { id: plan.id, extra: true })).toMatchObject({ isError: true, body: { error: { code: "invalid-input" } } });
   });
 
   it("refuse bad input with the MCP layer's typed errors, and keep nothing", async () => {

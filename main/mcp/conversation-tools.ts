@@ -5,7 +5,7 @@
  * so a retry never makes a second entry.
  */
 import { z } from "zod";
-import type { ConversationEntryView, ConversationPage } from "../../shared/api.js";
+import type { ConversationEntryView, ConversationPage, PlannerState } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
 import { MAX_CLIENT_REQUEST_ID_CHARS, MAX_CONVERSATION_PAGE_ENTRIES, MAX_MESSAGE_BYTES } from "../../shared/limits.js";
 import { messageTextSchema } from "../../shared/schema/conversation.js";
@@ -40,6 +40,7 @@ export const CONVERSATION_TOOL_INPUTS = {
         .describe("Your unique key for this message; a retry with the same key returns the entry the first send made."),
     })
     .strict(),
+  reset_planner_ownership: z.object({ id }).strict(),
 } as const;
 
 function need(context: ToolContext): ToolConversations {
@@ -57,15 +58,24 @@ function page(read: ConversationPage) {
   return { documentId: read.documentId, entries: read.entries.map(shown), hasMore: read.hasMore, total: read.total };
 }
 
+/** The channel's Planner state as an agent reads it (issue #25's scriptable surface). */
+function planner(state: PlannerState) {
+  const { owner, ownershipGeneration, sessionGeneration, state: running, ownedHere, keeper } = state;
+  return { owner, ownershipGeneration, sessionGeneration, state: running, ownedHere, keeper, ...(state.refusal ? { refusal: state.refusal } : {}) };
+}
+
 export const CONVERSATION_TOOL_DEFINITIONS: readonly AnyTool<ToolContext>[] = [
   defineTool({
     name: "read_conversation",
     description:
-      "Read a plan's conversation: the newest entries (or those before an entry id), oldest first, each with its author (a person, the Planner or the system), whom it addressed, its Markdown and time; hasMore says older entries exist.",
+      "Read a plan's conversation: the newest entries (or those before an entry id), oldest first, each with its author (a person, the Planner or the system), whom it addressed, its Markdown and time; hasMore says older entries exist. Also the plan's Planner state: which app runs the Planner (owner {user, device} or null), the ownership and session generations, and state (unowned, running-here, running-elsewhere, or unknown while the relay cannot be asked).",
     input: CONVERSATION_TOOL_INPUTS.read_conversation,
     errors: ["not-found"],
     async handler(input, context: ToolContext) {
-      return page(await need(context).read(parseDocumentId(input.id), { limit: input.limit, before: input.before }));
+      const conversations = need(context);
+      const planId = parseDocumentId(input.id);
+      const read = await conversations.read(planId, { limit: input.limit, before: input.before });
+      return { ...page(read), planner: planner(await conversations.plannerState(planId)) };
     },
   }),
   defineTool({
@@ -77,6 +87,16 @@ export const CONVERSATION_TOOL_DEFINITIONS: readonly AnyTool<ToolContext>[] = [
     async handler(input, context: ToolContext) {
       const { entry, created } = await need(context).post(parseDocumentId(input.id), { text: input.text, to: input.to, clientRequestId: input.idempotencyKey });
       return { entry: shown(entry), created };
+    },
+  }),
+  defineTool({
+    name: "reset_planner_ownership",
+    description:
+      "Reset who runs the Planner in a plan: the app that runs it stops at once, the next message to the Planner lets an eligible app claim it (ownership generation + 1), and the conversation records who reset it. Returns the Planner state after the reset.",
+    input: CONVERSATION_TOOL_INPUTS.reset_planner_ownership,
+    errors: ["not-found", "relay-unavailable", "forbidden", "timeout"],
+    async handler(input, context: ToolContext) {
+      return planner(await need(context).resetPlanner(parseDocumentId(input.id)));
     },
   }),
 ];

@@ -6,7 +6,8 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ChopinError, toErrorShape } from "../../shared/errors.js";
-import type { DocumentDetail, DocumentSummary } from "../../shared/api.js";
+import type { DocumentId } from "@automerge/automerge-repo";
+import type { DocumentDetail, DocumentSummary, PlannerState } from "../../shared/api.js";
 import type { ConversationService } from "../conversations/conversation-service.js";
 import type { DocumentService } from "../documents/document-service.js";
 import { byRecency } from "../documents/search.js";
@@ -35,8 +36,14 @@ export interface ToolContext {
   conversations?: ToolConversations;
 }
 
-/** The part of the conversation service the MCP tools use. */
-export type ToolConversations = Pick<ConversationService, "read" | "post">;
+/**
+ * What the conversation tools use: the conversation service's reads, a post that invokes the Planner as the window's
+ * does, and the Planner's ownership in the plan.
+ */
+export interface ToolConversations extends Pick<ConversationService, "read" | "post"> {
+  plannerState(planId: DocumentId): Promise<PlannerState>;
+  resetPlanner(planId: DocumentId): Promise<PlannerState>;
+}
 
 function listed(summary: DocumentSummary) {
   const { id, title, archivedAt, shared, createdVia, updatedAt } = summary;

@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { LeaseStateFrame } from "../../shared/lease-wire.js";
 import { PLANNER_LEASE_TABLE_SQL } from "../../shared/node/planner-leases.js";
-import { PlannerLeaseService } from "../../sync-relay/planner-lease-service.js";
+import { PlannerLeaseService } from "../../shared/node/planner-lease-service.js";
 import { LeaseClient, type LeaseTransport } from "./lease-client.js";
 
 const TTL = 30_000;

@@ -6,6 +6,7 @@
  * change of the address forgets it, unless the same change brings a new one, so a stored token is never presented to
  * another relay.
  */
+import { nameOfRelayHandle } from "../../shared/relay-user-name.js";
 import { userInfo } from "node:os";
 import type { Database } from "better-sqlite3";
 import type { Settings, SettingsPatch } from "../../shared/api.js";
@@ -26,10 +27,6 @@ const KEYS = {
   relayTokenUrl: "settings.relayTokenUrl",
 } as const;
 
-/** A relay identity as a name: "gh:alice" (GitHub sign-in) is alice; a relay user's handle is itself. */
-function nameOfHandle(handle: string): string {
-  return handle.startsWith("gh:") ? handle.slice(3) : handle;
-}
 
 function osUserName(): string {
   try {
@@ -123,7 +120,7 @@ export class SettingsService {
 
   #teamName(): string | null {
     const handle = getSetting(this.db, KEYS.teamHandle);
-    return handle ? nameOfHandle(handle).slice(0, MAX_DISPLAY_NAME_CHARS) : null;
+    return handle ? nameOfRelayHandle(handle).slice(0, MAX_DISPLAY_NAME_CHARS) : null;
   }
 
   /** The relay token, only for the relay address it was given for (a token of another address is never presented). */

@@ -5,6 +5,7 @@
  * Automerge chunk storage is NOT here: the SQLite storage adapter owns its own table in the same file.
  */
 import type { Migration } from "../../shared/node/sqlite-migrate.js";
+import { PLANNER_LEASE_TABLE_SQL } from "../../shared/node/planner-leases.js";
 
 export const LOCAL_DB_MIGRATIONS: readonly Migration[] = [
   // 0 -> 1: settings, the device's record of shared documents, MCP replays.
@@ -131,4 +132,7 @@ export const LOCAL_DB_MIGRATIONS: readonly Migration[] = [
     entry_id TEXT NOT NULL
   ) STRICT;
   `,
+  // 8 -> 9: Planner leases of this device's local-only plans (issue #25): the relay keeps shared plans' leases, this
+  // table the rest, with the same columns and the same code (shared/node/planner-leases.ts).
+  (db) => db.exec(PLANNER_LEASE_TABLE_SQL),
 ];

@@ -172,3 +172,10 @@ export const PLANNER_LEASE_RENEW_EVERY_MS = 10_000;
 export const PLANNER_LEASE_STOP_MARGIN_MS = 5_000;
 /** A lease request the relay does not answer within this long is given up (the claim or renewal did not happen here). */
 export const PLANNER_LEASE_REQUEST_TIMEOUT_MS = 10_000;
+/**
+ * When a Planner lease ends while messages to it wait, the app of the person whose message waits longest claims at
+ * once; another app with a waiting message claims only if the channel is still unowned this long after.
+ */
+export const PLANNER_WAITING_CLAIM_STAGGER_MS = 3_000;
+/** Quitting waits at most this long for the relay to confirm the Planner's release; otherwise the lease expires there. */
+export const PLANNER_RELEASE_ON_QUIT_WAIT_MS = 2_000;

@@ -11,6 +11,7 @@ import { useServices } from "../state/app-services.js";
 import { formatWhen } from "../format-time.js";
 import { Composer } from "./Composer.js";
 import { MessageMarkdown } from "./MessageMarkdown.js";
+import { PlannerStatus } from "./PlannerStatus.js";
 import { useConversation } from "./use-conversation.js";
 
 function authorName(author: Author): string {
@@ -67,6 +68,7 @@ export function ConversationPanel({ documentId, archived }: { documentId: string
           Conversation
         </h2>
       </div>
+      <PlannerStatus documentId={documentId} />
       {view.error && (
         <p className="panel-error" role="alert">
           {view.error}

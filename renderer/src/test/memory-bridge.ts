@@ -29,6 +29,7 @@ import { base64ToBytes, bytesToBase64 } from "../replica/base64.js";
 import { firstHeadingText } from "../../../shared/markdown-headings.js";
 import { checkArguments } from "../../../shared/api-arguments.js";
 import { memoryConversations, type MemoryConversations } from "./memory-conversations.js";
+import { memoryPlanner, type MemoryPlanner } from "./memory-planner.js";
 
 /** The core's refusal to share without a team relay (main/documents/share-guard.ts), in its shape. */
 const noRelay = () => new ChopinError("no-relay", "No team relay is configured, so this document cannot be shared yet.");
@@ -56,6 +57,8 @@ export interface MemoryBridge extends ChopinBridge {
   /** The entries of a plan's conversation, oldest first (tests add others' messages through `receive`). */
   conversations(id: string): ConversationEntryView[];
   receiveMessage: MemoryConversations["receive"];
+  /** Plays another app taking the Planner in a plan (or nobody holding it: null), as the keeper would push it. */
+  setPlannerOwner: MemoryPlanner["setOwner"];
   /** Makes the next call of `method` fail with this error. */
   failNext(method: keyof ChopinApi, error: ChopinError): void;
 }
@@ -96,6 +99,14 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
   });
   bridge.conversations = conversations.entriesOf;
   bridge.receiveMessage = conversations.receive;
+  const planner = memoryPlanner({
+    plan: need,
+    login: () => (bridge.auth.state === "signed-in" ? (bridge.auth.login ?? null) : null),
+    personName: () => bridge.settings.displayName,
+    conversations,
+    changed: (state) => bridge.emit("planner-changed", state),
+  });
+  bridge.setPlannerOwner = planner.setOwner;
   const api: ChopinApi = {
     async listDocuments(query) {
       const archived = query?.archived ?? false;
@@ -282,6 +293,13 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
       return snapshot ? { ...snapshot, heads: [...snapshot.heads] } : null;
     },
     ...conversations,
+    async postMessage(id, input) {
+      const result = await conversations.postMessage(id, input);
+      if (input.to === "planner") planner.invoke(id);
+      return result;
+    },
+    getPlannerState: planner.getPlannerState,
+    resetPlannerOwnership: planner.resetPlannerOwnership,
   };
   /** Replaces the auth state the way the core does: every change is announced. */
   function setAuth(next: Partial<AuthState> & Pick<AuthState, "state">) {

@@ -9,9 +9,9 @@
  * answers carry how long a lease has left, never a time of the relay's clock.
  */
 import type Database from "better-sqlite3";
-import type { LeaseRequestFrame, LeaseStateFrame, WireLease } from "../shared/lease-wire.js";
-import { PLANNER_LEASE_TTL_MS } from "../shared/limits.js";
-import { PlannerLeases, type LeaseHolder, type LeaseState } from "../shared/node/planner-leases.js";
+import type { LeaseRequestFrame, LeaseStateFrame, WireLease } from "../lease-wire.js";
+import { PLANNER_LEASE_TTL_MS } from "../limits.js";
+import { PlannerLeases, type LeaseHolder, type LeaseState } from "./planner-leases.js";
 
 export interface PlannerLeaseServiceOptions {
   db: Database.Database;

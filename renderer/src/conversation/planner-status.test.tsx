@@ -1,0 +1,67 @@
+// @vitest-environment jsdom
+/**
+ * The Planner's state in the conversation panel against the window's test double (issue #25): nobody at first, the
+ * refusal in words when this app may not run it, "Planner runs on alice's app" as soon as the keeper says so, the
+ * generations in the details, and a reset that asks first and is recorded in the conversation naming who reset it.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { fireEvent, screen, within } from "@testing-library/react";
+import "../test/jsdom-layout.js";
+import { until } from "../test/until.js";
+import { cleanupApps, renderApp } from "../test/render-app.js";
+
+afterEach(cleanupApps);
+
+async function openConversation() {
+  const app = renderApp();
+  app.bridge.settings.displayName = "Bob";
+  const plan = await app.bridge.api.createDocument({ title: "Launch" });
+  const nav = screen.getByRole("navigation", { name: "Documents" });
+  await until(() => within(nav).queryByText("Launch") !== null, "listed");
+  fireEvent.click(within(nav).getByText("Launch"));
+  await until(() => screen.queryByRole("button", { name: "Conversation" }) !== null, "open");
+  fireEvent.click(screen.getByRole("button", { name: "Conversation" }));
+  await until(() => screen.queryByRole("status", { name: "Planner" }) !== null, "the Planner's state");
+  return { app, plan };
+}
+
+const planner = () => screen.getByRole("status", { name: "Planner" });
+const box = () => screen.getByRole("textbox", { name: "Message" }) as HTMLTextAreaElement;
+
+describe("the Planner's state in the conversation panel", () => {
+  it("says nobody runs it, then why this signed-out app could not take it", async () => {
+    await openConversation();
+    expect(within(planner()).getByText(/Nobody runs the Planner here yet/)).toBeTruthy();
+    fireEvent.change(box(), { target: { value: "@Planner outline it" } });
+    fireEvent.keyDown(box(), { key: "Enter" });
+    await until(() => within(planner()).queryByText(/Not on this app: Sign in to GitHub/) !== null, "the refusal");
+  });
+
+  it("names the app that runs it, shows the generation, and resets it after asking, recorded in the conversation", async () => {
+    const { app, plan } = await openConversation();
+    app.bridge.setPlannerOwner(plan.id, { user: "alice", device: "device-alice" });
+    await until(() => within(planner()).queryByText("Planner runs on alice's app") !== null, "alice's app");
+    fireEvent.click(within(planner()).getByText("Details"));
+    expect(within(planner()).getByText("Ownership generation").nextElementSibling?.textContent).toBe("1");
+
+    fireEvent.click(within(planner()).getByRole("button", { name: "Reset Planner ownership" }));
+    await until(() => screen.queryByRole("dialog", { name: "Reset Planner ownership?" }) !== null, "asked first");
+    const dialog = screen.getByRole("dialog", { name: "Reset Planner ownership?" });
+    expect(within(dialog).getByText(/alice's app stops running the Planner/)).toBeTruthy();
+    expect(app.bridge.conversations(plan.id)).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole("button", { name: "Reset" }));
+    await until(() => within(planner()).queryByText(/Nobody runs the Planner here yet/) !== null, "reset");
+    const log = screen.getByRole("log", { name: "Messages" });
+    await until(() => within(log).queryByText(/Bob reset Planner ownership: alice's app \(ownership generation 1\)/) !== null, "recorded");
+    expect(within(log).getByText("Chopin")).toBeTruthy();
+  });
+
+  it("says when this app runs it", async () => {
+    const { app, plan } = await openConversation();
+    app.bridge.completeSignIn("bob");
+    fireEvent.change(box(), { target: { value: "@Planner begin" } });
+    fireEvent.keyDown(box(), { key: "Enter" });
+    await until(() => within(planner()).queryByText("Planner runs on this app") !== null, "running here");
+    expect((await app.bridge.api.getPlannerState(plan.id)).ownershipGeneration).toBe(1);
+  });
+});
