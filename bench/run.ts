@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- relay|cold-open|keystroke|mcp|app-hop ...] [--quick]`: runs the chosen suites (all by default) one after
+ * `npm run bench [-- relay|cold-open|keystroke|mcp|app-hop|planner ...] [--quick]`: runs the chosen suites (all by default) one after
  * another, prints a table per suite and writes the whole run as JSON to bench/results/<timestamp>.json.
  * Benchmarks print figures and ratios against baselines measured in the same run; they never assert timings and are
  * not part of `npm test`. A suite that throws is reported and the next one still runs.
@@ -12,6 +12,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   keystroke: async () => (await import("./suites/keystroke.js")).keystrokeSuite,
   mcp: async () => (await import("./suites/mcp.js")).mcpSuite,
   "app-hop": async () => (await import("./suites/app-hop.js")).appHopSuite,
+  planner: async () => (await import("./suites/planner.js")).plannerSuite,
 };
 
 function parseArgs(argv: string[]): { names: string[]; quick: boolean } {

@@ -9,7 +9,7 @@
  * (authenticated), never taken from a frame; frames that do not pass these schemas close the socket as malformed.
  */
 import { z } from "zod";
-import { MAX_PEER_ID_CHARS, MAX_WIRE_DOCUMENT_ID_CHARS } from "./limits.js";
+import { MAX_FENCED_WRITE_BYTES, MAX_FENCED_WRITE_CHANGES, MAX_PEER_ID_CHARS, MAX_WIRE_DOCUMENT_ID_CHARS } from "./limits.js";
 
 /** Feature name in join/peer frames: the side understands lease frames. */
 export const FEATURE_PLANNER_LEASE = "planner-lease";
@@ -28,6 +28,21 @@ export const leaseRequestSchema = z.discriminatedUnion("op", [
   z.object({ op: z.literal("reset"), channelId }),
   z.object({ op: z.literal("watch"), channelId }),
   z.object({ op: z.literal("release-earlier-runs") }),
+  /**
+   * The Planner's change to the channel's plan or conversation, prepared by its owner on a fork of the document under
+   * `generation`: stored and relayed only if that is the channel's live generation and this app holds it.
+   */
+  z.object({
+    op: z.literal("fenced-write"),
+    channelId,
+    documentId: channelId,
+    generation: z.number().int().min(1),
+    changes: z
+      .array(z.custom<Uint8Array>((value) => value instanceof Uint8Array, "a change is bytes"))
+      .min(1)
+      .max(MAX_FENCED_WRITE_CHANGES)
+      .refine((changes) => changes.reduce((sum, change) => sum + change.byteLength, 0) <= MAX_FENCED_WRITE_BYTES, `a fenced write carries at most ${MAX_FENCED_WRITE_BYTES} bytes`),
+  }),
 ]);
 export type LeaseRequest = z.infer<typeof leaseRequestSchema>;
 
@@ -50,6 +65,14 @@ export const wireLeaseSchema = z.object({
 });
 export type WireLease = z.infer<typeof wireLeaseSchema>;
 
+/**
+ * Why a fenced write was refused: an older (or no longer live) generation; changes that depend on what the keeper
+ * does not hold yet (the writer syncs, then prepares again); a document that is not the channel's plan or conversation,
+ * or changes that do not apply.
+ */
+export const FENCED_WRITE_REFUSALS = ["stale-generation", "missing-dependencies", "not-this-channel", "malformed"] as const;
+export type FencedWriteRefusal = (typeof FENCED_WRITE_REFUSALS)[number];
+
 export const leaseStateFrameSchema = z.object({
   type: z.literal(LEASE_STATE_TYPE),
   senderId: z.string().min(1).max(MAX_PEER_ID_CHARS),
@@ -61,6 +84,8 @@ export const leaseStateFrameSchema = z.object({
   /** For a refused request: why, in a sentence. */
   reason: z.string().max(500).optional(),
   lease: wireLeaseSchema.optional(),
+  /** For a refused fenced write: why, for the writer to act on. */
+  refusal: z.enum(FENCED_WRITE_REFUSALS).optional(),
   /** For release-earlier-runs: the channels released. */
   released: z.array(channelId).max(10_000).optional(),
 });

@@ -123,3 +123,10 @@ export const MAX_CONVERSATION_PAGE_ENTRIES = 200;
  * a local-only plan). An owner's app renews well within it and stops acting before it could have ended.
  */
 export const PLANNER_LEASE_TTL_MS = 30_000;
+/**
+ * A fenced write (the Planner's change, published by its owner under its ownership generation) carries at most this
+ * many bytes of change data and this many changes: a whole plan rewritten at its 1 MB body bound fits, well inside
+ * MAX_RELAY_MESSAGE_BYTES.
+ */
+export const MAX_FENCED_WRITE_BYTES = 2 * 1024 * 1024;
+export const MAX_FENCED_WRITE_CHANGES = 64;

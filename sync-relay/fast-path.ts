@@ -189,6 +189,14 @@ export class RelayFastPath {
     this.#apply(handle, pending.parts);
   }
 
+  /**
+   * Applies the document's waiting batches now, whatever the pace (a fenced write checks its dependencies against the
+   * copy: changes already forwarded must be in it first).
+   */
+  applyPending(documentId: string): Promise<void> {
+    return this.#applyPending(documentId);
+  }
+
   /** Applies every batch still waiting (close() and tests call this; the timers do it otherwise). */
   flush(): Promise<void> {
     const waiting = [...this.#pending.keys()].map((documentId) => this.#applyPending(documentId));

@@ -26,11 +26,12 @@
  *   is logged and retried, never fatal (durable-acks.ts); unreadable stored chunks are moved aside (corrupt-chunks.ts).
  */
 import { PlannerLeaseService } from "../shared/node/planner-lease-service.js";
+import { fencedTargetOf } from "../shared/node/fenced-write-target.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { join } from "node:path";
-import { isValidDocumentId, Repo, type DocumentId, type PeerId } from "@automerge/automerge-repo";
+import { isValidDocumentId, Repo, type DocHandle, type DocumentId, type PeerId } from "@automerge/automerge-repo";
 import type Database from "better-sqlite3";
 import { WebSocketServer, type WebSocket } from "ws";
 import { FAST_PATH_SYNC_INTERVAL_MS, MAX_RELAY_MESSAGE_BYTES, RELAY_JOIN_TIMEOUT_MS, RELAY_KEEPALIVE_MS } from "../shared/limits.js";
@@ -322,6 +323,15 @@ async function serve(
     // A channel is a plan this user may sync now: a valid document id the relay's access decision (deletions first) allows.
     mayUse: (user, channelId) => isValidDocumentId(channelId) && access(user, channelId),
     send: (sessionId, frame) => adapter.sendLease(sessionId, frame),
+    // The relay's own copy, from memory or its storage; a document it never received is refused, not fetched.
+    fencedTarget: async (documentId) => {
+      // Changes forwarded on arrival but not yet applied here may be what the write depends on.
+      await fastPath?.applyPending(documentId);
+      const known = repo.handles[documentId as DocumentId] as DocHandle<unknown> | undefined;
+      if (known?.isReady()) return fencedTargetOf(repo, known);
+      if (!storage.holds([documentId])) return "missing-dependencies";
+      return fencedTargetOf(repo, (await repo.find(documentId as DocumentId)) as DocHandle<unknown>);
+    },
     ...(options.leaseTtlMs === undefined ? {} : { ttlMs: options.leaseTtlMs }),
     ...(options.leaseNow === undefined ? {} : { now: options.leaseNow }),
     log,

@@ -18,7 +18,7 @@ import { ChopinError } from "../../shared/errors.js";
 import { CONVERSATION_PAGE_DEFAULT_ENTRIES } from "../../shared/limits.js";
 import { conversationGenesis, conversationIdOf, entryIdOf } from "../../shared/node/conversation-identity.js";
 import { changesNotHeld } from "../../shared/automerge-changes.js";
-import { readEntries, type ConversationDocument, type ConversationEntry, type PersonAuthor } from "../../shared/schema/conversation.js";
+import { messageTextSchema, readEntries, type ConversationDocument, type ConversationEntry, type PersonAuthor } from "../../shared/schema/conversation.js";
 import { compareMarks, type ConversationRecords } from "../store/conversation-records.js";
 import type { TypedEmitter } from "../util/typed-emitter.js";
 
@@ -129,6 +129,39 @@ export class ConversationService {
     return entries
       .filter((entry) => entry.to === "planner" && entry.author.kind === "person" && !answered.has(entry.id))
       .map((entry) => ({ entryId: entry.id, mine: entry.author.kind === "person" && entry.author.device === me.device }));
+  }
+
+  /**
+   * A Planner entry as a change, not written here: the Planner's owner publishes it as a fenced write
+   * (main/planner/fenced-writer.ts), so this replica gets it only once the keeper accepted it.
+   */
+  async plannerEntry(
+    planId: DocumentId,
+    input: { text: string; turnId: string; clientRequestId: string; ownershipGeneration: number; sessionGeneration: number },
+  ): Promise<{ documentId: DocumentId; entryId: string; change: (doc: ConversationDocument) => void }> {
+    const { handle } = await this.#openFor(planId);
+    const author = { kind: "planner" } as const;
+    const id = entryIdOf(author, input.clientRequestId);
+    const seen = readEntries(handle.doc()).entries;
+    const entry: ConversationEntry = {
+      id,
+      seq: (seen.at(-1)?.seq ?? 0) + 1,
+      author,
+      to: "room",
+      text: messageTextSchema.parse(input.text),
+      at: this.#now(),
+      clientRequestId: input.clientRequestId,
+      turnId: input.turnId,
+      sessionGeneration: input.sessionGeneration,
+      ownershipGeneration: input.ownershipGeneration,
+    };
+    return {
+      documentId: handle.documentId,
+      entryId: id,
+      change: (doc) => {
+        if (doc.entries[id] === undefined) doc.entries[id] = stored(entry);
+      },
+    };
   }
 
   /** A system entry to the room (a reset of Planner ownership), written once per clientRequestId. */

@@ -15,13 +15,15 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import { LeaseClient } from "../planner/lease-client.js";
 import { LocalLeaseKeeper } from "../planner/local-lease-keeper.js";
+import { FencedWriter } from "../planner/fenced-writer.js";
+import { fencedTargetOf } from "../../shared/node/fenced-write-target.js";
 import { PlannerOwnership } from "../planner/planner-ownership.js";
 import { plannerEligibility } from "../planner/eligibility.js";
 import { createPlannerApi } from "../planner/planner-api.js";
 import { createPermissionFacts } from "../github/permission-facts.js";
 import type { ToolConversations } from "../mcp/tools.js";
 import { PLANNER_RELEASE_ON_QUIT_WAIT_MS } from "../util/limits.js";
-import { Repo, type DocumentId, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
+import { Repo, type DocHandle, type DocumentId, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinApi, ChopinEvents } from "../../shared/api.js";
 import type { ChopinError } from "../../shared/errors.js";
 import { DEFAULT_MCP_PORT } from "../../shared/defaults.js";
@@ -174,13 +176,19 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
 
   // ---- Planner ownership (issue #25): the relay keeps shared plans' leases, this device the rest ----
   const leaseSession = randomUUID();
-  const relayLeases = new LeaseClient({ transport: relay.leaseTransport, session: leaseSession });
+  const leaseTiming = {
+    ...(options.plannerLease?.renewEveryMs !== undefined ? { renewEveryMs: options.plannerLease.renewEveryMs } : {}),
+    ...(options.plannerLease?.stopMarginMs !== undefined ? { stopMarginMs: options.plannerLease.stopMarginMs } : {}),
+  };
+  const relayLeases = new LeaseClient({ transport: relay.leaseTransport, session: leaseSession, ...leaseTiming });
   const localKeeper = new LocalLeaseKeeper({
     db,
     keeps: (id) => chunks.holds([id]) && !docs.isShared(id),
     holder: () => ({ user: github.credentials?.current()?.identity.login ?? settings.get().displayName, device: peerId }),
+    fencedTarget: async (documentId) => fencedTargetOf(repo, (await repo.find(documentId as DocumentId)) as DocHandle<unknown>),
+    ...(options.plannerLease?.localTtlMs !== undefined ? { ttlMs: options.plannerLease.localTtlMs } : {}),
   });
-  const localLeases = new LeaseClient({ transport: localKeeper.transport, session: leaseSession });
+  const localLeases = new LeaseClient({ transport: localKeeper.transport, session: leaseSession, ...leaseTiming });
   const facts = github.rest && github.credentials ? createPermissionFacts({ credentials: github.credentials, rest: github.rest, policy: { allowedUsers: [], allowedOrganizations: [] } }) : null;
   const ownership = new PlannerOwnership({
     relay: relayLeases,
@@ -195,6 +203,11 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   // Signed out, or the sign-in ended or expired: this app runs the Planner nowhere any more.
   events.on("auth-state", (state) => {
     if (state.state !== "signed-in") void ownership.releaseAll().catch(() => undefined);
+  });
+  const plannerWrites = new FencedWriter({
+    repo,
+    clientFor: (planId) => ownership.keeperOf(planId),
+    refused: (outcome, write) => ownership.writeRefused(write.channelId, outcome.reason),
   });
   const plannerAsked = (planId: DocumentId) => void ownership.invoke(planId).catch(() => undefined);
   const toolConversations: ToolConversations = {
@@ -252,6 +265,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     repo,
     mcp: { url: mcpServer.url, port: mcpServer.port, configPath, portChangedFrom: mcpStart.changedFrom },
     startupNotes: docs.indexRecovery ? [recoveryNote(docs.indexRecovery)] : [],
+    planner: { writes: plannerWrites, ownership, entry: (planId, input) => conversations.plannerEntry(planId, input) },
     listenOnStablePort: (name, requested, listen) => listenOnStablePort(db, name, requested, listen),
     attachRendererAdapter(inner: NetworkAdapterInterface) {
       // The window fast link (docs/architecture.md, "Window fast link"): a window's keystrokes reach this Repo, and

@@ -7,6 +7,9 @@ import type { ChopinApi, ChopinEvents } from "../../shared/api.js";
 import type { OsCipher } from "../github/secret-vault.js";
 import type { StablePortStart } from "../store/stable-port.js";
 import type { TypedEmitter } from "../util/typed-emitter.js";
+import type { FencedWriter } from "../planner/fenced-writer.js";
+import type { ConversationService } from "../conversations/conversation-service.js";
+import type { PlannerOwnership } from "../planner/planner-ownership.js";
 
 export interface AppCoreOptions {
   /** Folder for everything this installation keeps: SQLite files, mcp-config.json. */
@@ -29,6 +32,8 @@ export interface AppCoreOptions {
    * keeps running and refuses to report those edits saved; host mode prints it, Electron logs it.
    */
   onStorageFault?: (sentence: string) => void;
+  /** Planner lease timing of this app (tests shorten it; the relay's lease length is the relay's own). */
+  plannerLease?: { renewEveryMs?: number; stopMarginMs?: number; localTtlMs?: number };
 }
 
 export interface AppCore {
@@ -47,6 +52,11 @@ export interface AppCore {
    * (main/store/stable-port.ts), remembered in the core's settings.
    */
   listenOnStablePort<T extends { port: number }>(name: "ui", requested: number, listen: (port: number) => Promise<T>): Promise<StablePortStart<T>>;
+  /**
+   * What the Planner runtime builds on (issue #25; the runtime is issue #26's): fenced writes to a channel's plan or
+   * conversation, and the ownership they are fenced by.
+   */
+  readonly planner: { readonly writes: FencedWriter; readonly ownership: PlannerOwnership; readonly entry: ConversationService["plannerEntry"] };
   /** Flushes storage and stops every server and connection. Safe to call twice. */
   close(): Promise<void>;
 }

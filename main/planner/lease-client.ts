@@ -11,7 +11,7 @@
  * What must stay true: `owns` answers only from a granted claim or renewal whose deadline has not passed; a refused
  * renewal, a push naming another owner or none, or a lost link ends it at once; requests are answered or time out.
  */
-import type { LeaseRequest, LeaseStateFrame, WireLease } from "../../shared/lease-wire.js";
+import type { FencedWriteRefusal, LeaseRequest, LeaseStateFrame, WireLease } from "../../shared/lease-wire.js";
 import { ChopinError } from "../../shared/errors.js";
 import { TypedEmitter } from "../util/typed-emitter.js";
 import { PLANNER_LEASE_RENEW_EVERY_MS, PLANNER_LEASE_REQUEST_TIMEOUT_MS, PLANNER_LEASE_STOP_MARGIN_MS } from "../util/limits.js";
@@ -59,6 +59,8 @@ export class LeaseClient {
   readonly #stops: (() => void)[] = [];
   #counter = 0;
   #closed = false;
+  /** Lease frames are carried now (the last link event said so). */
+  #linked = false;
 
   constructor(options: LeaseClientOptions) {
     this.#options = {
@@ -71,6 +73,9 @@ export class LeaseClient {
     this.#stops.push(
       options.transport.onFrame((frame) => this.#receive(frame)),
       options.transport.onLink(({ agreed }) => {
+        this.#linked = agreed;
+        // Asked on a link that is gone: no answer can come on it (a fenced write is sent again on the next).
+        if (!agreed) this.#rejectPending("The link to the relay went before it answered.");
         // A lost link: no renewal can reach the relay, so nothing is owned from now on (the lease may still run there).
         for (const channelId of [...this.#owned.keys()]) this.#stopActing(channelId);
         if (agreed) void this.#rejoin();
@@ -121,6 +126,38 @@ export class LeaseClient {
     if (answer?.lease) this.#note(answer.lease);
   }
 
+  /**
+   * Publishes the Planner's change under `generation` (issue #25's fenced write): the keeper stores and relays it only
+   * if that generation is the channel's live one and this app holds it. A stale refusal means another app runs the
+   * Planner now: acting here ends at once.
+   */
+  async fencedWrite(channelId: string, documentId: string, generation: number, changes: Uint8Array[]): Promise<{ ok: true } | { ok: false; refusal: FencedWriteRefusal; reason: string }> {
+    const answer = await this.#ask({ op: "fenced-write", channelId, documentId, generation, changes });
+    if (answer.lease) this.#note(answer.lease);
+    if (answer.ok) return { ok: true };
+    const refusal = answer.refusal ?? "stale-generation";
+    if (refusal === "stale-generation" && this.#owned.get(channelId)?.generation === generation) this.#stopActing(channelId);
+    return { ok: false, refusal, reason: answer.reason ?? "The write was refused." };
+  }
+
+  /** Resolves once lease frames are carried again (at once when they are), or false after `timeoutMs`. */
+  whenLinked(timeoutMs: number): Promise<boolean> {
+    if (this.#linked) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        stop();
+        resolve(false);
+      }, timeoutMs);
+      timer.unref?.();
+      const stop = this.#options.transport.onLink(({ agreed }) => {
+        if (!agreed) return;
+        clearTimeout(timer);
+        stop();
+        resolve(true);
+      });
+    });
+  }
+
   /** An editor's reset: whoever runs the Planner here stops. */
   async reset(channelId: string): Promise<KnownLease> {
     const answer = await this.#ask({ op: "reset", channelId });
@@ -132,9 +169,13 @@ export class LeaseClient {
     this.#closed = true;
     for (const channelId of [...this.#owned.keys()]) this.#stopActing(channelId);
     for (const stop of this.#stops) stop();
+    this.#rejectPending("The app is closing.");
+  }
+
+  #rejectPending(sentence: string): void {
     for (const [id, pending] of this.#pending) {
       clearTimeout(pending.timer);
-      pending.reject(new ChopinError("relay-unavailable", "The app is closing."));
+      pending.reject(new ChopinError("relay-unavailable", sentence));
       this.#pending.delete(id);
     }
   }
@@ -150,6 +191,8 @@ export class LeaseClient {
     const requestId = `l${++this.#counter}`;
     return new Promise((resolve, reject) => {
       if (!this.#options.transport.send({ requestId, session: this.#options.session, request })) {
+        // The link is gone even if its close has not been told yet: whenLinked waits for the next one.
+        this.#linked = false;
         reject(new ChopinError("relay-unavailable", "The relay cannot be reached now, so nobody can be given the Planner here."));
         return;
       }

@@ -6,7 +6,8 @@
  *
  * What must hold in every run, at every moment: at most one app acts as a channel's owner; no two apps ever act under
  * one generation; an app acts only while the relay's table names it the owner of that generation; and a write the
- * relay's fence accepts is always the current owner's, in the current generation.
+ * relay's fence accepts (through the real fenced-write path, sent possibly long after it was prepared) is always the
+ * current owner's, in the current generation.
  */
 import Database from "better-sqlite3";
 import fc from "fast-check";
@@ -23,11 +24,15 @@ const TIMEOUT = 10_000;
 const CHANNEL = "channel";
 const STEP_MS = 250;
 
-type Event = { at: number; app: number; kind: "claim" | "partition" | "heal" | "crash" | "write" };
+/** `lateMs`: how long after it is prepared a write goes out (a slow turn, a pause, a partition in between). */
+type Event = { at: number; app: number; kind: "claim" | "partition" | "heal" | "crash" | "write"; lateMs?: number };
 
 afterEach(() => {
   vi.useRealTimers();
 });
+
+/** The fenced writes the relay accepted in the last simulated run. */
+let lastAccepted: { app: number; generation: number }[] = [];
 
 async function simulate(apps: number, skews: number[], delays: number[], events: Event[], horizonMs: number): Promise<Map<number, number>> {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
@@ -40,12 +45,27 @@ async function simulate(apps: number, skews: number[], delays: number[], events:
   const listeners: ((frame: LeaseStateFrame) => void)[] = [];
   const sessions = Array.from({ length: apps }, (_, i) => `session-${i}`);
   const appOfSession = (sessionId: string) => sessions.indexOf(sessionId);
+  const accepted: { app: number; generation: number }[] = [];
+  const violations: string[] = [];
 
   const relay = new PlannerLeaseService({
     db,
     ttlMs: TTL,
     now: () => Date.now(),
     mayUse: () => true,
+    // The fence's target: every write it lets through must be the current, live owner's, in the current generation.
+    fencedTarget: async () => ({
+      holds: () => false,
+      refusalOf: () => null,
+      apply: ([marker]) => {
+        const { app, generation } = JSON.parse(new TextDecoder().decode(marker)) as { app: number; generation: number };
+        // Recorded, not asserted here: a failure inside the relay's handler would be swallowed with its promise.
+        const state = relay.leases.state(CHANNEL);
+        if (state.generation !== generation || state.owner?.user !== `user-${app}`) violations.push(`write of app ${app} under generation ${generation} accepted while the relay had generation ${state.generation} (${state.owner?.user ?? "nobody"})`);
+        accepted.push({ app, generation });
+      },
+      persist: async () => undefined,
+    }),
     send: (sessionId, frame) => {
       const app = appOfSession(sessionId);
       if (partitioned.has(app) || crashed.has(app)) return true;
@@ -103,30 +123,26 @@ async function simulate(apps: number, skews: number[], delays: number[], events:
         crashed.add(e.app);
         clients[e.app]!.close();
       } else if (e.kind === "write") {
-        // A write made now under the generation this app believes it owns reaches the relay after a delay: the fence
-        // takes it only from the then-current owner of that generation.
+        // Output prepared now under the generation this app believes it owns goes out through the real fenced-write
+        // path, possibly much later (a slow turn, a pause, a partition in between): the relay's fence decides.
         const generation = clients[e.app]!.owns(CHANNEL);
-        if (generation !== null && !partitioned.has(e.app)) {
-          setTimeout(() => {
-            const holder = { user: `user-${e.app}`, device: `user-${e.app}:device`, session: sessions[e.app]! };
-            if (relay.leases.accepts(CHANNEL, holder, generation)) {
-              const state = relay.leases.state(CHANNEL);
-              expect(state.generation).toBe(generation);
-              expect(state.owner?.user).toBe(`user-${e.app}`);
-            }
-          }, nextDelay());
+        if (generation !== null) {
+          const marker = new TextEncoder().encode(JSON.stringify({ app: e.app, generation }));
+          setTimeout(() => void clients[e.app]?.fencedWrite(CHANNEL, CHANNEL, generation, [marker]).catch(() => undefined), e.lateMs ?? 0);
         }
       }
     }
     // Async: the clients' awaits (a claim's answer) run between timers, as they would in the app.
     await vi.advanceTimersByTimeAsync(STEP_MS);
     check();
+    expect(violations).toEqual([]);
   }
   vi.clearAllTimers();
   for (const client of clients) client.close();
   relay.close();
   db.close();
   vi.useRealTimers();
+  lastAccepted = accepted;
   return actedUnder;
 }
 
@@ -137,6 +153,7 @@ describe("Planner ownership under delays, partitions, crashes and skewed clocks"
         at: fc.integer({ min: 0, max: horizon }),
         app: fc.nat(apps - 1),
         kind: fc.constantFrom("claim", "claim", "claim", "partition", "heal", "crash", "write", "write"),
+        lateMs: fc.integer({ min: 0, max: 60_000 }),
       }) as fc.Arbitrary<Event>;
     await fc.assert(
       fc.asyncProperty(
@@ -154,16 +171,24 @@ describe("Planner ownership under delays, partitions, crashes and skewed clocks"
     );
   });
 
-  it("hands the channel on: a partitioned owner stops before its lease ends, and another app's claim then wins a new generation", async () => {
-    // App 0 owns, is cut off without being told; app 1 keeps claiming and gets generation 2 once the lease ended.
+  it("hands the channel on: a partitioned owner stops before its lease ends, another app's claim then wins a new generation, and the old owner's late write is refused", async () => {
+    // App 0 owns and writes, is cut off without being told, prepares one more write that goes out only after the
+    // partition heals; app 1 keeps claiming, gets generation 2 once the lease ended, and writes under it.
     const events: Event[] = [
       { at: 0, app: 0, kind: "claim" },
+      { at: 2_000, app: 0, kind: "write" },
       { at: 5_000, app: 0, kind: "partition" },
+      { at: 15_000, app: 0, kind: "write", lateMs: 45_000 },
       ...Array.from({ length: 20 }, (_, i) => ({ at: 6_000 + i * 4_000, app: 1, kind: "claim" as const })),
-      ...Array.from({ length: 20 }, (_, i) => ({ at: 6_500 + i * 4_000, app: 0, kind: "write" as const })),
+      { at: 50_000, app: 0, kind: "heal" },
+      { at: 70_000, app: 1, kind: "write" },
     ];
     const actedUnder = await simulate(2, [0, 9_000_000], [50, 300, 1_500], events, 100_000);
     expect(actedUnder.get(1)).toBe(0);
     expect(actedUnder.get(2)).toBe(1);
+    expect(lastAccepted).toEqual([
+      { app: 0, generation: 1 },
+      { app: 1, generation: 2 },
+    ]);
   });
 });

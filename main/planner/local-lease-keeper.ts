@@ -9,7 +9,8 @@
  * seed's "startup clears owner references") while the generations stay.
  */
 import type Database from "better-sqlite3";
-import { LEASE_REQUEST_TYPE, LEASE_STATE_TYPE, type LeaseStateFrame } from "../../shared/lease-wire.js";
+import { LEASE_REQUEST_TYPE, LEASE_STATE_TYPE, type FencedWriteRefusal, type LeaseStateFrame } from "../../shared/lease-wire.js";
+import type { FencedTarget } from "../../shared/node/fenced-write-target.js";
 import { PlannerLeaseService } from "../../shared/node/planner-lease-service.js";
 import { TypedEmitter } from "../util/typed-emitter.js";
 import type { LeaseTransport } from "./lease-client.js";
@@ -23,6 +24,8 @@ export interface LocalLeaseKeeperOptions {
   keeps(channelId: string): boolean;
   /** Who this app's person is, as the lease names them. */
   holder(): { user: string; device: string };
+  /** This device's copy of a channel's document, for a fenced write to a local-only plan. */
+  fencedTarget?(documentId: string): Promise<FencedTarget | FencedWriteRefusal>;
   ttlMs?: number;
   now?: () => number;
 }
@@ -43,6 +46,7 @@ export class LocalLeaseKeeper {
         queueMicrotask(() => this.#events.emit("frame", { type: LEASE_STATE_TYPE, senderId: LOCAL_PEER, targetId: LOCAL_PEER, ...frame }));
         return true;
       },
+      ...(options.fencedTarget ? { fencedTarget: options.fencedTarget } : {}),
       ...(options.ttlMs !== undefined ? { ttlMs: options.ttlMs } : {}),
       ...(options.now ? { now: options.now } : {}),
     });

@@ -134,6 +134,16 @@ export class PlannerOwnership {
   }
 
   /** The keeper of a plan's lease now: the relay while it is shared, this device otherwise. */
+  keeperOf(planId: DocumentId): LeaseClient {
+    return this.#clientFor(planId);
+  }
+
+  /** A write on the Planner's behalf was refused: the owner's window shows it as refused, never as published. */
+  writeRefused(planId: DocumentId, reason: string): void {
+    this.#refusals.set(planId, { code: "forbidden", message: `The Planner's write was refused and not published: ${reason}` });
+    this.#announce(planId);
+  }
+
   #clientFor(planId: DocumentId): LeaseClient {
     return this.#deps.plans.isShared(planId) ? this.#deps.relay : this.#deps.local;
   }

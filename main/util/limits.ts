@@ -179,3 +179,8 @@ export const PLANNER_LEASE_REQUEST_TIMEOUT_MS = 10_000;
 export const PLANNER_WAITING_CLAIM_STAGGER_MS = 3_000;
 /** Quitting waits at most this long for the relay to confirm the Planner's release; otherwise the lease expires there. */
 export const PLANNER_RELEASE_ON_QUIT_WAIT_MS = 2_000;
+/**
+ * A Planner write prepared while the link to the lease's keeper is down waits this long for it before it is given up
+ * as unreachable. Safe at any length: the keeper's fence refuses it if its generation has passed meanwhile.
+ */
+export const PLANNER_FENCED_WRITE_LINK_WAIT_MS = 30_000;

@@ -12,12 +12,21 @@ import type Database from "better-sqlite3";
 import type { LeaseRequestFrame, LeaseStateFrame, WireLease } from "../lease-wire.js";
 import { PLANNER_LEASE_TTL_MS } from "../limits.js";
 import { PlannerLeases, type LeaseHolder, type LeaseState } from "./planner-leases.js";
+import type { DocumentId } from "@automerge/automerge-repo";
+import type { FencedWriteRefusal } from "../lease-wire.js";
+import { conversationIdOf } from "./conversation-identity.js";
+import type { FencedTarget } from "./fenced-write-target.js";
 
 export interface PlannerLeaseServiceOptions {
   db: Database.Database;
   /** Whether `user` may sync the plan `channelId` now (the relay's access decision, deletions included). */
   mayUse(user: string, channelId: string): boolean | Promise<boolean>;
   send(sessionId: string, frame: Omit<LeaseStateFrame, "type" | "senderId" | "targetId">): boolean;
+  /**
+   * Opens the keeper's copy of a channel's document for a fenced write (the plan or its conversation; the service has
+   * checked that it is one of the two): a refusal when it is not held here. Without it, fenced writes are refused.
+   */
+  fencedTarget?(documentId: string): Promise<FencedTarget | FencedWriteRefusal>;
   ttlMs?: number;
   now?: () => number;
   log?: (line: string) => void;
@@ -40,8 +49,15 @@ export class PlannerLeaseService {
 
   async handle(sessionId: string, identity: { user: string; peerId: string }, frame: LeaseRequestFrame): Promise<void> {
     const { requestId, request } = frame;
-    const answer = (ok: boolean, lease?: LeaseState, reason?: string, released?: string[]) =>
-      void this.#options.send(sessionId, { requestId, ok, ...(lease ? { lease: this.#wire(lease) } : {}), ...(reason ? { reason } : {}), ...(released ? { released } : {}) });
+    const answer = (ok: boolean, lease?: LeaseState, reason?: string, released?: string[], refusal?: FencedWriteRefusal) =>
+      void this.#options.send(sessionId, {
+        requestId,
+        ok,
+        ...(lease ? { lease: this.#wire(lease) } : {}),
+        ...(reason ? { reason } : {}),
+        ...(released ? { released } : {}),
+        ...(refusal ? { refusal } : {}),
+      });
     const holder: LeaseHolder = { user: identity.user, device: identity.peerId, session: frame.session };
     if (request.op === "release-earlier-runs") {
       const released = this.leases.releaseEarlierRuns(holder.user, holder.device, holder.session);
@@ -78,6 +94,26 @@ export class PlannerLeaseService {
         const after = this.leases.release(channelId, holder, request.generation);
         if (before.owner !== null && after.owner === null) this.#changed(after);
         return answer(true, after);
+      }
+      case "fenced-write": {
+        const refuse = (refusal: FencedWriteRefusal, reason: string) => answer(false, this.leases.state(channelId), reason, undefined, refusal);
+        if (request.documentId !== channelId && request.documentId !== conversationIdOf(channelId as DocumentId)) {
+          return refuse("not-this-channel", "A fenced write goes to the channel's plan or its conversation only.");
+        }
+        const target = this.#options.fencedTarget ? await this.#options.fencedTarget(request.documentId).catch((): FencedWriteRefusal => "missing-dependencies") : "missing-dependencies";
+        if (typeof target === "string") return refuse(target, "This relay does not hold that document yet.");
+        // Sent again after a lost answer: the keeper took these bytes under a live fence the first time.
+        if (target.holds(request.changes)) return answer(true, this.leases.state(channelId));
+        // From the fence to the apply nothing yields: no claim, renewal, reset or expiry can come between them.
+        if (!this.leases.accepts(channelId, holder, request.generation)) {
+          this.#options.log?.(`fenced write to ${request.documentId} refused: generation ${request.generation} from ${identity.user} is not the live one`);
+          return refuse("stale-generation", `Ownership generation ${request.generation} no longer runs the Planner here; the write was not stored.`);
+        }
+        const refusal = target.refusalOf(request.changes);
+        if (refusal) return refuse(refusal, refusal === "malformed" ? "The write is not Automerge change data." : "The write depends on changes this relay does not hold yet.");
+        target.apply(request.changes);
+        await target.persist();
+        return answer(true, this.leases.state(channelId));
       }
       case "reset": {
         const { before, after } = this.leases.reset(channelId);

@@ -1,0 +1,157 @@
+/**
+ * Planner suite (issue #25): what ownership and fencing cost. Two real app cores signed in to the fake GitHub, a real
+ * relay, all on loopback in this process:
+ * - claim: a message to the Planner until this app runs it (eligibility, the claim round trip, the push), and the
+ *   bare LeaseClient claim round trip, each after a reset so every claim is a new owner (a new generation);
+ * - fenced write against a plain relayed change: a conversation entry from Alice's app until it is in Bob's replica,
+ *   written as an ordinary change, and as the Planner's fenced write (prepared on a fork, checked and applied by the
+ *   relay, synced on), interleaved; the ratio of the two is the fence's added latency.
+ * Timings are printed, never asserted.
+ */
+import type { DocHandle, DocumentId } from "@automerge/automerge-repo";
+import { rmSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createAppCore } from "../../main/core/app-core.js";
+import type { AppCore } from "../../main/core/types.js";
+import { conversationIdOf } from "../../shared/node/conversation-identity.js";
+import { readEntries, type ConversationDocument } from "../../shared/schema/conversation.js";
+import { waitFor } from "../../shared/wait-for.js";
+import { startRelay } from "../../sync-relay/server.js";
+import { defaultFixtures } from "../../test-support/fake-github/fixtures.js";
+import { startFakeGitHub } from "../../test-support/fake-github/server.js";
+import type { Row, Suite } from "../lib/report.js";
+import { summarize } from "../lib/stats.js";
+
+const SAMPLES = { quick: 15, full: 100 };
+const WARMUP = 5;
+
+/** Resolves when the handle holds an entry whose text is `text`. */
+function arrival(handle: DocHandle<ConversationDocument>, text: string): Promise<void> {
+  const holds = () => readEntries(handle.doc()).entries.some((entry) => entry.text === text);
+  if (holds()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const listener = () => {
+      if (!holds()) return;
+      handle.off("change", listener);
+      resolve();
+    };
+    handle.on("change", listener);
+  });
+}
+
+export const plannerSuite: Suite = async (ctx) => {
+  const samples = ctx.quick ? SAMPLES.quick : SAMPLES.full;
+  const fixtures = defaultFixtures();
+  const fake = await startFakeGitHub({ fixtures });
+  const root = mkdtempSync(join(tmpdir(), "chopin-bench-planner-"));
+  const relay = await startRelay({ dataDir: join(root, "relay"), github: { apiUrl: fake.url } });
+  const cores: AppCore[] = [];
+  try {
+    const core = async (name: string): Promise<AppCore> => {
+      const app = await createAppCore({ dataDir: join(root, name), mcpPort: 0, relayUrl: relay.url, githubClientId: fixtures.clientId, githubApiUrl: fake.url, githubWebUrl: fake.url });
+      cores.push(app);
+      const { deviceFlow } = await app.api.startSignIn();
+      fake.state.approveDevice(deviceFlow!.userCode, name);
+      await waitFor(async () => (await app.api.getAuthState()).state === "signed-in" && (await app.api.getSyncStatus()).state === "connected", `${name} ready`, 60_000);
+      return app;
+    };
+    const alice = await core("alice");
+    const bob = await core("bob");
+    const plan = await alice.api.createDocument({ title: "Bench plan", shared: true });
+    const id = plan.id as DocumentId;
+    await waitFor(async () => (await bob.api.listDocuments()).some((d) => d.id === id && !d.arriving), "Bob has the plan", 60_000);
+    await alice.api.postMessage(id, { text: "hello", to: "room", clientRequestId: "hello" });
+    const atBob = await bob.repo.find<ConversationDocument>(conversationIdOf(id));
+    await arrival(atBob, "hello");
+    await alice.api.getPlannerState(id);
+
+    // ---- claim latency ----
+    ctx.log(`claims: ${samples} after resets`);
+    const invoke: number[] = [];
+    const roundTrip: number[] = [];
+    const ownership = alice.planner.ownership;
+    const keeper = ownership.keeperOf(id);
+    for (let i = 0; i < WARMUP + samples; i++) {
+      await alice.api.resetPlannerOwnership(id);
+      const owned = new Promise<void>((resolve) => {
+        const stop = alice.events.on("planner-changed", (state) => {
+          if (state.documentId === id && state.ownedHere) {
+            stop();
+            resolve();
+          }
+        });
+      });
+      const started = performance.now();
+      await alice.api.postMessage(id, { text: `@Planner ${i}`, to: "planner", clientRequestId: `ask-${i}` });
+      await owned;
+      if (i >= WARMUP) invoke.push(performance.now() - started);
+      await alice.api.resetPlannerOwnership(id);
+      const t = performance.now();
+      const { granted } = await keeper.claim(id);
+      if (!granted) throw new Error("a claim after a reset was not granted");
+      if (i >= WARMUP) roundTrip.push(performance.now() - t);
+    }
+
+    // ---- fenced write vs plain change, interleaved ----
+    ctx.log(`writes: ${samples} plain and ${samples} fenced, interleaved`);
+    const plain: number[] = [];
+    const fenced: number[] = [];
+    const answered: number[] = [];
+    for (let i = 0; i < WARMUP + samples; i++) {
+      const plainText = `plain ${i}`;
+      const arrivedPlain = arrival(atBob, plainText);
+      let t = performance.now();
+      await alice.api.postMessage(id, { text: plainText, to: "room", clientRequestId: `plain-${i}` });
+      await arrivedPlain;
+      if (i >= WARMUP) plain.push(performance.now() - t);
+
+      const generation = keeper.owns(id);
+      if (generation === null) throw new Error("Alice no longer runs the Planner");
+      const fencedText = `fenced ${i}`;
+      const entry = await alice.planner.entry(id, { text: fencedText, turnId: `turn-${i}`, clientRequestId: `fenced-${i}`, ownershipGeneration: generation, sessionGeneration: 0 });
+      const arrivedFenced = arrival(atBob, fencedText);
+      t = performance.now();
+      const write = await alice.planner.writes.prepare<ConversationDocument>(id, entry.documentId, entry.change);
+      const outcome = await alice.planner.writes.publish(write);
+      if (!outcome.ok) throw new Error(`fenced write refused: ${outcome.reason}`);
+      const acked = performance.now() - t;
+      await arrivedFenced;
+      if (i >= WARMUP) {
+        fenced.push(performance.now() - t);
+        answered.push(acked);
+      }
+    }
+
+    const row = (name: string, values: number[]): Row => {
+      const s = summarize(values);
+      return { name, metrics: { n: s.n, "p50 ms": s.p50, "p95 ms": s.p95, "max ms": s.max } };
+    };
+    const p = summarize(plain);
+    const f = summarize(fenced);
+    return {
+      suite: "planner",
+      tables: [
+        { title: "claiming the Planner (relay on loopback, after a reset each time)", rows: [row("message to the Planner -> this app runs it", invoke), row("LeaseClient.claim round trip", roundTrip)] },
+        {
+          title: "a conversation entry from Alice's app until it is in Bob's replica",
+          rows: [
+            row("plain relayed change (postMessage)", plain),
+            row("fenced write (prepare + publish + sync)", fenced),
+            row("fenced write: the relay's answer", answered),
+            { name: "fenced / plain", metrics: { "p50 x": f.p50 / p.p50, "p95 x": f.p95 / p.p95 } },
+          ],
+        },
+      ],
+      notes: [
+        "two app cores and the relay share this process (and the machine's cores) with the fake GitHub",
+        "the plain change is answered once on Alice's disk; the fenced write once on the relay's disk after the fence",
+      ],
+    };
+  } finally {
+    for (const app of cores) await app.close().catch(() => undefined);
+    await relay.close();
+    await fake.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+};
