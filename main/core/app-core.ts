@@ -22,7 +22,7 @@ import { plannerEligibility } from "../planner/eligibility.js";
 import { createPlannerApi } from "../planner/planner-api.js";
 import { createPermissionFacts } from "../github/permission-facts.js";
 import type { ToolConversations } from "../mcp/tools.js";
-import { PLANNER_RELEASE_ON_QUIT_WAIT_MS } from "../util/limits.js";
+import { PLANNER_RELEASE_ON_QUIT_WAIT_MS, PLANNER_RESUME_MAX_PLANS } from "../util/limits.js";
 import { Repo, type DocHandle, type DocumentId, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinApi, ChopinEvents } from "../../shared/api.js";
 import type { ChopinError } from "../../shared/errors.js";
@@ -106,9 +106,10 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   });
 
   // Each plan's conversation (issue #25): shared exactly when its plan is, so every share decision maps it to its plan.
+  const conversationRecords = new ConversationRecords(db);
   const conversations = new ConversationService({
     repo,
-    records: new ConversationRecords(db),
+    records: conversationRecords,
     events,
     plans: docs,
     holds: (id) => chunks.holds([id]),
@@ -200,9 +201,19 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     personName: () => github.credentials?.current()?.identity.login ?? settings.get().displayName,
     events,
   });
-  // Signed out, or the sign-in ended or expired: this app runs the Planner nowhere any more.
+  // Signed out, or the sign-in ended or expired: this app runs the Planner nowhere any more. Signed in: messages of
+  // this person still waiting for the Planner where nobody runs it are taken up (also at start, below).
+  const resumeWaiting = () => ownership.resume(conversationRecords.plansWithSentMessages(PLANNER_RESUME_MAX_PLANS));
+  let signedIn = false;
   events.on("auth-state", (state) => {
-    if (state.state !== "signed-in") void ownership.releaseAll().catch(() => undefined);
+    const now = state.state === "signed-in";
+    if (!now) void ownership.releaseAll().catch(() => undefined);
+    else if (!signedIn) resumeWaiting();
+    signedIn = now;
+  });
+  setImmediate(() => {
+    // Not once close() began: the database may be gone.
+    if (closing === null) resumeWaiting();
   });
   const plannerWrites = new FencedWriter({
     repo,

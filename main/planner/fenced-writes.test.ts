@@ -6,6 +6,7 @@
  * held it, while her window is told it was refused. Bob's write under generation 2 lands everywhere. A private plan's
  * writes are fenced by the app's own lease the same way.
  */
+import { next as A } from "@automerge/automerge";
 import type { DocumentId } from "@automerge/automerge-repo";
 import { afterEach, describe, expect, it } from "vitest";
 import { waitFor } from "../../shared/wait-for.js";
@@ -121,6 +122,11 @@ describe("fenced writes", () => {
     const write = await plannerEntry(alice, id, "Private answer", asked.entry.id);
     expect(await alice.planner.writes.publish(write)).toMatchObject({ ok: true, generation: 1 });
     expect(await conversationTexts(alice, id)).toContain("Private answer");
+
+    // A plan edit goes the same way: prepared on a fork, applied by the keeper, then in the plan.
+    const edit = await alice.planner.writes.prepare<{ text: string }>(id, id, (doc) => A.splice(doc, ["text"], 0, 0, "Drafted by the Planner. "));
+    expect(await alice.planner.writes.publish(edit)).toMatchObject({ ok: true, generation: 1 });
+    expect((await alice.repo.find<{ text: string }>(id)).doc().text).toMatch(/^Drafted by the Planner\. /);
 
     const stale = await plannerEntry(alice, id, "After the reset", `${asked.entry.id}-2`);
     await alice.api.resetPlannerOwnership(id);

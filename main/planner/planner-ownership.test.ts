@@ -129,5 +129,13 @@ describe("Planner ownership in the app core", () => {
     // Not signed in on this run: the earlier run's lease is gone, its generation kept, and nothing is claimed.
     await waitFor(async () => (await planner(second.core, id)).state === "unowned", "the earlier run's lease released", 30_000);
     expect(await planner(second.core, id)).toMatchObject({ owner: null, ownershipGeneration: 2 });
+    await second.core.close();
+
+    // Signed in on the next run, the person's messages to the Planner still wait: the app takes it up by itself.
+    const third = await core(github, { dataDir: first.dataDir });
+    const takenUp = new Promise<PlannerState>((resolve) => third.core.events.on("planner-changed", (state) => state.ownedHere && resolve(state)));
+    await signIn(third.core, github, "alice");
+    await waitFor(() => Promise.race([takenUp.then(() => true), new Promise<boolean>((resolve) => setImmediate(() => resolve(false)))]), "the waiting message taken up", 30_000);
+    expect(await takenUp).toMatchObject({ documentId: id, state: "running-here", ownershipGeneration: 3 });
   });
 });

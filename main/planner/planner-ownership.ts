@@ -120,6 +120,19 @@ export class PlannerOwnership {
     return view;
   }
 
+  /**
+   * Follows these plans' leases again (at start, after a sign-in): where nobody runs the Planner and a message this
+   * app's person sent it still waits, this app takes it over as it would when a lease ends.
+   */
+  resume(planIds: Iterable<string>): void {
+    for (const planId of planIds) {
+      const id = planId as DocumentId;
+      void this.state(id)
+        .then((view) => (view.state === "unowned" ? this.#takeOverWaiting(id) : undefined))
+        .catch(() => undefined);
+    }
+  }
+
   /** Sign-out, credential expiry, quit: this app stops running the Planner everywhere, and the keepers are told. */
   async releaseAll(): Promise<void> {
     const releases: Promise<void>[] = [];
@@ -206,6 +219,7 @@ export class PlannerOwnership {
   }
 
   async #takeOverWaiting(planId: DocumentId): Promise<void> {
+    if (this.#closed) return;
     const waiting = await this.#deps.conversations.waitingForPlanner(planId);
     if (!waiting.some((message) => message.mine)) return;
     if (waiting[0]!.mine) {

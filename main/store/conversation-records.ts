@@ -26,6 +26,12 @@ export class ConversationRecords {
   }
 
   /** The change each message sent from here rode in, by entry id. */
+  /** The plans this device sent messages in, most recent first, at most `limit`. */
+  plansWithSentMessages(limit: number): string[] {
+    const rows = this.db.prepare("SELECT plan_id FROM conversation_outbox GROUP BY plan_id ORDER BY MAX(sent_at) DESC LIMIT ?").all(limit) as { plan_id: string }[];
+    return rows.map((row) => row.plan_id);
+  }
+
   sentChanges(planId: string): Map<string, string> {
     const rows = this.db.prepare("SELECT entry_id, change_hash FROM conversation_outbox WHERE plan_id = ?").all(planId) as { entry_id: string; change_hash: string }[];
     return new Map(rows.map((row) => [row.entry_id, row.change_hash]));

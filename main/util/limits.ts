@@ -184,3 +184,8 @@ export const PLANNER_RELEASE_ON_QUIT_WAIT_MS = 2_000;
  * as unreachable. Safe at any length: the keeper's fence refuses it if its generation has passed meanwhile.
  */
 export const PLANNER_FENCED_WRITE_LINK_WAIT_MS = 30_000;
+/**
+ * At start and after a sign-in, the app looks for its person's messages still waiting for the Planner in at most this
+ * many plans (those it sent in most recently), so a long history never makes it open every conversation at once.
+ */
+export const PLANNER_RESUME_MAX_PLANS = 50;

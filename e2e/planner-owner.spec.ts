@@ -1,0 +1,85 @@
+/**
+ * Who runs the Planner, in two people's windows (issue #25): Alice and Bob each have a host-mode core, a relay process
+ * admits both by relay token, and both are signed in to the fake GitHub (another process), which makes their apps
+ * eligible. Alice's message to @Planner makes her app the owner and both windows say so at once; Bob resets the
+ * ownership from the panel's details after confirming; the reset shows in both conversations naming Bob, and Alice's
+ * still-waiting message makes her app take the Planner over as generation 2, which Bob's window shows too.
+ */
+import { expect, test, type Page } from "@playwright/test";
+import { connectFakeGitHub } from "../test-support/fake-github/control.js";
+import { defaultFixtures } from "../test-support/fake-github/fixtures.js";
+import { createDocument, openApp, openDocument } from "./support/app-page.js";
+import { connectCoreApi } from "./support/core-api-client.js";
+import { startFakeGitHubProcess, type FakeGitHubProcess } from "./support/fake-github.js";
+import { startCore, stopAll, tempDir, type CoreReady } from "./support/processes.js";
+import { addRelayUser, startRelayProcess } from "./support/relay.js";
+import { freePort } from "./support/tcp-proxy.js";
+
+let fake: FakeGitHubProcess | undefined;
+test.afterAll(async () => {
+  await stopAll();
+  await fake?.stop();
+});
+
+const planner = (page: Page) => page.getByRole("status", { name: "Planner" });
+const messages = (page: Page) => page.getByRole("log", { name: "Messages" });
+
+async function signIn(ready: CoreReady, login: string): Promise<void> {
+  const client = await connectCoreApi(ready);
+  try {
+    const { deviceFlow } = await client.api.startSignIn();
+    await connectFakeGitHub(fake!.url).approveDevice(deviceFlow!.userCode, login);
+    await expect.poll(async () => (await client.api.getAuthState()).state, { timeout: 30_000 }).toBe("signed-in");
+  } finally {
+    client.close();
+  }
+}
+
+async function openConversation(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Conversation" }).click();
+  await expect(messages(page)).toBeVisible();
+}
+
+test("the owner is shown in both windows once one of them asks the Planner, and a confirmed reset hands it on", async ({ browser }) => {
+  fake = await startFakeGitHubProcess();
+  const github = ["--github-client-id", defaultFixtures().clientId, "--github-api-url", fake.url, "--github-web-url", fake.url];
+  const relayDir = tempDir("planner-relay");
+  const port = await freePort();
+  const [tokenA, tokenB] = [await addRelayUser(relayDir, "alice"), await addRelayUser(relayDir, "bob")];
+  await startRelayProcess(relayDir, port);
+  const [coreA, coreB] = await Promise.all([
+    startCore(tempDir("planner-a"), ["--relay", `ws://127.0.0.1:${port}`, "--relay-token", tokenA, ...github]),
+    startCore(tempDir("planner-b"), ["--relay", `ws://127.0.0.1:${port}`, "--relay-token", tokenB, ...github]),
+  ]);
+  await signIn(coreA.ready, "alice");
+  await signIn(coreB.ready, "bob");
+  const alice = await openApp(browser, coreA.ready.url);
+  const bob = await openApp(browser, coreB.ready.url);
+
+  await createDocument(alice, "Planned together");
+  await openConversation(alice);
+  await openDocument(bob, "Planned together");
+  await openConversation(bob);
+  await expect(planner(bob)).toContainText("Nobody runs the Planner here yet", { timeout: 20_000 });
+
+  const box = alice.getByRole("textbox", { name: "Message" });
+  await box.fill("@Planner draft the milestones");
+  await box.press("Enter");
+  await expect(planner(alice)).toContainText("Planner runs on this app", { timeout: 20_000 });
+  await expect(planner(bob)).toContainText("Planner runs on alice's app", { timeout: 20_000 });
+
+  await planner(bob).getByText("Details").click();
+  await expect(planner(bob).getByText("Ownership generation").locator("xpath=following-sibling::dd[1]")).toHaveText("1");
+  await planner(bob).getByRole("button", { name: "Reset Planner ownership" }).click();
+  const confirm = bob.getByRole("dialog", { name: "Reset Planner ownership?" });
+  await expect(confirm).toContainText("alice's app stops running the Planner");
+  await confirm.getByRole("button", { name: "Reset" }).click();
+
+  for (const page of [alice, bob]) {
+    await expect(messages(page).getByText(/^bob reset Planner ownership: alice's app \(ownership generation 1\)/)).toBeVisible({ timeout: 20_000 });
+  }
+  // Alice's message still waits for the Planner: her app takes it over, and Bob's window follows.
+  await expect(planner(bob)).toContainText("Planner runs on alice's app", { timeout: 20_000 });
+  await expect(planner(bob).getByText("Ownership generation").locator("xpath=following-sibling::dd[1]")).toHaveText("2", { timeout: 20_000 });
+  await expect(planner(alice)).toContainText("Planner runs on this app");
+});
