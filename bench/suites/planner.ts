@@ -6,6 +6,7 @@
  * - fenced write against a plain relayed change: a conversation entry from Alice's app until it is in Bob's replica,
  *   written as an ordinary change, and as the Planner's fenced write (prepared on a fork, checked and applied by the
  *   relay, synced on), interleaved; the ratio of the two is the fence's added latency.
+ * - a turn's context of a 10,000-entry transcript: the builder alone, and with every entry read and checked first.
  * Timings are printed, never asserted.
  */
 import type { DocHandle, DocumentId } from "@automerge/automerge-repo";
@@ -16,6 +17,7 @@ import { createAppCore } from "../../main/core/app-core.js";
 import type { AppCore } from "../../main/core/types.js";
 import { conversationIdOf } from "../../shared/node/conversation-identity.js";
 import { readEntries, type ConversationDocument } from "../../shared/schema/conversation.js";
+import { backscroll, bootstrap } from "../../main/planner/turn-context.js";
 import { waitFor } from "../../shared/wait-for.js";
 import { startRelay } from "../../sync-relay/server.js";
 import { defaultFixtures } from "../../test-support/fake-github/fixtures.js";
@@ -24,6 +26,27 @@ import type { Row, Suite } from "../lib/report.js";
 import { summarize } from "../lib/stats.js";
 
 const SAMPLES = { quick: 15, full: 100 };
+const CONTEXT_ENTRIES = 10_000;
+
+/** A conversation document with `count` entries by three people and the Planner, a session boundary a third of the way. */
+function longTranscript(count: number): ConversationDocument {
+  const entries: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) {
+    const id = i.toString(16).padStart(32, "0");
+    const author = i % 4 === 3 ? { kind: "planner" } : i === Math.floor(count / 3) ? { kind: "system" } : { kind: "person", name: ["Ada", "Bob", "Cy"][i % 3], device: "device-1" };
+    entries[id] = {
+      id,
+      seq: i + 1,
+      author,
+      to: i % 4 === 2 ? "planner" : "room",
+      text: `Message ${i}: ${"words of a plan discussion ".repeat(4)}`,
+      at: i,
+      clientRequestId: `r${i}`,
+      ...(i === Math.floor(count / 3) ? { sessionGeneration: 1 } : {}),
+    };
+  }
+  return { schemaVersion: 1, kind: "conversation", planId: "bench", entries };
+}
 const WARMUP = 5;
 
 /** Resolves when the handle holds an entry whose text is `text`. */
@@ -123,6 +146,24 @@ export const plannerSuite: Suite = async (ctx) => {
       }
     }
 
+    // ---- context of a long transcript ----
+    ctx.log("context: a 10,000-entry transcript");
+    const transcript = longTranscript(CONTEXT_ENTRIES);
+    const parsed = readEntries(transcript).entries;
+    const builderOnly: number[] = [];
+    const withRead: number[] = [];
+    for (let i = 0; i < WARMUP + samples; i++) {
+      let t = performance.now();
+      backscroll(parsed);
+      bootstrap(parsed);
+      if (i >= WARMUP) builderOnly.push(performance.now() - t);
+      t = performance.now();
+      const entries = readEntries(transcript).entries;
+      backscroll(entries);
+      bootstrap(entries);
+      if (i >= WARMUP) withRead.push(performance.now() - t);
+    }
+
     const row = (name: string, values: number[]): Row => {
       const s = summarize(values);
       return { name, metrics: { n: s.n, "p50 ms": s.p50, "p95 ms": s.p95, "max ms": s.max } };
@@ -141,6 +182,10 @@ export const plannerSuite: Suite = async (ctx) => {
             row("fenced write: the relay's answer", answered),
             { name: "fenced / plain", metrics: { "p50 x": f.p50 / p.p50, "p95 x": f.p95 / p.p95 } },
           ],
+        },
+        {
+          title: `a turn's context (backscroll + bootstrap) of a ${CONTEXT_ENTRIES.toLocaleString("en-US")}-entry transcript (target 5 ms)`,
+          rows: [row("from parsed entries", builderOnly), row("reading and checking every entry first (readEntries)", withRead)],
         },
       ],
       notes: [

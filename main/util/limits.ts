@@ -189,3 +189,13 @@ export const PLANNER_FENCED_WRITE_LINK_WAIT_MS = 30_000;
  * many plans (those it sent in most recently), so a long history never makes it open every conversation at once.
  */
 export const PLANNER_RESUME_MAX_PLANS = 50;
+
+// ---- The Planner's context (issue #26; the seed's "Conversation context") ----
+/** A turn sees the messages since the last turn, at most this many entries... */
+export const PLANNER_BACKSCROLL_MAX_ENTRIES = 40;
+/** ...and normally at most this many characters of them (the newest message is kept whole even when it alone is more). */
+export const PLANNER_BACKSCROLL_MAX_CHARS = 8_000;
+/** A recreated session is given at most this many of the latest entries since the session began... */
+export const PLANNER_BOOTSTRAP_MAX_ENTRIES = 100;
+/** ...and at most this many characters of them. */
+export const PLANNER_BOOTSTRAP_MAX_CHARS = 50_000;

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import type { ConversationEntry } from "../../shared/schema/conversation.js";
+import { PLANNER_BACKSCROLL_MAX_CHARS, PLANNER_BACKSCROLL_MAX_ENTRIES, PLANNER_BOOTSTRAP_MAX_CHARS, PLANNER_BOOTSTRAP_MAX_ENTRIES } from "../util/limits.js";
+import { backscroll, bootstrap, renderEntry } from "./turn-context.js";
+
+let seq = 0;
+const person = (text: string, name = "Ada", to: "planner" | "room" = "room"): ConversationEntry => ({
+  id: (++seq).toString(16).padStart(32, "0"),
+  seq,
+  author: { kind: "person", name, device: "device-1", ...(name === "Ada" ? { login: "ada" } : {}) },
+  to,
+  text,
+  at: seq,
+  clientRequestId: `r${seq}`,
+});
+const planner = (text: string): ConversationEntry => ({ ...person(text), author: { kind: "planner" }, to: "room" });
+const boundary = (generation: number): ConversationEntry => ({ ...person("/new"), author: { kind: "system" }, sessionGeneration: generation });
+const texts = (entries: ConversationEntry[]) => entries.map((entry) => entry.text);
+/** Text that renders to exactly `chars` characters for a person named Bob (no login): "Bob: " is 5. */
+const sized = (chars: number, name = "Bob") => person("x".repeat(chars - name.length - 2), name);
+
+describe("what a Planner turn is given of the conversation", () => {
+  it("names people by name and login and says whom they addressed", () => {
+    expect(renderEntry(person("Ship it?", "Ada", "planner"))).toBe("Ada (@ada) to the Planner: Ship it?");
+    expect(renderEntry(person("No", "Bob"))).toBe("Bob: No");
+    expect(renderEntry(planner("Done."))).toBe("Planner: Done.");
+  });
+
+  it("gives the messages since the Planner last spoke, oldest first", () => {
+    const talk = [person("old"), planner("answer"), person("one"), person("two", "Bob")];
+    expect(texts(backscroll(talk))).toEqual(["one", "two"]);
+    expect(texts(backscroll([person("a"), person("b")]))).toEqual(["a", "b"]);
+  });
+
+  it(`keeps at most ${PLANNER_BACKSCROLL_MAX_ENTRIES} entries of backscroll, the newest`, () => {
+    const talk = Array.from({ length: PLANNER_BACKSCROLL_MAX_ENTRIES + 1 }, (_, i) => person(`m${i}`, "Bob"));
+    expect(backscroll(talk.slice(1))).toHaveLength(PLANNER_BACKSCROLL_MAX_ENTRIES);
+    expect(texts(backscroll(talk))).toEqual(texts(talk.slice(1)));
+  });
+
+  it(`keeps backscroll within ${PLANNER_BACKSCROLL_MAX_CHARS} characters, whole entries only, yet the newest whole even when longer`, () => {
+    const exact = [sized(PLANNER_BACKSCROLL_MAX_CHARS / 2), sized(PLANNER_BACKSCROLL_MAX_CHARS / 2)];
+    expect(backscroll(exact)).toHaveLength(2);
+    const over = [sized(PLANNER_BACKSCROLL_MAX_CHARS / 2 + 1), sized(PLANNER_BACKSCROLL_MAX_CHARS / 2)];
+    expect(backscroll(over)).toEqual([over[1]]);
+    const huge = [person("earlier"), sized(PLANNER_BACKSCROLL_MAX_CHARS * 3)];
+    expect(backscroll(huge)).toEqual([huge[1]]);
+  });
+
+  it("bootstraps a new session only from after the last session boundary", () => {
+    const talk = [person("before"), planner("old answer"), boundary(1), person("after"), planner("new answer"), person("latest")];
+    expect(texts(bootstrap(talk))).toEqual(["after", "new answer", "latest"]);
+    expect(texts(backscroll(talk))).toEqual(["latest"]);
+    expect(bootstrap([person("a"), boundary(2)])).toEqual([]);
+  });
+
+  it(`bootstraps from at most ${PLANNER_BOOTSTRAP_MAX_ENTRIES} entries and ${PLANNER_BOOTSTRAP_MAX_CHARS} characters, the latest, whole`, () => {
+    const many = Array.from({ length: PLANNER_BOOTSTRAP_MAX_ENTRIES + 1 }, (_, i) => person(`m${i}`, "Bob"));
+    expect(bootstrap(many.slice(1))).toHaveLength(PLANNER_BOOTSTRAP_MAX_ENTRIES);
+    expect(texts(bootstrap(many))).toEqual(texts(many.slice(1)));
+    const exact = [sized(PLANNER_BOOTSTRAP_MAX_CHARS / 2), sized(PLANNER_BOOTSTRAP_MAX_CHARS / 2)];
+    expect(bootstrap(exact)).toHaveLength(2);
+    const over = [sized(PLANNER_BOOTSTRAP_MAX_CHARS / 2 + 1), sized(PLANNER_BOOTSTRAP_MAX_CHARS / 2)];
+    expect(bootstrap(over)).toEqual([over[1]]);
+    // Unlike the backscroll, the bootstrap bound is strict: a single longer entry is left to the turn's own message.
+    expect(bootstrap([sized(PLANNER_BOOTSTRAP_MAX_CHARS + 1)])).toEqual([]);
+  });
+});

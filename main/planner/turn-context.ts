@@ -1,0 +1,69 @@
+/**
+ * What a Planner turn is given of the conversation (issue #26, the seed's "Conversation context"): never the whole
+ * transcript. A turn gets the backscroll, the messages since the Planner last spoke, bounded by
+ * PLANNER_BACKSCROLL_MAX_ENTRIES and normally PLANNER_BACKSCROLL_MAX_CHARS (the newest message is kept whole even when
+ * it alone is longer); a session made afresh (after a restart, a credential change, a reset, `/new`) is bootstrapped
+ * from at most PLANNER_BOOTSTRAP_MAX_ENTRIES of the latest entries and PLANNER_BOOTSTRAP_MAX_CHARS, only from after
+ * the session's boundary. The plan itself is read through read_plan, never put here.
+ *
+ * What must stay true: entries are chosen from the newest backwards and given oldest first; an entry is given whole or
+ * not at all; nothing before the last session boundary is given; only entries that are given are rendered (finding
+ * the boundary is one cheap test per entry back to it), so a 10,000-entry transcript stays well inside a millisecond
+ * budget (npm run bench -- planner).
+ */
+import type { ConversationEntry } from "../../shared/schema/conversation.js";
+import { PLANNER_BACKSCROLL_MAX_CHARS, PLANNER_BACKSCROLL_MAX_ENTRIES, PLANNER_BOOTSTRAP_MAX_CHARS, PLANNER_BOOTSTRAP_MAX_ENTRIES } from "../util/limits.js";
+
+/** A session boundary: the system entry a reset or `/new` writes, which begins a session generation. */
+export function isSessionBoundary(entry: ConversationEntry): boolean {
+  return entry.author.kind === "system" && entry.sessionGeneration !== undefined;
+}
+
+/** One entry as the model reads it: who wrote it (people by name and login, never merged), to whom, and the text. */
+export function renderEntry(entry: ConversationEntry): string {
+  const { author } = entry;
+  const who = author.kind === "person" ? `${author.name}${author.login ? ` (@${author.login})` : ""}` : author.kind === "planner" ? "Planner" : "Chopin";
+  return `${who}${entry.to === "planner" && author.kind === "person" ? " to the Planner" : ""}: ${entry.text}`;
+}
+
+interface Bounds {
+  maxEntries: number;
+  maxChars: number;
+  /** Keep the newest entry even when it alone is longer than maxChars. */
+  newestWhole: boolean;
+}
+
+/**
+ * The latest entries of `entries` (sorted oldest first) after index `from`, within the bounds, oldest first. Walks
+ * back from the newest and stops at the first entry that does not fit: a gap in the middle would misquote the talk.
+ */
+function latest(entries: readonly ConversationEntry[], from: number, bounds: Bounds): ConversationEntry[] {
+  const chosen: ConversationEntry[] = [];
+  let chars = 0;
+  for (let i = entries.length - 1; i > from && chosen.length < bounds.maxEntries; i--) {
+    const length = renderEntry(entries[i]!).length;
+    const fits = chars + length <= bounds.maxChars || (chosen.length === 0 && bounds.newestWhole);
+    if (!fits) break;
+    chosen.push(entries[i]!);
+    chars += length;
+  }
+  return chosen.reverse();
+}
+
+/** Index of the last entry matching `test`, looking back from the newest; -1 when none does. */
+function lastIndex(entries: readonly ConversationEntry[], test: (entry: ConversationEntry) => boolean): number {
+  for (let i = entries.length - 1; i >= 0; i--) if (test(entries[i]!)) return i;
+  return -1;
+}
+
+/** The messages since the Planner last spoke (or since the session began), bounded. */
+export function backscroll(entries: readonly ConversationEntry[]): ConversationEntry[] {
+  const from = lastIndex(entries, (entry) => entry.author.kind === "planner" || isSessionBoundary(entry));
+  return latest(entries, from, { maxEntries: PLANNER_BACKSCROLL_MAX_ENTRIES, maxChars: PLANNER_BACKSCROLL_MAX_CHARS, newestWhole: true });
+}
+
+/** What a session made afresh is given: the latest entries after the last session boundary, bounded. */
+export function bootstrap(entries: readonly ConversationEntry[]): ConversationEntry[] {
+  const from = lastIndex(entries, isSessionBoundary);
+  return latest(entries, from, { maxEntries: PLANNER_BOOTSTRAP_MAX_ENTRIES, maxChars: PLANNER_BOOTSTRAP_MAX_CHARS, newestWhole: false });
+}
