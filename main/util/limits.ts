@@ -199,3 +199,7 @@ export const PLANNER_BACKSCROLL_MAX_CHARS = 8_000;
 export const PLANNER_BOOTSTRAP_MAX_ENTRIES = 100;
 /** ...and at most this many characters of them. */
 export const PLANNER_BOOTSTRAP_MAX_CHARS = 50_000;
+/** One edit_plan call changes the plan in 1 to this many operations... */
+export const MAX_PLAN_EDIT_OPERATIONS = 50;
+/** ...carrying at most this many characters of Markdown in all. */
+export const MAX_PLAN_EDIT_CHARS = 100_000;
