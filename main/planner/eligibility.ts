@@ -11,6 +11,7 @@ import { ChopinError } from "../../shared/errors.js";
 import type { RepositoryBinding as PlanRepository } from "../../shared/schema/plan-document.js";
 import type { Credential } from "../github/credentials.js";
 import type { PermissionFact, PermissionFacts } from "../github/permission-facts.js";
+import { checkableBinding } from "./checkable-binding.js";
 
 export interface EligibilityDeps {
   credential(): Credential | null;
@@ -32,11 +33,9 @@ export function plannerEligibility(deps: EligibilityDeps): PlannerEligibility {
       return new ChopinError("unauthorized", "Your GitHub sign-in has expired; the Planner can run here again once it is renewed.");
     }
     if (repository === null) return null;
-    const { nodeId, repositoryId, installationId, owner, name, defaultBranch } = repository;
-    if (!nodeId || repositoryId === undefined || installationId === undefined) {
-      return new ChopinError("forbidden", `This plan names ${owner}/${name} without it having been chosen through GitHub, so your access to it cannot be checked: choose the repository again in the plan's settings.`);
-    }
-    const binding = { nodeId, id: repositoryId, owner, name, defaultBranch: defaultBranch ?? "", installationId };
+    const checkable = checkableBinding(repository);
+    if ("refusal" in checkable) return new ChopinError("forbidden", checkable.refusal);
+    const { binding } = checkable;
     const refusal = (fact: PermissionFact) => (fact.ok ? null : new ChopinError(fact.reason === "github-unavailable" || fact.reason === "rate-limited" ? "github-unavailable" : "forbidden", fact.message, { reason: fact.reason }));
     return refusal(await deps.facts.hasPushOrAdmin(binding)) ?? refusal(await deps.facts.installationHasAccess(binding));
   };
