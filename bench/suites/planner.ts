@@ -6,6 +6,8 @@
  * - fenced write against a plain relayed change: a conversation entry from Alice's app until it is in Bob's replica,
  *   written as an ordinary change, and as the Planner's fenced write (prepared on a fork, checked and applied by the
  *   relay, synced on), interleaved; the ratio of the two is the fence's added latency.
+ * - a tool call behind the six-check permission gate (facts cached as they are between GitHub checks) against the
+ *   same handler alone;
  * - a turn's context of a 10,000-entry transcript: the builder alone, and with every entry read and checked first.
  * Timings are printed, never asserted.
  */
@@ -18,9 +20,13 @@ import type { AppCore } from "../../main/core/types.js";
 import { conversationIdOf } from "../../shared/node/conversation-identity.js";
 import { readEntries, type ConversationDocument } from "../../shared/schema/conversation.js";
 import { backscroll, bootstrap } from "../../main/planner/turn-context.js";
+import { checkPermission, type GateDeps } from "../../main/planner/permission-gate.js";
+import { planBlocks } from "../../main/planner/plan-blocks.js";
+import { createPermissionFacts } from "../../main/github/permission-facts.js";
+import { createGitHubRest } from "../../main/github/rest-client.js";
 import { waitFor } from "../../shared/wait-for.js";
 import { startRelay } from "../../sync-relay/server.js";
-import { defaultFixtures } from "../../test-support/fake-github/fixtures.js";
+import { defaultFixtures, PLANETS } from "../../test-support/fake-github/fixtures.js";
 import { startFakeGitHub } from "../../test-support/fake-github/server.js";
 import type { Row, Suite } from "../lib/report.js";
 import { summarize } from "../lib/stats.js";
@@ -85,8 +91,9 @@ export const plannerSuite: Suite = async (ctx) => {
     const id = plan.id as DocumentId;
     await waitFor(async () => (await bob.api.listDocuments()).some((d) => d.id === id && !d.arriving), "Bob has the plan", 60_000);
     await alice.api.postMessage(id, { text: "hello", to: "room", clientRequestId: "hello" });
+    // Read through Bob's app first: his conversation is begun from its genesis and then takes Alice's entries.
+    await waitFor(async () => (await bob.api.readConversation(id)).entries.some((entry) => entry.text === "hello"), "Bob has the conversation", 60_000);
     const atBob = await bob.repo.find<ConversationDocument>(conversationIdOf(id));
-    await arrival(atBob, "hello");
     await alice.api.getPlannerState(id);
 
     // ---- claim latency ----
@@ -164,6 +171,32 @@ export const plannerSuite: Suite = async (ctx) => {
       if (i >= WARMUP) withRead.push(performance.now() - t);
     }
 
+    // ---- the permission gate around a tool call ----
+    ctx.log(`gate: ${samples * 10} tool calls with and without the six checks, interleaved`);
+    const rest = createGitHubRest({ apiBaseUrl: fake.url, token: () => "ghu_alice" });
+    const credential = { accessToken: "ghu_alice", revision: 1, expiresAt: null, identity: { login: "alice", id: 1, name: null } };
+    const facts = createPermissionFacts({ credentials: { current: () => credential }, rest, policy: { allowedUsers: [], allowedOrganizations: [] } });
+    const { data: planets } = await rest.octokit.request("GET /repositories/{id}", { id: PLANETS.id });
+    const repository = { owner: PLANETS.owner, name: PLANETS.name, nodeId: (planets as { node_id: string }).node_id, repositoryId: PLANETS.id, installationId: 71, defaultBranch: "main" };
+    const gate: GateDeps = { admitted: () => ({ ok: true }), currentUser: () => "alice", owns: () => 1, facts, repository: async () => repository };
+    const gateSession = { channelId: "bench", user: "alice", ownershipGeneration: 1, credentialRevision: 1 };
+    const planText = "# Plan\n\n" + Array.from({ length: 60 }, (_, i) => `## Step ${i}\n\nDo the ${i}th thing carefully, then check it.\n`).join("\n");
+    const tool = async () => planBlocks(planText);
+    const first = await checkPermission(gate, gateSession);
+    if (!first.allowed) throw new Error(`the gate refused the bench's call: ${first.reason}`);
+    const bare: number[] = [];
+    const gated: number[] = [];
+    for (let i = 0; i < WARMUP + samples * 10; i++) {
+      let t = performance.now();
+      await tool();
+      if (i >= WARMUP) bare.push(performance.now() - t);
+      t = performance.now();
+      const decision = await checkPermission(gate, gateSession);
+      if (!decision.allowed) throw new Error(decision.reason);
+      await tool();
+      if (i >= WARMUP) gated.push(performance.now() - t);
+    }
+
     const row = (name: string, values: number[]): Row => {
       const s = summarize(values);
       return { name, metrics: { n: s.n, "p50 ms": s.p50, "p95 ms": s.p95, "max ms": s.max } };
@@ -181,6 +214,14 @@ export const plannerSuite: Suite = async (ctx) => {
             row("fenced write (prepare + publish + sync)", fenced),
             row("fenced write: the relay's answer", answered),
             { name: "fenced / plain", metrics: { "p50 x": f.p50 / p.p50, "p95 x": f.p95 / p.p95 } },
+          ],
+        },
+        {
+          title: "a tool call (read_plan's blocks of a 60-step plan) with the six-check gate and without (target <= 1.2x, <= 2 ms added at p50)",
+          rows: [
+            row("handler alone", bare),
+            row("gate + handler", gated),
+            { name: "gated / bare", metrics: { "p50 x": summarize(gated).p50 / summarize(bare).p50, "added p50 ms": summarize(gated).p50 - summarize(bare).p50 } },
           ],
         },
         {
