@@ -276,7 +276,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     repo,
     mcp: { url: mcpServer.url, port: mcpServer.port, configPath, portChangedFrom: mcpStart.changedFrom },
     startupNotes: docs.indexRecovery ? [recoveryNote(docs.indexRecovery)] : [],
-    planner: { writes: plannerWrites, ownership, entry: (planId, input) => conversations.plannerEntry(planId, input) },
+    planner: { writes: plannerWrites, ownership, entry: (planId, input) => conversations.plannerEntry(planId, input), documents: docs },
     listenOnStablePort: (name, requested, listen) => listenOnStablePort(db, name, requested, listen),
     attachRendererAdapter(inner: NetworkAdapterInterface) {
       // The window fast link (docs/architecture.md, "Window fast link"): a window's keystrokes reach this Repo, and

@@ -9,6 +9,7 @@ import type { StablePortStart } from "../store/stable-port.js";
 import type { TypedEmitter } from "../util/typed-emitter.js";
 import type { FencedWriter } from "../planner/fenced-writer.js";
 import type { ConversationService } from "../conversations/conversation-service.js";
+import type { DocumentService } from "../documents/document-service.js";
 import type { PlannerOwnership } from "../planner/planner-ownership.js";
 
 export interface AppCoreOptions {
@@ -56,7 +57,12 @@ export interface AppCore {
    * What the Planner runtime builds on (issue #25; the runtime is issue #26's): fenced writes to a channel's plan or
    * conversation, and the ownership they are fenced by.
    */
-  readonly planner: { readonly writes: FencedWriter; readonly ownership: PlannerOwnership; readonly entry: ConversationService["plannerEntry"] };
+  readonly planner: {
+    readonly writes: FencedWriter;
+    readonly ownership: PlannerOwnership;
+    readonly entry: ConversationService["plannerEntry"];
+    readonly documents: Pick<DocumentService, "getContent">;
+  };
   /** Flushes storage and stops every server and connection. Safe to call twice. */
   close(): Promise<void>;
 }

@@ -49,13 +49,13 @@ export class FencedWriter {
    * Prepares `change` on a fork of the document (the channel's plan or its conversation) under the generation this
    * app owns the channel with now. Refused (not-owner) when it owns none.
    */
-  async prepare<T>(channelId: DocumentId, documentId: DocumentId, change: (doc: T) => void): Promise<PreparedWrite> {
+  async prepare<T>(channelId: DocumentId, documentId: DocumentId, change: (doc: T) => void, options: { message?: string; time?: number } = {}): Promise<PreparedWrite> {
     const generation = this.#deps.clientFor(channelId).owns(channelId);
     if (generation === null) throw new ChopinError("forbidden", "This app does not run the Planner here now, so it writes nothing on the Planner's behalf.");
     const handle = (await this.#deps.repo.find<T>(documentId)) as DocHandle<T>;
     const base = handle.doc();
     // An actor of its own: the fork's change must never share a sequence number with this replica's later edits.
-    const fork = A.change(A.clone(base, { actor: randomBytes(16).toString("hex") }), change);
+    const fork = A.change(A.clone(base, { actor: randomBytes(16).toString("hex") }), options, change);
     const changes = A.getChanges(base, fork);
     if (changes.length === 0) throw new ChopinError("invalid-input", "The Planner's write changed nothing.");
     const hashes = changes.map((bytes) => A.decodeChange(bytes).hash);
@@ -92,6 +92,24 @@ export class FencedWriter {
     }
     if (!outcome.ok) this.#deps.refused?.(outcome, write);
     return outcome;
+  }
+
+  /** Resolves once this replica holds the write's changes (taken back from the keeper), or false after `timeoutMs`. */
+  async arrived(write: PreparedWrite, timeoutMs: number): Promise<boolean> {
+    const handle = await this.#deps.repo.find(write.documentId);
+    const holds = () => A.hasHeads(handle.doc() as A.Doc<unknown>, write.hashes);
+    if (holds()) return true;
+    return new Promise((resolve) => {
+      const done = (value: boolean) => {
+        clearTimeout(timer);
+        handle.off("heads-changed", check);
+        resolve(value);
+      };
+      const check = () => holds() && done(true);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      timer.unref?.();
+      handle.on("heads-changed", check);
+    });
   }
 
   /** Prepares and publishes in one go. */

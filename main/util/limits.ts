@@ -203,3 +203,5 @@ export const PLANNER_BOOTSTRAP_MAX_CHARS = 50_000;
 export const MAX_PLAN_EDIT_OPERATIONS = 50;
 /** ...carrying at most this many characters of Markdown in all. */
 export const MAX_PLAN_EDIT_CHARS = 100_000;
+/** After its fenced write is accepted, the Planner's edit_plan waits at most this long for the change to come back here. */
+export const PLANNER_WRITE_ARRIVAL_WAIT_MS = 10_000;
