@@ -25,7 +25,7 @@ import type { ToolConversations } from "../mcp/tools.js";
 import { PLANNER_RELEASE_ON_QUIT_WAIT_MS, PLANNER_RESUME_MAX_PLANS } from "../util/limits.js";
 import { Repo, type DocHandle, type DocumentId, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinApi, ChopinEvents } from "../../shared/api.js";
-import type { ChopinError } from "../../shared/errors.js";
+import { ChopinError } from "../../shared/errors.js";
 import { DEFAULT_MCP_PORT } from "../../shared/defaults.js";
 import { FastLinkAdapter } from "../../shared/fast-link/fast-link-adapter.js";
 import { verifiedChangeHashes } from "../../shared/node/change-hash.js";
@@ -211,10 +211,6 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     else if (!signedIn) resumeWaiting();
     signedIn = now;
   });
-  setImmediate(() => {
-    // Not once close() began: the database may be gone.
-    if (closing === null) resumeWaiting();
-  });
   const plannerWrites = new FencedWriter({
     repo,
     clientFor: (planId) => ownership.keeperOf(planId),
@@ -269,6 +265,15 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
 
 
   let closing: Promise<void> | null = null;
+  // Scheduled only once the core has started (a failed start schedules nothing), and skipped once close() began.
+  setImmediate(() => {
+    if (closing !== null) return;
+    try {
+      resumeWaiting();
+    } catch (error) {
+      onStorageFault(new ChopinError("storage-failure", `Looking for messages waiting for the Planner failed: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  });
   return {
     // Refused with a sentence once close() began: a window's late call must not reach a closed database.
     api: refusedOnceClosing(api, () => closing !== null),
