@@ -14,26 +14,32 @@ import { startFakeGitHubProcess, type FakeGitHubProcess } from "./support/fake-g
 import { startCore, stopAll, tempDir } from "./support/processes.js";
 import { addRelayUser, startRelayProcess } from "./support/relay.js";
 import { freePort } from "./support/tcp-proxy.js";
+import { startPlannerModel, type PlannerModel } from "./support/planner-model.js";
 
 let fake: FakeGitHubProcess | undefined;
+let model: PlannerModel | undefined;
 const clients: CoreApiClient[] = [];
 test.afterAll(async () => {
   for (const client of clients) client.close();
   await stopAll();
   await fake?.stop();
+  await model?.fake.close();
 });
 
 test("the owner's app killed loses the Planner when its lease expires at the relay, and the next claim is generation 2", async () => {
   test.setTimeout(180_000);
   fake = await startFakeGitHubProcess();
-  const github = ["--github-client-id", defaultFixtures().clientId, "--github-api-url", fake.url, "--github-web-url", fake.url];
+  // The Planner's turns never end here (the model never answers): messages to it keep waiting, so ownership alone is
+  // what the test watches.
+  model = await startPlannerModel({ hang: true });
+  const github = ["--github-client-id", defaultFixtures().clientId, "--github-api-url", fake.url, "--github-web-url", fake.url, ...model.args];
   const relayDir = tempDir("killed-relay");
   const port = await freePort();
   const [tokenA, tokenB] = [await addRelayUser(relayDir, "alice"), await addRelayUser(relayDir, "bob")];
   await startRelayProcess(relayDir, port);
   const [coreA, coreB] = await Promise.all([
-    startCore(tempDir("killed-a"), ["--relay", `ws://127.0.0.1:${port}`, "--relay-token", tokenA, ...github]),
-    startCore(tempDir("killed-b"), ["--relay", `ws://127.0.0.1:${port}`, "--relay-token", tokenB, ...github]),
+    startCore(tempDir("killed-a"), ["--relay", `ws://127.0.0.1:${port}`, "--relay-token", tokenA, ...github], model.env),
+    startCore(tempDir("killed-b"), ["--relay", `ws://127.0.0.1:${port}`, "--relay-token", tokenB, ...github], model.env),
   ]);
   const [alice, bob] = [await connectCoreApi(coreA.ready), await connectCoreApi(coreB.ready)];
   clients.push(alice, bob);

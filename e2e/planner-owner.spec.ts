@@ -14,11 +14,14 @@ import { startFakeGitHubProcess, type FakeGitHubProcess } from "./support/fake-g
 import { startCore, stopAll, tempDir, type CoreReady } from "./support/processes.js";
 import { addRelayUser, startRelayProcess } from "./support/relay.js";
 import { freePort } from "./support/tcp-proxy.js";
+import { startPlannerModel, type PlannerModel } from "./support/planner-model.js";
 
 let fake: FakeGitHubProcess | undefined;
+let model: PlannerModel | undefined;
 test.afterAll(async () => {
   await stopAll();
   await fake?.stop();
+  await model?.fake.close();
 });
 
 const planner = (page: Page) => page.getByRole("status", { name: "Planner" });
@@ -42,14 +45,17 @@ async function openConversation(page: Page): Promise<void> {
 
 test("the owner is shown in both windows once one of them asks the Planner, and a confirmed reset hands it on", async ({ browser }) => {
   fake = await startFakeGitHubProcess();
-  const github = ["--github-client-id", defaultFixtures().clientId, "--github-api-url", fake.url, "--github-web-url", fake.url];
+  // The Planner's turns never end here (the model never answers): messages to it keep waiting, so ownership alone is
+  // what the test watches.
+  model = await startPlannerModel({ hang: true });
+  const github = ["--github-client-id", defaultFixtures().clientId, "--github-api-url", fake.url, "--github-web-url", fake.url, ...model.args];
   const relayDir = tempDir("planner-relay");
   const port = await freePort();
   const [tokenA, tokenB] = [await addRelayUser(relayDir, "alice"), await addRelayUser(relayDir, "bob")];
   await startRelayProcess(relayDir, port);
   const [coreA, coreB] = await Promise.all([
-    startCore(tempDir("planner-a"), ["--relay", `ws://127.0.0.1:${port}`, "--relay-token", tokenA, ...github]),
-    startCore(tempDir("planner-b"), ["--relay", `ws://127.0.0.1:${port}`, "--relay-token", tokenB, ...github]),
+    startCore(tempDir("planner-a"), ["--relay", `ws://127.0.0.1:${port}`, "--relay-token", tokenA, ...github], model.env),
+    startCore(tempDir("planner-b"), ["--relay", `ws://127.0.0.1:${port}`, "--relay-token", tokenB, ...github], model.env),
   ]);
   await signIn(coreA.ready, "alice");
   await signIn(coreB.ready, "bob");

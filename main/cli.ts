@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     githubClientId: args.github.clientId,
     githubApiUrl: args.github.apiBaseUrl,
     githubWebUrl: args.github.webBaseUrl,
+    planner: args.planner,
     onStorageFault: (sentence) => console.error(`  Warning: ${sentence}`),
   });
   // A stable port keeps the page's origin, and with it the outbox of edits a tab kept while the core was down.

@@ -78,7 +78,7 @@ export const plannerSuite: Suite = async (ctx) => {
   const cores: AppCore[] = [];
   try {
     const core = async (name: string): Promise<AppCore> => {
-      const app = await createAppCore({ dataDir: join(root, name), mcpPort: 0, relayUrl: relay.url, githubClientId: fixtures.clientId, githubApiUrl: fake.url, githubWebUrl: fake.url });
+      const app = await createAppCore({ dataDir: join(root, name), mcpPort: 0, relayUrl: relay.url, githubClientId: fixtures.clientId, githubApiUrl: fake.url, githubWebUrl: fake.url, planner: { turns: false } });
       cores.push(app);
       const { deviceFlow } = await app.api.startSignIn();
       fake.state.approveDevice(deviceFlow!.userCode, name);

@@ -89,6 +89,6 @@ export interface CoreReady {
   dataDir: string;
 }
 
-export function startCore(dataDir: string, extra: string[] = []): Promise<Started<CoreReady>> {
-  return startTs<CoreReady>("main/cli.ts", ["--headless", "--no-open", "--data-dir", dataDir, "--ui-port", "0", "--mcp-port", "0", ...extra], "CHOPIN_READY");
+export function startCore(dataDir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Started<CoreReady>> {
+  return startTs<CoreReady>("main/cli.ts", ["--headless", "--no-open", "--data-dir", dataDir, "--ui-port", "0", "--mcp-port", "0", ...extra], "CHOPIN_READY", env);
 }

@@ -111,6 +111,12 @@ export class ConversationService {
     return { entry: this.#viewer(planId, handle).of(entry, this.#deps.records.readMark(planId)), created: true };
   }
 
+  /** Every readable entry, in causal order (the Planner's context is chosen from these: main/planner/turn-context.ts). */
+  async entries(planId: DocumentId): Promise<ConversationEntry[]> {
+    const { handle } = await this.#openFor(planId);
+    return readEntries(handle.doc()).entries;
+  }
+
   /** Planner sessions begun in this conversation: the highest session generation an entry records (0: none yet). */
   async sessionGeneration(planId: DocumentId): Promise<number> {
     const { handle } = await this.#openFor(planId);
@@ -137,7 +143,7 @@ export class ConversationService {
    */
   async plannerEntry(
     planId: DocumentId,
-    input: { text: string; turnId: string; clientRequestId: string; ownershipGeneration: number; sessionGeneration: number },
+    input: { text: string; turnId?: string; clientRequestId: string; ownershipGeneration: number; sessionGeneration: number },
   ): Promise<{ documentId: DocumentId; entryId: string; change: (doc: ConversationDocument) => void }> {
     const { handle } = await this.#openFor(planId);
     const author = { kind: "planner" } as const;
@@ -151,7 +157,7 @@ export class ConversationService {
       text: messageTextSchema.parse(input.text),
       at: this.#now(),
       clientRequestId: input.clientRequestId,
-      turnId: input.turnId,
+      ...(input.turnId !== undefined ? { turnId: input.turnId } : {}),
       sessionGeneration: input.sessionGeneration,
       ownershipGeneration: input.ownershipGeneration,
     };

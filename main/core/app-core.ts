@@ -4,6 +4,7 @@
  * What must stay true: renderer peers (same device, reached through a guarded shell) may sync every document; relay
  * peers only shared ones; any other peer nothing. The MCP server is up whatever else fails to connect.
  */
+import { composePlanner } from "./compose-planner.js";
 import { ConversationService } from "../conversations/conversation-service.js";
 import { createConversationsApi } from "../conversations/conversations-api.js";
 import { ConversationRecords } from "../store/conversation-records.js";
@@ -11,19 +12,8 @@ import { relayHeldHeads } from "../sync/pending-changes.js";
 import { toHexHeads } from "../documents/heads.js";
 import { refusedOnceClosing } from "../util/closed-guard.js";
 import { chmodSync, mkdirSync } from "node:fs";
-import { randomUUID } from "node:crypto";
-import { setTimeout as delay } from "node:timers/promises";
-import { LeaseClient } from "../planner/lease-client.js";
-import { LocalLeaseKeeper } from "../planner/local-lease-keeper.js";
-import { FencedWriter } from "../planner/fenced-writer.js";
-import { fencedTargetOf } from "../../shared/node/fenced-write-target.js";
-import { PlannerOwnership } from "../planner/planner-ownership.js";
-import { plannerEligibility } from "../planner/eligibility.js";
 import { createPlannerApi } from "../planner/planner-api.js";
-import { createPermissionFacts } from "../github/permission-facts.js";
-import type { ToolConversations } from "../mcp/tools.js";
-import { PLANNER_RELEASE_ON_QUIT_WAIT_MS, PLANNER_RESUME_MAX_PLANS } from "../util/limits.js";
-import { Repo, type DocHandle, type DocumentId, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
+import { Repo, type DocumentId, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinApi, ChopinEvents } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
 import { DEFAULT_MCP_PORT } from "../../shared/defaults.js";
@@ -175,59 +165,22 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   void github.restore();
   // ---- end GitHub ----
 
-  // ---- Planner ownership (issue #25): the relay keeps shared plans' leases, this device the rest ----
-  const leaseSession = randomUUID();
-  const leaseTiming = {
-    ...(options.plannerLease?.renewEveryMs !== undefined ? { renewEveryMs: options.plannerLease.renewEveryMs } : {}),
-    ...(options.plannerLease?.stopMarginMs !== undefined ? { stopMarginMs: options.plannerLease.stopMarginMs } : {}),
-  };
-  const relayLeases = new LeaseClient({ transport: relay.leaseTransport, session: leaseSession, ...leaseTiming });
-  const localKeeper = new LocalLeaseKeeper({
+  // ---- The Planner (issues #25, #26): ownership, fenced writes, the runtime and the turns ----
+  const planner = composePlanner({
+    options,
     db,
-    keeps: (id) => chunks.holds([id]) && !docs.isShared(id),
-    holder: () => ({ user: github.credentials?.current()?.identity.login ?? settings.get().displayName, device: peerId }),
-    fencedTarget: async (documentId) => fencedTargetOf(repo, (await repo.find(documentId as DocumentId)) as DocHandle<unknown>),
-    ...(options.plannerLease?.localTtlMs !== undefined ? { ttlMs: options.plannerLease.localTtlMs } : {}),
-  });
-  const localLeases = new LeaseClient({ transport: localKeeper.transport, session: leaseSession, ...leaseTiming });
-  const facts = github.rest && github.credentials ? createPermissionFacts({ credentials: github.credentials, rest: github.rest, policy: { allowedUsers: [], allowedOrganizations: [] } }) : null;
-  const ownership = new PlannerOwnership({
-    relay: relayLeases,
-    local: localLeases,
-    plans: docs,
-    relayReachable: () => relay!.status().state === "connected",
-    eligibility: plannerEligibility({ credential: () => github.credentials?.current() ?? null, facts }),
-    conversations,
-    personName: () => github.credentials?.current()?.identity.login ?? settings.get().displayName,
-    events,
-  });
-  // Signed out, or the sign-in ended or expired: this app runs the Planner nowhere any more. Signed in: messages of
-  // this person still waiting for the Planner where nobody runs it are taken up (also at start, below).
-  const resumeWaiting = () => ownership.resume(conversationRecords.plansWithSentMessages(PLANNER_RESUME_MAX_PLANS));
-  let signedIn = false;
-  events.on("auth-state", (state) => {
-    const now = state.state === "signed-in";
-    if (!now) void ownership.releaseAll().catch(() => undefined);
-    else if (!signedIn) resumeWaiting();
-    signedIn = now;
-  });
-  const plannerWrites = new FencedWriter({
     repo,
-    clientFor: (planId) => ownership.keeperOf(planId),
-    refused: (outcome, write) => ownership.writeRefused(write.channelId, outcome.reason),
+    docs,
+    conversations,
+    conversationRecords,
+    github,
+    events,
+    peerId,
+    displayName: () => settings.get().displayName,
+    holds: (id) => chunks.holds([id]),
+    relay: { leaseTransport: relay.leaseTransport, connected: () => relay!.status().state === "connected" },
   });
-  const plannerAsked = (planId: DocumentId) => void ownership.invoke(planId).catch(() => undefined);
-  const toolConversations: ToolConversations = {
-    read: (planId, query) => conversations.read(planId, query),
-    post: async (planId, input) => {
-      const result = await conversations.post(planId, input);
-      if (input.to === "planner") plannerAsked(planId);
-      return result;
-    },
-    plannerState: (planId) => ownership.state(planId),
-    resetPlanner: (planId) => ownership.reset(planId),
-  };
-  // ---- end Planner ownership ----
+  const { ownership, toolConversations, plannerAsked } = planner;
 
   const token = loadOrCreateMcpToken(db);
   const relayUrl = () => settings.get().relayUrl;
@@ -269,7 +222,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   setImmediate(() => {
     if (closing !== null) return;
     try {
-      resumeWaiting();
+      planner.resumeWaiting();
     } catch (error) {
       onStorageFault(new ChopinError("storage-failure", `Looking for messages waiting for the Planner failed: ${error instanceof Error ? error.message : String(error)}`));
     }
@@ -281,7 +234,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     repo,
     mcp: { url: mcpServer.url, port: mcpServer.port, configPath, portChangedFrom: mcpStart.changedFrom },
     startupNotes: docs.indexRecovery ? [recoveryNote(docs.indexRecovery)] : [],
-    planner: { writes: plannerWrites, ownership, entry: (planId, input) => conversations.plannerEntry(planId, input), documents: docs },
+    planner: { writes: planner.writes, ownership, entry: (planId, input) => conversations.plannerEntry(planId, input), documents: docs, runtimeStarted: () => planner.runtime.started },
     listenOnStablePort: (name, requested, listen) => listenOnStablePort(db, name, requested, listen),
     attachRendererAdapter(inner: NetworkAdapterInterface) {
       // The window fast link (docs/architecture.md, "Window fast link"): a window's keystrokes reach this Repo, and
@@ -311,12 +264,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     close: () =>
       (closing ??= (async () => {
         syncStatus.close();
-        // Quitting releases the Planner wherever this app runs it, bounded: a relay that does not answer lets it expire.
-        await Promise.race([ownership.releaseAll(), delay(PLANNER_RELEASE_ON_QUIT_WAIT_MS)]).catch(() => undefined);
-        ownership.close();
-        relayLeases.close();
-        localLeases.close();
-        localKeeper.close();
+        await planner.close();
         github.dispose();
         await mcpServer.close().catch(() => {});
         relay!.close();

@@ -33,6 +33,12 @@ export interface AppCoreOptions {
    * keeps running and refuses to report those edits saved; host mode prints it, Electron logs it.
    */
   onStorageFault?: (sentence: string) => void;
+  /**
+   * The Planner on this app (issue #26): a configured model provider (else Copilot on the signed-in person's token),
+   * the Copilot model, and `off` (AGENT=off): no claim, no runtime, no turn. `turns: false` keeps ownership and fenced
+   * writes but runs no turn: for tests of ownership alone, which must not reach for a model.
+   */
+  planner?: { provider?: { type: "openai" | "anthropic" | "azure"; baseUrl: string; model: string; apiKey: string }; copilotModel?: string; off?: boolean; turns?: boolean };
   /** Planner lease timing of this app (tests shorten it; the relay's lease length is the relay's own). */
   plannerLease?: { renewEveryMs?: number; stopMarginMs?: number; localTtlMs?: number };
 }
@@ -62,6 +68,8 @@ export interface AppCore {
     readonly ownership: PlannerOwnership;
     readonly entry: ConversationService["plannerEntry"];
     readonly documents: Pick<DocumentService, "getContent">;
+    /** Whether the Copilot runtime process has been started (only a Planner turn starts it). */
+    runtimeStarted(): boolean;
   };
   /** Flushes storage and stops every server and connection. Safe to call twice. */
   close(): Promise<void>;

@@ -17,6 +17,7 @@ describe("parseHostArgs", () => {
       mcpPort: 65535,
       open: false,
       github: { clientId: null, apiBaseUrl: "https://api.github.com", webBaseUrl: "https://github.com" },
+      planner: { off: false },
     });
   });
 

@@ -1,12 +1,14 @@
 /**
  * Parses host mode's command line: `--headless --data-dir DIR [--relay URL --relay-token T] [--ui-port P]
- * [--mcp-port P] [--github-client-id ID --github-api-url URL --github-web-url URL]`, with CHOPIN_* environment
+ * [--mcp-port P] [--github-client-id ID --github-api-url URL --github-web-url URL] [--planner-provider ...]`, with CHOPIN_* environment
  * equivalents. Bad values are typed errors with a sentence, not crashes.
  */
 import { ChopinError } from "../../shared/errors.js";
 import { readOptions, type OptionKinds } from "../../shared/node/cli-options.js";
 import { DEFAULT_MCP_PORT, DEFAULT_UI_PORT } from "../../shared/defaults.js";
 import { GITHUB_FLAGS, parseGitHubConfig, type GitHubConfig } from "../github/github-config.js";
+import type { AppCoreOptions } from "../core/types.js";
+import { PLANNER_FLAGS, parsePlannerArgs } from "./planner-args.js";
 
 export interface HostArgs {
   headless: boolean;
@@ -19,6 +21,8 @@ export interface HostArgs {
   open: boolean;
   /** Which GitHub to sign in to; clientId null means sign-in is not configured. */
   github: GitHubConfig;
+  /** The Planner's provider and whether it is off (planner-args.ts). */
+  planner: NonNullable<AppCoreOptions["planner"]>;
 }
 
 /** The options, for util.parseArgs (shared/node/cli-options.ts). */
@@ -32,9 +36,10 @@ const OPTIONS: OptionKinds = {
   "ui-port": { type: "string" },
   "mcp-port": { type: "string" },
   ...Object.fromEntries(Object.values(GITHUB_FLAGS).map((flag) => [flag.slice(2), { type: "string" as const }])),
+  ...Object.fromEntries(Object.values(PLANNER_FLAGS).map((flag) => [flag.slice(2), { type: "string" as const }])),
 };
 const OFFERED =
-  "Options: --headless --data-dir DIR --relay URL --relay-token TOKEN --ui-port P --mcp-port P --no-open --github-client-id ID --github-api-url URL --github-web-url URL.";
+  "Options: --headless --data-dir DIR --relay URL --relay-token TOKEN --ui-port P --mcp-port P --no-open --github-client-id ID --github-api-url URL --github-web-url URL --planner-provider openai|anthropic|azure --planner-base-url URL --planner-model NAME.";
 
 function parsePort(flag: string, raw: string): number {
   const port = Number(raw);
@@ -77,5 +82,6 @@ export function parseHostArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
       { clientId: values.get(GITHUB_FLAGS.clientId), apiUrl: values.get(GITHUB_FLAGS.apiUrl), webUrl: values.get(GITHUB_FLAGS.webUrl) },
       env,
     ),
+    planner: parsePlannerArgs(values, env),
   };
 }

@@ -46,6 +46,14 @@ describe("who may run the Planner in a plan", () => {
     expect(named.asked).toEqual([]);
   });
 
+  it("lets a configured provider run it in an unbound plan without a sign-in, but not in a bound one; and nothing when off", async () => {
+    const configured = plannerEligibility({ credential: () => null, facts: null, providerConfigured: () => true });
+    expect(await configured(null)).toBeNull();
+    expect(await configured(bound)).toMatchObject({ code: "unauthorized" });
+    const off = plannerEligibility({ credential: () => credential(), facts: null, providerConfigured: () => true, plannerOff: () => true });
+    expect(await off(null)).toMatchObject({ code: "not-configured", message: expect.stringMatching(/turned off/) });
+  });
+
   it("refuses everything when GitHub sign-in is not set up here", async () => {
     expect(await plannerEligibility({ credential: () => credential(), facts: null })(null)).toMatchObject({ code: "unauthorized" });
   });

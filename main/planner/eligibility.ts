@@ -17,6 +17,10 @@ export interface EligibilityDeps {
   credential(): Credential | null;
   /** The permission facts over the current sign-in; null when GitHub sign-in is not configured here. */
   facts: Pick<PermissionFacts, "hasPushOrAdmin" | "installationHasAccess"> | null;
+  /** A model provider is configured on this app (Settings or the command line): the Planner needs no GitHub sign-in. */
+  providerConfigured?: () => boolean;
+  /** The Planner is turned off on this app (AGENT=off, or the Settings switch). */
+  plannerOff?: () => boolean;
   now?: () => number;
 }
 
@@ -25,7 +29,9 @@ export type PlannerEligibility = (repository: PlanRepository | null) => Promise<
 export function plannerEligibility(deps: EligibilityDeps): PlannerEligibility {
   const now = deps.now ?? Date.now;
   return async (repository) => {
+    if (deps.plannerOff?.()) return new ChopinError("not-configured", "The Planner is turned off on this app.");
     const credential = deps.credential();
+    if (repository === null && deps.providerConfigured?.()) return null;
     if (!credential || !deps.facts) {
       return new ChopinError("unauthorized", "Sign in to GitHub to run the Planner here: it runs on your GitHub Copilot access.");
     }

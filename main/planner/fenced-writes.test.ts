@@ -47,6 +47,8 @@ async function setup() {
       githubApiUrl: fake.url,
       githubWebUrl: fake.url,
       plannerLease: { ...timing, localTtlMs: TTL },
+      // The test writes as the Planner itself: no turn of the app's own.
+      planner: { turns: false },
     });
     cleanups.push(() => app.close());
     const { deviceFlow } = await app.api.startSignIn();

@@ -74,11 +74,14 @@ export class LeaseClient {
       options.transport.onFrame((frame) => this.#receive(frame)),
       options.transport.onLink(({ agreed }) => {
         this.#linked = agreed;
-        // Asked on a link that is gone: no answer can come on it (a fenced write is sent again on the next).
-        if (!agreed) this.#rejectPending("The link to the relay went before it answered.");
-        // A lost link: no renewal can reach the relay, so nothing is owned from now on (the lease may still run there).
+        if (agreed) {
+          void this.#rejoin();
+          return;
+        }
+        // A lost link: no renewal can reach the keeper, so nothing is owned from now on (the lease may still run
+        // there), and no answer can come on it (a fenced write is sent again on the next link).
+        this.#rejectPending("The link to the relay went before it answered.");
         for (const channelId of [...this.#owned.keys()]) this.#stopActing(channelId);
-        if (agreed) void this.#rejoin();
       }),
     );
   }

@@ -71,6 +71,14 @@ describe("the Planner's permission gate", () => {
     expect(asked).not.toContain("push");
   });
 
+  it("says the credential check does not apply to a session on a configured provider", async () => {
+    const { gate, asked } = deps();
+    const decision = await checkPermission(gate, { ...session, credentialRevision: null });
+    expect(decision.allowed).toBe(true);
+    expect(decision.checks.find((c) => c.check === "credential")).toMatchObject({ outcome: "not-applicable" });
+    expect(asked).not.toContain("credential");
+  });
+
   it("denies a repository named by owner and name only: access to it cannot be checked", async () => {
     const decision = await checkPermission(deps({ repository: async () => ({ owner: "octo-org", name: "planets" }) }).gate, session);
     expect(decision).toMatchObject({ allowed: false, failed: "repository-access", reason: expect.stringMatching(/cannot be checked/) });

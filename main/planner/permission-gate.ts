@@ -27,7 +27,8 @@ export interface GateSession {
   /** The GitHub login the session was made for. */
   user: string;
   ownershipGeneration: number;
-  credentialRevision: number;
+  /** The GitHub credential revision the session was made with; null when none is used (a configured provider). */
+  credentialRevision: number | null;
 }
 
 export interface GateDeps {
@@ -81,7 +82,11 @@ export async function checkPermission(deps: GateDeps, session: GateSession): Pro
   );
   if (decide()) return decide()!;
 
-  checks.push(fromFact("credential", deps.facts.isCredentialCurrent(session.credentialRevision)));
+  checks.push(
+    session.credentialRevision === null
+      ? { check: "credential", outcome: "not-applicable", note: "The Planner runs on a configured provider; no GitHub credential is in use." }
+      : fromFact("credential", deps.facts.isCredentialCurrent(session.credentialRevision)),
+  );
   if (decide()) return decide()!;
 
   const repository = await deps.repository(session.channelId);

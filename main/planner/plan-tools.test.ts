@@ -32,7 +32,7 @@ async function setup() {
   cleanups.push(() => github.close());
   const dir = tempDir("chopin-plan-tools-");
   cleanups.push(() => dir.remove());
-  const core = await createAppCore({ dataDir: dir.path, mcpPort: 0, githubClientId: fixtures.clientId, githubApiUrl: github.url, githubWebUrl: github.url });
+  const core = await createAppCore({ dataDir: dir.path, mcpPort: 0, githubClientId: fixtures.clientId, githubApiUrl: github.url, githubWebUrl: github.url, planner: { turns: false } });
   cleanups.push(() => core.close());
   const { deviceFlow } = await core.api.startSignIn();
   github.state.approveDevice(deviceFlow!.userCode, "alice");

@@ -45,6 +45,8 @@ async function core(github: GitHub, options: { relayUrl?: string; dataDir?: stri
     githubClientId: github.fixtures.clientId,
     githubApiUrl: github.fake.url,
     githubWebUrl: github.fake.url,
+    // Ownership alone: no turn reaches for a model.
+    planner: { turns: false },
   });
   cleanups.push(() => made.close());
   return { core: made, dataDir };

@@ -80,7 +80,7 @@ export class PlannerOwnership {
     const plan = await this.#deps.plans.getDocument(planId);
     const client = await this.#follow(planId);
     const known = client.known(planId);
-    if (client.owns(planId) === null && (known === undefined || known.owner === null)) {
+    if (!this.#closed && client.owns(planId) === null && (known === undefined || known.owner === null)) {
       const refusal: unknown = (await this.#deps.eligibility(plan.repository).catch((error: unknown) => error)) ?? this.#unreachable(planId);
       if (refusal) this.#refusals.set(planId, errorShape(refusal));
       else {
@@ -131,6 +131,16 @@ export class PlannerOwnership {
         .then((view) => (view.state === "unowned" ? this.#takeOverWaiting(id) : undefined))
         .catch(() => undefined);
     }
+  }
+
+  /**
+   * Quitting: from now on this app claims nothing (a release ends its lease, and messages that wait would otherwise make
+   * it claim again at once), then releases what it holds.
+   */
+  async quit(): Promise<void> {
+    this.#closed = true;
+    for (const timer of this.#staggered.values()) clearTimeout(timer);
+    await this.releaseAll();
   }
 
   /** Sign-out, credential expiry, quit: this app stops running the Planner everywhere, and the keepers are told. */

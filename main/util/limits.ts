@@ -205,3 +205,5 @@ export const MAX_PLAN_EDIT_OPERATIONS = 50;
 export const MAX_PLAN_EDIT_CHARS = 100_000;
 /** After its fenced write is accepted, the Planner's edit_plan waits at most this long for the change to come back here. */
 export const PLANNER_WRITE_ARRIVAL_WAIT_MS = 10_000;
+/** The model the Planner asks for on the Copilot provider unless the app is told another. */
+export const PLANNER_COPILOT_MODEL = "gpt-4.1";

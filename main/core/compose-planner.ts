@@ -1,0 +1,178 @@
+/**
+ * The Planner's part of the app core (issues #25, #26), composed in one place: ownership (the relay's leases for shared
+ * plans, this device's for the rest), fenced writes, the permission gate, the Copilot runtime (started only by the
+ * first turn) and the turn runner that answers messages to the Planner in the channels this app owns.
+ *
+ * What must stay true: nothing here starts the runtime at app start; `AGENT=off` (options.off) makes this app never
+ * claim, never start the runtime and never run a turn, while everything else (MCP included) works; signing out,
+ * an ended sign-in, and quitting release every lease and discard every session.
+ */
+import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
+import type Database from "better-sqlite3";
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import type { ChopinEvents } from "../../shared/api.js";
+import { fencedTargetOf } from "../../shared/node/fenced-write-target.js";
+import type { ConversationService } from "../conversations/conversation-service.js";
+import type { DocumentService } from "../documents/document-service.js";
+import type { GitHubSession } from "../github/github-session.js";
+import { createPermissionFacts, type PermissionFacts } from "../github/permission-facts.js";
+import type { ToolConversations } from "../mcp/tools.js";
+import { CopilotRuntime, type PlannerProvider } from "../planner/copilot-runtime.js";
+import { plannerEligibility } from "../planner/eligibility.js";
+import { FencedWriter } from "../planner/fenced-writer.js";
+import { LeaseClient, type LeaseTransport } from "../planner/lease-client.js";
+import { LocalLeaseKeeper } from "../planner/local-lease-keeper.js";
+import { checkPermission } from "../planner/permission-gate.js";
+import { planPublisher } from "../planner/plan-publisher.js";
+import { planTools } from "../planner/plan-tools.js";
+import { PlannerOwnership } from "../planner/planner-ownership.js";
+import { TurnRunner } from "../planner/turn-runner.js";
+import type { ConversationRecords } from "../store/conversation-records.js";
+import type { TypedEmitter } from "../util/typed-emitter.js";
+import { PLANNER_COPILOT_MODEL, PLANNER_RELEASE_ON_QUIT_WAIT_MS, PLANNER_RESUME_MAX_PLANS } from "../util/limits.js";
+import type { AppCoreOptions } from "./types.js";
+
+export interface PlannerPartDeps {
+  options: AppCoreOptions;
+  db: Database.Database;
+  repo: Repo;
+  docs: DocumentService;
+  conversations: ConversationService;
+  conversationRecords: ConversationRecords;
+  github: GitHubSession;
+  events: TypedEmitter<ChopinEvents>;
+  peerId: string;
+  displayName(): string;
+  holds(documentId: string): boolean;
+  relay: { leaseTransport: LeaseTransport; connected(): boolean };
+}
+
+const DENY_ALL: Pick<PermissionFacts, "isCredentialCurrent" | "hasPushOrAdmin" | "installationHasAccess"> = {
+  isCredentialCurrent: () => ({ ok: false, reason: "signed-out", message: "GitHub sign-in is not set up on this app.", checkedAt: Date.now() }),
+  hasPushOrAdmin: async () => ({ ok: false, reason: "signed-out", message: "GitHub sign-in is not set up on this app.", checkedAt: Date.now() }),
+  installationHasAccess: async () => ({ ok: false, reason: "signed-out", message: "GitHub sign-in is not set up on this app.", checkedAt: Date.now() }),
+};
+
+export function composePlanner(deps: PlannerPartDeps) {
+  const { options, db, repo, docs, conversations, github, events } = deps;
+  const off = options.planner?.off === true;
+  const login = () => github.credentials?.current()?.identity.login ?? null;
+  const leaseSession = randomUUID();
+  const leaseTiming = {
+    ...(options.plannerLease?.renewEveryMs !== undefined ? { renewEveryMs: options.plannerLease.renewEveryMs } : {}),
+    ...(options.plannerLease?.stopMarginMs !== undefined ? { stopMarginMs: options.plannerLease.stopMarginMs } : {}),
+  };
+  const relayLeases = new LeaseClient({ transport: deps.relay.leaseTransport, session: leaseSession, ...leaseTiming });
+  const localKeeper = new LocalLeaseKeeper({
+    db,
+    keeps: (id) => deps.holds(id) && !docs.isShared(id),
+    holder: () => ({ user: login() ?? deps.displayName(), device: deps.peerId }),
+    fencedTarget: async (documentId) => fencedTargetOf(repo, (await repo.find(documentId as DocumentId)) as DocHandle<unknown>),
+    ...(options.plannerLease?.localTtlMs !== undefined ? { ttlMs: options.plannerLease.localTtlMs } : {}),
+  });
+  const localLeases = new LeaseClient({ transport: localKeeper.transport, session: leaseSession, ...leaseTiming });
+  const facts = github.rest && github.credentials ? createPermissionFacts({ credentials: github.credentials, rest: github.rest, policy: { allowedUsers: [], allowedOrganizations: [] } }) : null;
+  const configured = options.planner?.provider ?? null;
+  const ownership = new PlannerOwnership({
+    relay: relayLeases,
+    local: localLeases,
+    plans: docs,
+    relayReachable: deps.relay.connected,
+    eligibility: plannerEligibility({ credential: () => github.credentials?.current() ?? null, facts, providerConfigured: () => configured !== null, plannerOff: () => off }),
+    conversations,
+    personName: () => login() ?? deps.displayName(),
+    events,
+  });
+  const writes = new FencedWriter({
+    repo,
+    clientFor: (planId) => ownership.keeperOf(planId),
+    refused: (outcome, write) => ownership.writeRefused(write.channelId, outcome.reason),
+  });
+
+  // ---- the runtime and the turns (issue #26) ----
+  const runtime = new CopilotRuntime({ baseDirectory: join(options.dataDir, "copilot") });
+  const provider = (): PlannerProvider | null => {
+    if (off) return null;
+    if (configured) return configured;
+    const token = github.credentials?.token() ?? null;
+    return token ? { type: "copilot", model: options.planner?.copilotModel ?? PLANNER_COPILOT_MODEL, gitHubToken: token } : null;
+  };
+  const runner = new TurnRunner({
+    runtime,
+    owns: (planId) => ownership.keeperOf(planId).owns(planId),
+    conversations,
+    writes,
+    provider,
+    identity: () => ({ user: login() ?? deps.displayName(), credentialRevision: login() !== null ? (github.credentials?.revision ?? null) : null }),
+    tools: (planId) => planTools(planPublisher({ documents: docs, writes }, planId)),
+    gate: async (planId, key, _toolName, _args) => {
+      const decision = await checkPermission(
+        {
+          admitted: (channelId) => (!docs.isShared(channelId) ? null : deps.relay.connected() ? { ok: true } : { ok: false, reason: "The relay cannot be reached, so the admission cannot be confirmed." }),
+          currentUser: () => login() ?? deps.displayName(),
+          owns: (channelId) => ownership.keeperOf(channelId as DocumentId).owns(channelId as DocumentId),
+          facts: facts ?? DENY_ALL,
+          repository: async (channelId) => (await docs.getDocument(channelId)).repository,
+        },
+        { channelId: planId, user: key.user, ownershipGeneration: key.ownershipGeneration, credentialRevision: key.credentialRevision },
+      );
+      return decision.allowed ? { allowed: true } : { allowed: false, check: decision.failed, reason: decision.reason };
+    },
+  });
+  if (!off && options.planner?.turns !== false) {
+    // A message arrived (from anyone, through the relay too) or this app took the Planner: run what waits.
+    events.on("conversation-changed", ({ documentId }) => runner.poke(documentId as DocumentId));
+    events.on("planner-changed", (state) => {
+      if (state.ownedHere) runner.poke(state.documentId as DocumentId);
+      else void runner.discard(state.documentId as DocumentId);
+    });
+  }
+
+  // Signed out, or the sign-in ended or expired: this app runs the Planner nowhere any more and its sessions go.
+  // Signed in: messages of this person still waiting for the Planner where nobody runs it are taken up (also at start).
+  const resumeWaiting = () => ownership.resume(deps.conversationRecords.plansWithSentMessages(PLANNER_RESUME_MAX_PLANS));
+  // Only a change counts: the session announces its state often (restore, profile, refresh) while nothing changed.
+  let signedIn = false;
+  events.on("auth-state", (state) => {
+    const now = state.state === "signed-in";
+    if (signedIn && !now) {
+      void ownership.releaseAll().catch(() => undefined);
+      void runner.discardAll().catch(() => undefined);
+    } else if (!signedIn && now) resumeWaiting();
+    signedIn = now;
+  });
+
+  const plannerAsked = (planId: DocumentId) => void ownership.invoke(planId).catch(() => undefined);
+  const toolConversations: ToolConversations = {
+    read: (planId, query) => conversations.read(planId, query),
+    post: async (planId, input) => {
+      const result = await conversations.post(planId, input);
+      if (input.to === "planner") plannerAsked(planId);
+      return result;
+    },
+    plannerState: (planId) => ownership.state(planId),
+    resetPlanner: (planId) => ownership.reset(planId),
+  };
+
+  return {
+    ownership,
+    writes,
+    runtime,
+    runner,
+    plannerAsked,
+    toolConversations,
+    resumeWaiting,
+    /** Quitting: the Planner released wherever this app runs it (bounded: else the lease expires), sessions ended. */
+    async close(): Promise<void> {
+      await Promise.race([ownership.quit(), delay(PLANNER_RELEASE_ON_QUIT_WAIT_MS)]).catch(() => undefined);
+      await runner.close().catch(() => undefined);
+      await runtime.stop().catch(() => undefined);
+      ownership.close();
+      relayLeases.close();
+      localLeases.close();
+      localKeeper.close();
+    },
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * The Planner's turns in a real app core (issue #26), the real Copilot runtime talking to our fake OpenAI server as the
+ * configured provider (no GitHub sign-in needed for that): a message to the Planner makes this app claim the private
+ * plan and run a turn that reads and edits the plan and answers in the conversation, naming the message it answers;
+ * messages sent meanwhile are answered one turn after another, in order; a provider's failure is the answer the
+ * people see, once; with the Planner off (AGENT=off) nothing is claimed and the runtime never starts.
+ */
+import type { DocumentId } from "@automerge/automerge-repo";
+import { afterEach, describe, expect, it } from "vitest";
+import { waitFor } from "../../shared/wait-for.js";
+import { messageText } from "../../test-support/fake-openai/protocol.js";
+import { startFakeOpenAI, type FakeOpenAI } from "../../test-support/fake-openai/server.js";
+import type { RecordedRequest } from "../../test-support/fake-openai/types.js";
+import { createAppCore } from "../core/app-core.js";
+import type { AppCore } from "../core/types.js";
+import { tempDir } from "../sync/test-helpers.js";
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function setup(options: { off?: boolean } = {}): Promise<{ core: AppCore; model: FakeOpenAI; id: DocumentId }> {
+  const model = await startFakeOpenAI();
+  cleanups.push(() => model.close());
+  const dir = tempDir("chopin-turns-");
+  cleanups.push(() => dir.remove());
+  const core = await createAppCore({
+    dataDir: dir.path,
+    mcpPort: 0,
+    planner: { provider: { type: "openai", baseUrl: model.url, model: "fake-gpt", apiKey: model.apiKey }, ...(options.off ? { off: true } : {}) },
+  });
+  cleanups.push(() => core.close());
+  await core.api.updateSettings({ displayName: "Ada" });
+  const plan = await core.api.createDocument({ title: "Launch", markdown: "# Launch\n\nWe ship in May.\n" });
+  return { core, model, id: plan.id as DocumentId };
+}
+
+const lastToolResult = (request: RecordedRequest) => JSON.parse(messageText(request.body.messages.filter((m) => m.role === "tool").at(-1))) as Record<string, any>;
+const plannerEntries = async (core: AppCore, id: DocumentId) => (await core.api.readConversation(id)).entries.filter((e) => e.author.kind === "planner");
+
+describe("the Planner's turns", () => {
+  it("claims on a message, reads and edits the plan, and answers it in the conversation", { timeout: 90_000 }, async () => {
+    const { core, model, id } = await setup();
+    model.script(
+      { toolCalls: [{ name: "read_plan", arguments: {} }] },
+      (request) => {
+        const read = lastToolResult(request);
+        return { toolCalls: [{ name: "edit_plan", arguments: { revision: read.revision, operations: [{ op: "insert", after: { index: 1, digest: read.blocks[1].digest }, markdown: "## Risks\n\n- Late hardware" }] } }] };
+      },
+      { text: "I added a **Risks** section.", chunks: 3 },
+    );
+    await core.api.postMessage(id, { text: "@Planner add a risks section", to: "planner", clientRequestId: "ask-1" });
+    await waitFor(async () => (await plannerEntries(core, id)).length === 1, "the Planner answered", 60_000);
+    const [answer] = await plannerEntries(core, id);
+    expect(answer).toMatchObject({ text: "I added a **Risks** section.", to: "room" });
+    expect((await core.planner.documents.getContent(id)).markdown).toBe("# Launch\n\nWe ship in May.\n\n## Risks\n\n- Late hardware\n");
+    expect(await core.api.getPlannerState(id)).toMatchObject({ state: "running-here", ownershipGeneration: 1, keeper: "this-device" });
+    // The model was given the person's message with their name, and never the plan itself in the prompt.
+    const prompt = model.requests[0]!.body.messages.filter((m) => m.role === "user").map(messageText).join("\n");
+    expect(prompt).toContain("Ada to the Planner: @Planner add a risks section");
+    expect(prompt).not.toContain("We ship in May.");
+    // Answered once: the answer names the message, and no further turn runs for it.
+    const turns = model.requests.length;
+    await core.api.postMessage(id, { text: "Thanks, all.", to: "room", clientRequestId: "room-1" });
+    await waitFor(async () => (await core.api.readConversation(id)).total === 3, "the room message is in", 30_000);
+    expect(model.requests.length).toBe(turns);
+  });
+
+  it("answers messages sent meanwhile one turn after another, in order, each from the messages since it last spoke", { timeout: 90_000 }, async () => {
+    const { core, model, id } = await setup();
+    model.script({ text: "First answer.", chunks: 2, delayMs: 100 }, { text: "Second answer." });
+    await core.api.postMessage(id, { text: "@Planner one", to: "planner", clientRequestId: "q-1" });
+    await core.api.postMessage(id, { text: "@Planner two", to: "planner", clientRequestId: "q-2" });
+    await waitFor(async () => (await plannerEntries(core, id)).length === 2, "both answered", 60_000);
+    expect((await plannerEntries(core, id)).map((e) => e.text)).toEqual(["First answer.", "Second answer."]);
+    const secondPrompt = model.requests[1]!.body.messages.filter((m) => m.role === "user").map(messageText).at(-1)!;
+    expect(secondPrompt).toContain("@Planner two");
+    expect(secondPrompt).not.toContain("@Planner one");
+  });
+
+  it("answers with the provider's failure, once", { timeout: 90_000 }, async () => {
+    const { core, model, id } = await setup();
+    model.script({ error: 400, message: "This model is not available to you." });
+    await core.api.postMessage(id, { text: "@Planner hello", to: "planner", clientRequestId: "f-1" });
+    await waitFor(async () => (await plannerEntries(core, id)).length === 1, "the failure shown", 60_000);
+    expect((await plannerEntries(core, id))[0]!.text).toMatch(/^The model provider failed, so the Planner could not answer: /);
+    expect(model.requests.length).toBe(1);
+  });
+
+  it("with the Planner off claims nothing and starts no runtime; the rest works", { timeout: 60_000 }, async () => {
+    const { core, model, id } = await setup({ off: true });
+    await core.api.postMessage(id, { text: "@Planner hello", to: "planner", clientRequestId: "o-1" });
+    await waitFor(async () => (await core.api.getPlannerState(id)).refusal !== undefined, "the refusal", 30_000);
+    expect(await core.api.getPlannerState(id)).toMatchObject({ state: "unowned", refusal: { code: "not-configured", message: expect.stringMatching(/turned off/) } });
+    expect(core.planner.runtimeStarted()).toBe(false);
+    expect(model.requests).toEqual([]);
+  });
+});

@@ -1,0 +1,210 @@
+/**
+ * The owner's app runs the Planner's turns (issue #26): in every channel this app owns, messages to the Planner that no
+ * Planner entry answers yet are taken oldest first, one turn at a time per channel, from this replica of the
+ * transcript (the sender may be offline by now). A turn sends the model its context (a fresh session: the bootstrap
+ * since the last session boundary; a running one: the backscroll since the Planner last spoke), lets it use the plan
+ * tools behind the permission gate, and ends at the SDK's idle; its answer, a provider's failure, and each denial are
+ * then written as the Planner's entries through the fenced write path, the answer naming the message as its turnId.
+ *
+ * Sessions: one per channel, made afresh whenever what it was made for changed (the ownership generation, the session
+ * generation, the signed-in user or credential revision, the provider); the old one is discarded first.
+ *
+ * What must stay true: a turn starts only while this app owns the channel, and everything it writes is fenced by the
+ * generation it started under; a message is answered once (its answer's entry id derives from the message); a turn
+ * that cannot write its answer (ownership moved on) stops the channel's loop, and the new owner takes it from there.
+ */
+import type { DocumentId } from "@automerge/automerge-repo";
+import type { ConversationDocument, ConversationEntry } from "../../shared/schema/conversation.js";
+import { PLANNER_WRITE_ARRIVAL_WAIT_MS } from "../util/limits.js";
+import type { CopilotRuntime, GateAnswer, PlannerEvent, PlannerProvider, PlannerSession, PlannerTool } from "./copilot-runtime.js";
+import type { FencedWriter } from "./fenced-writer.js";
+import { backscroll, bootstrap, renderEntry } from "./turn-context.js";
+
+export const PLANNER_SYSTEM_MESSAGE = [
+  "You are the Planner of a Chopin plan: you co-author this one plan with the people in its conversation.",
+  "Read the plan with read_plan before you change it, and change it only with edit_plan. You never implement code and never change GitHub.",
+  "People's messages carry their names; where they disagree, say so rather than merging their views.",
+  "Answer in Markdown, briefly.",
+].join("\n");
+
+/** Who this app's Planner session is made for; a change makes the next turn start a fresh session. */
+export interface SessionKey {
+  ownershipGeneration: number;
+  sessionGeneration: number;
+  user: string;
+  credentialRevision: number | null;
+  provider: string;
+}
+
+export interface TurnRunnerDeps {
+  runtime: Pick<CopilotRuntime, "session">;
+  /** The generation this app owns the channel under now, or null. */
+  owns(planId: DocumentId): number | null;
+  conversations: {
+    entries(planId: DocumentId): Promise<ConversationEntry[]>;
+    waitingForPlanner(planId: DocumentId): Promise<{ entryId: string }[]>;
+    sessionGeneration(planId: DocumentId): Promise<number>;
+    plannerEntry(
+      planId: DocumentId,
+      input: { text: string; turnId?: string; clientRequestId: string; ownershipGeneration: number; sessionGeneration: number },
+    ): Promise<{ documentId: DocumentId; entryId: string; change: (doc: ConversationDocument) => void }>;
+  };
+  writes: Pick<FencedWriter, "prepare" | "publish" | "arrived">;
+  /** The model provider now, or null when none is available (then no turn runs). */
+  provider(): PlannerProvider | null;
+  /** Who is signed in (GitHub login, or this device's person when the provider needs no GitHub), and the credential. */
+  identity(): { user: string; credentialRevision: number | null };
+  tools(planId: DocumentId): PlannerTool<never>[];
+  gate(planId: DocumentId, key: SessionKey, toolName: string, args: unknown): Promise<GateAnswer>;
+  /** Told of every turn event (streamed text, tool activity), for the window. */
+  onEvent?(planId: DocumentId, turnId: string, event: PlannerEvent): void;
+}
+
+interface ChannelSession {
+  key: SessionKey;
+  session: PlannerSession;
+  /** Events of the turn now running go here. */
+  sink: (event: PlannerEvent) => void;
+  /** Entries this session has been given already. */
+  given: Set<string>;
+}
+
+const sameKey = (a: SessionKey, b: SessionKey) =>
+  a.ownershipGeneration === b.ownershipGeneration && a.sessionGeneration === b.sessionGeneration && a.user === b.user && a.credentialRevision === b.credentialRevision && a.provider === b.provider;
+
+const providerName = (provider: PlannerProvider) => (provider.type === "copilot" ? `copilot:${provider.model}` : `${provider.type}:${provider.baseUrl}:${provider.model}`);
+
+export class TurnRunner {
+  readonly #deps: TurnRunnerDeps;
+  readonly #running = new Map<DocumentId, Promise<void>>();
+  readonly #again = new Set<DocumentId>();
+  readonly #sessions = new Map<DocumentId, ChannelSession>();
+  #closed = false;
+
+  constructor(deps: TurnRunnerDeps) {
+    this.#deps = deps;
+  }
+
+  /** Something changed in a channel (a message, ownership): runs its waiting turns if this app owns it. */
+  poke(planId: DocumentId): void {
+    if (this.#closed) return;
+    if (this.#running.has(planId)) {
+      this.#again.add(planId);
+      return;
+    }
+    const run = this.#loop(planId)
+      .catch(() => undefined)
+      .finally(() => {
+        this.#running.delete(planId);
+        if (this.#again.delete(planId)) this.poke(planId);
+      });
+    this.#running.set(planId, run);
+  }
+
+  /** Whether a turn is running in the channel now. */
+  busy(planId: DocumentId): boolean {
+    return this.#running.has(planId);
+  }
+
+  /** Discards the channel's session (reset, ownership change, sign-out, `/new`): the next turn starts afresh. */
+  async discard(planId: DocumentId): Promise<void> {
+    const held = this.#sessions.get(planId);
+    this.#sessions.delete(planId);
+    await held?.session.discard();
+  }
+
+  /** Discards every session (sign-out, an ended sign-in); turns go on with fresh ones when this app may run them. */
+  async discardAll(): Promise<void> {
+    for (const planId of [...this.#sessions.keys()]) await this.discard(planId);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.discardAll();
+    await Promise.all(this.#running.values());
+  }
+
+  async #loop(planId: DocumentId): Promise<void> {
+    for (;;) {
+      if (this.#closed) return;
+      const generation = this.#deps.owns(planId);
+      if (generation === null) return;
+      const provider = this.#deps.provider();
+      if (provider === null) return;
+      const [next] = await this.#deps.conversations.waitingForPlanner(planId);
+      if (!next) return;
+      if (!(await this.#turn(planId, generation, provider, next.entryId))) return;
+    }
+  }
+
+  /** One turn for the message `turnId`; false when its answer could not be written (the channel's loop stops). */
+  async #turn(planId: DocumentId, generation: number, provider: PlannerProvider, turnId: string): Promise<boolean> {
+    const sessionGeneration = await this.#deps.conversations.sessionGeneration(planId);
+    const identity = this.#deps.identity();
+    const key: SessionKey = { ownershipGeneration: generation, sessionGeneration, user: identity.user, credentialRevision: identity.credentialRevision, provider: providerName(provider) };
+    const held = this.#sessions.get(planId);
+    const fresh = !held || !sameKey(held.key, key);
+    const channel = fresh ? await this.#open(planId, key, provider) : held;
+
+    const all = await this.#deps.conversations.entries(planId);
+    const upTo = all.slice(0, all.findIndex((entry) => entry.id === turnId) + 1);
+    // A running session has already been given some of these (a message answered in an earlier turn): not again.
+    const chosen = (fresh ? bootstrap(upTo) : backscroll(upTo)).filter((entry) => !channel.given.has(entry.id));
+    // The message the turn answers is always given, also when it alone is beyond the bootstrap's bound.
+    const asked = upTo.at(-1);
+    if (asked && chosen.at(-1)?.id !== asked.id) chosen.push(asked);
+    for (const entry of chosen) channel.given.add(entry.id);
+    const context = chosen.map(renderEntry).join("\n\n");
+
+    const messages: string[] = [];
+    const denials: string[] = [];
+    let failure: string | null = null;
+    channel.sink = (event) => {
+      this.#deps.onEvent?.(planId, turnId, event);
+      if (event.type === "message" && event.content.trim() !== "") messages.push(event.content);
+      else if (event.type === "tool-denied") denials.push(`The Planner's ${event.name} was refused by the ${event.check} check: ${event.reason}`);
+      else if (event.type === "error") failure = event.message;
+    };
+    try {
+      await channel.session.send(context);
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error);
+    } finally {
+      channel.sink = () => undefined;
+    }
+
+    for (const [n, denial] of denials.entries()) {
+      if (!(await this.#write(planId, { text: denial, clientRequestId: `denial:${turnId}:${n}`, ownershipGeneration: generation, sessionGeneration }))) return false;
+    }
+    const answer = messages.join("\n\n") || (failure !== null ? `The model provider failed, so the Planner could not answer: ${failure}` : "The Planner had nothing to say.");
+    return this.#write(planId, { text: answer, turnId, clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration });
+  }
+
+  async #open(planId: DocumentId, key: SessionKey, provider: PlannerProvider): Promise<ChannelSession> {
+    await this.discard(planId);
+    const channel: ChannelSession = { key, session: null as never, sink: () => undefined, given: new Set() };
+    channel.session = await this.#deps.runtime.session({
+      provider,
+      systemMessage: PLANNER_SYSTEM_MESSAGE,
+      tools: this.#deps.tools(planId),
+      gate: (toolName, args) => this.#deps.gate(planId, key, toolName, args),
+      onEvent: (event) => channel.sink(event),
+    });
+    this.#sessions.set(planId, channel);
+    return channel;
+  }
+
+  /** Writes a Planner entry as a fenced write and waits for it to come back; false when it was refused. */
+  async #write(planId: DocumentId, input: Parameters<TurnRunnerDeps["conversations"]["plannerEntry"]>[1]): Promise<boolean> {
+    const entry = await this.#deps.conversations.plannerEntry(planId, input);
+    let write;
+    try {
+      write = await this.#deps.writes.prepare<ConversationDocument>(planId, entry.documentId, entry.change);
+    } catch {
+      return false;
+    }
+    const outcome = await this.#deps.writes.publish(write);
+    if (!outcome.ok) return false;
+    return this.#deps.writes.arrived(write, PLANNER_WRITE_ARRIVAL_WAIT_MS);
+  }
+}
