@@ -44,6 +44,12 @@ export const ERROR_CODES = [
   "binary-file",
   /** A repository file is not valid UTF-8 text. */
   "not-utf8",
+  /** The Planner is turned off on this app (AGENT=off) and no other app runs it in this plan; nothing was posted. */
+  "planner-off",
+  /** Nobody runs the Planner in this plan and this app may not (no sign-in or provider); nothing was posted. */
+  "planner-owner-unavailable",
+  /** The plan's repository does not let this person run the Planner (push or admin, the App's access); nothing posted. */
+  "repository-forbidden",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -154,6 +154,7 @@ export function composePlanner(deps: PlannerPartDeps) {
     },
     plannerState: (planId) => ownership.state(planId),
     resetPlanner: (planId) => ownership.reset(planId),
+    whyNobodyRuns: (planId) => ownership.whyNobodyRuns(planId),
   };
 
   return {

@@ -18,10 +18,10 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function agentOn(): Promise<{ core: AppCore; call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; body: any }>; tools(): Promise<string[]> }> {
+async function agentOn(options: Partial<Parameters<typeof createAppCore>[0]> = {}): Promise<{ core: AppCore; call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; body: any }>; tools(): Promise<string[]> }> {
   const dir = tempDir("chopin-mcp-conversation-");
   cleanups.push(() => dir.remove());
-  const core = await createAppCore({ dataDir: dir.path, mcpPort: 0 });
+  const core = await createAppCore({ dataDir: dir.path, mcpPort: 0, ...options });
   cleanups.push(() => core.close());
   await core.api.updateSettings({ displayName: "Ada" });
   const db = openLocalDb(dir.path);
@@ -100,5 +100,34 @@ describe("the conversation tools over MCP", () => {
     await agent.core.api.archiveDocument(other.id);
     await refused("post_message", { id: other.id, text: "late", to: "room", idempotencyKey: "f" }, "document-archived");
     expect((await agent.core.api.readConversation(plan.id)).total).toBe(0);
+  });
+
+  it("invoke_planner posts the instruction to the Planner once per key, or refuses in its own words with nothing posted", async () => {
+    const provider = { type: "openai" as const, baseUrl: "http://127.0.0.1:9/v1", model: "m", apiKey: "k" };
+    // A provider configured (so this app may run the Planner); no turn runs here, the model is never reached.
+    const agent = await agentOn({ planner: { provider, turns: false } });
+    expect(await agent.tools()).toContain("invoke_planner");
+    const plan = await agent.core.api.createDocument({ title: "Plan" });
+    const first = await agent.call("invoke_planner", { id: plan.id, instruction: "Draft the **milestones**", idempotencyKey: "i-1" });
+    expect(first).toMatchObject({ isError: false, body: { created: true, entryId: expect.stringMatching(/^[0-9a-f]{32}$/) } });
+    expect(await agent.call("invoke_planner", { id: plan.id, instruction: "Draft the **milestones**", idempotencyKey: "i-1" })).toMatchObject({ body: { created: false, entryId: first.body.entryId } });
+    expect((await agent.core.api.readConversation(plan.id)).entries).toMatchObject([{ id: first.body.entryId, to: "planner", text: "Draft the **milestones**" }]);
+    await agent.core.api.archiveDocument(plan.id);
+    expect(await agent.call("invoke_planner", { id: plan.id, instruction: "late", idempotencyKey: "i-2" })).toMatchObject({ isError: true, body: { error: { code: "document-archived" } } });
+    expect(await agent.call("invoke_planner", { id: plan.id, instruction: "", idempotencyKey: "i-3" })).toMatchObject({ isError: true, body: { error: { code: "invalid-input" } } });
+  });
+
+  it("invoke_planner refuses with planner-off, or planner-owner-unavailable when nobody may run it here", async () => {
+    const off = await agentOn({ planner: { off: true } });
+    const plan = await off.core.api.createDocument({ title: "Plan" });
+    expect(await off.call("invoke_planner", { id: plan.id, instruction: "hi", idempotencyKey: "o-1" })).toMatchObject({ isError: true, body: { error: { code: "planner-off" } } });
+    const nobody = await agentOn();
+    const other = await nobody.core.api.createDocument({ title: "Plan" });
+    expect(await nobody.call("invoke_planner", { id: other.id, instruction: "hi", idempotencyKey: "n-1" })).toMatchObject({
+      isError: true,
+      body: { error: { code: "planner-owner-unavailable", message: expect.stringMatching(/Sign in to GitHub.*Nothing was posted/) } },
+    });
+    expect((await off.core.api.readConversation(plan.id)).total).toBe(0);
+    expect((await nobody.core.api.readConversation(other.id)).total).toBe(0);
   });
 });

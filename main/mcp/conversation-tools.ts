@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { ConversationEntryView, ConversationPage, PlannerState } from "../../shared/api.js";
+import type { ErrorShape } from "../../shared/errors.js";
 import { ChopinError } from "../../shared/errors.js";
 import { MAX_CLIENT_REQUEST_ID_CHARS, MAX_CONVERSATION_PAGE_ENTRIES, MAX_MESSAGE_BYTES } from "../../shared/limits.js";
 import { messageTextSchema } from "../../shared/schema/conversation.js";
@@ -41,7 +42,21 @@ export const CONVERSATION_TOOL_INPUTS = {
     })
     .strict(),
   reset_planner_ownership: z.object({ id }).strict(),
+  invoke_planner: z
+    .object({
+      id,
+      instruction: messageTextSchema.describe(`What to ask the Planner, Markdown, at most ${MAX_MESSAGE_BYTES} bytes of UTF-8.`),
+      idempotencyKey: z.string().min(1).max(MAX_CLIENT_REQUEST_ID_CHARS).describe("Your unique key for this request; a retry with the same key returns the entry the first one made."),
+    })
+    .strict(),
 } as const;
+
+/** invoke_planner's refusal for why nobody could run the Planner: the typed codes its description names. */
+function invokeRefusal(why: ErrorShape): ChopinError {
+  if (why.code === "not-configured") return new ChopinError("planner-off", `${why.message} Nothing was posted.`);
+  if (why.code === "forbidden") return new ChopinError("repository-forbidden", `${why.message} Nothing was posted.`);
+  return new ChopinError("planner-owner-unavailable", `Nobody runs the Planner in this plan and this app cannot: ${why.message} Nothing was posted.`);
+}
 
 function need(context: ToolContext): ToolConversations {
   if (!context.conversations) throw new ChopinError("not-configured", "Conversations are not available here.");
@@ -97,6 +112,24 @@ export const CONVERSATION_TOOL_DEFINITIONS: readonly AnyTool<ToolContext>[] = [
     errors: ["not-found", "relay-unavailable", "forbidden", "timeout"],
     async handler(input, context: ToolContext) {
       return planner(await need(context).resetPlanner(parseDocumentId(input.id)));
+    },
+  }),
+  defineTool({
+    name: "invoke_planner",
+    description:
+      "Ask the Planner of a plan: posts the instruction as the person of this app's message to the Planner and answers once it is on disk here (not when the Planner's turn ends) with the entry id; follow the turn with read_conversation. Refused, with nothing posted, when the Planner is off here and nobody else runs it (planner-off), when nobody runs it and this app cannot (planner-owner-unavailable), or when the plan's repository does not let this person run it (repository-forbidden). Idempotent by idempotencyKey.",
+    input: CONVERSATION_TOOL_INPUTS.invoke_planner,
+    errors: ["not-found", "document-archived", "planner-off", "planner-owner-unavailable", "repository-forbidden", "storage-failure"],
+    async handler(input, context: ToolContext) {
+      const conversations = need(context);
+      const planId = parseDocumentId(input.id);
+      if ((await context.documents.getContent(planId)).detail.archivedAt !== null) {
+        throw new ChopinError("document-archived", "This plan is archived: its conversation takes no new messages until it is restored. Nothing was posted.");
+      }
+      const why = await conversations.whyNobodyRuns(planId);
+      if (why) throw invokeRefusal(why);
+      const { entry, created } = await conversations.post(planId, { text: input.instruction, to: "planner", clientRequestId: input.idempotencyKey });
+      return { entryId: entry.id, created, planner: planner(await conversations.plannerState(planId)) };
     },
   }),
 ];

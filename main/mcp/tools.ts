@@ -5,7 +5,7 @@
  * anything. A write answers only once it is on disk.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { ChopinError, toErrorShape } from "../../shared/errors.js";
+import { ChopinError, toErrorShape, type ErrorShape } from "../../shared/errors.js";
 import type { DocumentId } from "@automerge/automerge-repo";
 import type { DocumentDetail, DocumentSummary, PlannerState } from "../../shared/api.js";
 import type { ConversationService } from "../conversations/conversation-service.js";
@@ -43,6 +43,8 @@ export interface ToolContext {
 export interface ToolConversations extends Pick<ConversationService, "read" | "post"> {
   plannerState(planId: DocumentId): Promise<PlannerState>;
   resetPlanner(planId: DocumentId): Promise<PlannerState>;
+  /** Why nobody could run a message to the Planner now (invoke_planner refuses then), or null. */
+  whyNobodyRuns(planId: DocumentId): Promise<ErrorShape | null>;
 }
 
 function listed(summary: DocumentSummary) {

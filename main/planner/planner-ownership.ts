@@ -97,6 +97,18 @@ export class PlannerOwnership {
     return view;
   }
 
+  /**
+   * Why a message to the Planner could not be run now, or null when someone runs it or this app may take it: for
+   * callers that must refuse rather than let a message wait for nobody (MCP invoke_planner).
+   */
+  async whyNobodyRuns(planId: DocumentId): Promise<ErrorShape | null> {
+    const view = await this.state(planId);
+    if (view.owner !== null) return null;
+    const plan = await this.#deps.plans.getDocument(planId);
+    const refusal: unknown = (await this.#deps.eligibility(plan.repository).catch((error: unknown) => error)) ?? this.#unreachable(planId);
+    return refusal ? errorShape(refusal) : null;
+  }
+
   /** An editor's reset: the owner's lease ends now, and the conversation records who reset it. */
   async reset(planId: DocumentId): Promise<PlannerState> {
     await this.#deps.plans.getDocument(planId);
