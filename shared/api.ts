@@ -240,6 +240,8 @@ export interface ConversationEntryView {
   delivery: "local" | "pending" | "delivered";
   /** After the person's read mark, and not theirs. */
   unread: boolean;
+  /** A Planner entry's turn: the message it answers (or began to), how far, and the ownership generation it ran under. */
+  turn?: { id: string; state: "started" | "answered"; ownershipGeneration: number };
 }
 
 /** A page of a conversation, oldest first: the newest entries, or those before a given entry. */

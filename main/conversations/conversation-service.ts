@@ -124,8 +124,9 @@ export class ConversationService {
   }
 
   /**
-   * Messages to the Planner that no Planner entry answers yet (an answer names the message it answers as its turnId),
-   * oldest first, each with whether this app's person sent it.
+   * Messages to the Planner that no Planner entry names yet (an answer, or the mark of a turn begun for it, names the
+   * message as its turnId: a turn begun and never answered was interrupted and is not run again), oldest first, each
+   * with whether this app's person sent it.
    */
   async waitingForPlanner(planId: DocumentId): Promise<{ entryId: string; mine: boolean }[]> {
     const { handle } = await this.#openFor(planId);
@@ -143,7 +144,7 @@ export class ConversationService {
    */
   async plannerEntry(
     planId: DocumentId,
-    input: { text: string; turnId?: string; clientRequestId: string; ownershipGeneration: number; sessionGeneration: number },
+    input: { text: string; turnId?: string; turn?: "started" | "answered"; clientRequestId: string; ownershipGeneration: number; sessionGeneration: number },
   ): Promise<{ documentId: DocumentId; entryId: string; change: (doc: ConversationDocument) => void }> {
     const { handle } = await this.#openFor(planId);
     const author = { kind: "planner" } as const;
@@ -158,6 +159,7 @@ export class ConversationService {
       at: this.#now(),
       clientRequestId: input.clientRequestId,
       ...(input.turnId !== undefined ? { turnId: input.turnId } : {}),
+      ...(input.turn !== undefined ? { turn: input.turn } : {}),
       sessionGeneration: input.sessionGeneration,
       ownershipGeneration: input.ownershipGeneration,
     };
@@ -273,7 +275,8 @@ export class ConversationService {
       of(entry: ConversationEntry, mark: ReturnType<ConversationRecords["readMark"]>): ConversationEntryView {
         const hash = sent.get(entry.id);
         const delivery = !shared ? "local" : hash !== undefined && undelivered(hash) ? "pending" : "delivered";
-        return { id: entry.id, seq: entry.seq, author: entry.author, to: entry.to, text: entry.text, at: entry.at, mine: mine(entry), delivery, unread: unread(entry, mark) };
+        const turn = entry.author.kind === "planner" && entry.turnId ? { turn: { id: entry.turnId, state: entry.turn ?? "answered", ownershipGeneration: entry.ownershipGeneration ?? 0 } } : {};
+        return { id: entry.id, seq: entry.seq, author: entry.author, to: entry.to, text: entry.text, at: entry.at, mine: mine(entry), delivery, unread: unread(entry, mark), ...turn };
       },
     };
   }

@@ -134,14 +134,19 @@ export function composePlanner(deps: PlannerPartDeps) {
   // Signed in: messages of this person still waiting for the Planner where nobody runs it are taken up (also at start).
   const resumeWaiting = () => ownership.resume(deps.conversationRecords.plansWithSentMessages(PLANNER_RESUME_MAX_PLANS));
   // Only a change counts: the session announces its state often (restore, profile, refresh) while nothing changed.
+  // A refreshed credential (a new revision) ends every session made with the old one: the next turn makes a fresh one
+  // with the new token (the gate's credential check refuses the old revision's tool calls meanwhile).
   let signedIn = false;
+  let revision = 0;
   events.on("auth-state", (state) => {
     const now = state.state === "signed-in";
     if (signedIn && !now) {
       void ownership.releaseAll().catch(() => undefined);
       void runner.discardAll().catch(() => undefined);
     } else if (!signedIn && now) resumeWaiting();
+    else if (now && state.credentialRevision !== revision) void runner.discardAll().catch(() => undefined);
     signedIn = now;
+    revision = state.credentialRevision;
   });
 
   const plannerAsked = (planId: DocumentId) => void ownership.invoke(planId).catch(() => undefined);

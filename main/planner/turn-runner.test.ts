@@ -14,13 +14,16 @@ import type { RecordedRequest } from "../../test-support/fake-openai/types.js";
 import { createAppCore } from "../core/app-core.js";
 import type { AppCore } from "../core/types.js";
 import { tempDir } from "../sync/test-helpers.js";
+import { defaultFixtures } from "../../test-support/fake-github/fixtures.js";
+import { startFakeGitHub } from "../../test-support/fake-github/server.js";
+import { GITHUB_TOKEN_REFRESH_LEAD_MS } from "../util/limits.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function setup(options: { off?: boolean } = {}): Promise<{ core: AppCore; model: FakeOpenAI; id: DocumentId }> {
+async function setup(options: { off?: boolean; github?: { clientId: string; url: string } } = {}): Promise<{ core: AppCore; model: FakeOpenAI; id: DocumentId }> {
   const model = await startFakeOpenAI();
   cleanups.push(() => model.close());
   const dir = tempDir("chopin-turns-");
@@ -29,6 +32,7 @@ async function setup(options: { off?: boolean } = {}): Promise<{ core: AppCore; 
     dataDir: dir.path,
     mcpPort: 0,
     planner: { provider: { type: "openai", baseUrl: model.url, model: "fake-gpt", apiKey: model.apiKey }, ...(options.off ? { off: true } : {}) },
+    ...(options.github ? { githubClientId: options.github.clientId, githubApiUrl: options.github.url, githubWebUrl: options.github.url } : {}),
   });
   cleanups.push(() => core.close());
   await core.api.updateSettings({ displayName: "Ada" });
@@ -37,7 +41,8 @@ async function setup(options: { off?: boolean } = {}): Promise<{ core: AppCore; 
 }
 
 const lastToolResult = (request: RecordedRequest) => JSON.parse(messageText(request.body.messages.filter((m) => m.role === "tool").at(-1))) as Record<string, any>;
-const plannerEntries = async (core: AppCore, id: DocumentId) => (await core.api.readConversation(id)).entries.filter((e) => e.author.kind === "planner");
+/** The Planner's answers (not the marks of turns begun). */
+const plannerEntries = async (core: AppCore, id: DocumentId) => (await core.api.readConversation(id)).entries.filter((e) => e.author.kind === "planner" && e.turn?.state !== "started");
 
 describe("the Planner's turns", () => {
   it("claims on a message, reads and edits the plan, and answers it in the conversation", { timeout: 90_000 }, async () => {
@@ -63,7 +68,7 @@ describe("the Planner's turns", () => {
     // Answered once: the answer names the message, and no further turn runs for it.
     const turns = model.requests.length;
     await core.api.postMessage(id, { text: "Thanks, all.", to: "room", clientRequestId: "room-1" });
-    await waitFor(async () => (await core.api.readConversation(id)).total === 3, "the room message is in", 30_000);
+    await waitFor(async () => (await core.api.readConversation(id)).total === 4, "the room message is in", 30_000);
     expect(model.requests.length).toBe(turns);
   });
 
@@ -86,6 +91,46 @@ describe("the Planner's turns", () => {
     await waitFor(async () => (await plannerEntries(core, id)).length === 1, "the failure shown", 60_000);
     expect((await plannerEntries(core, id))[0]!.text).toMatch(/^The model provider failed, so the Planner could not answer: /);
     expect(model.requests.length).toBe(1);
+  });
+
+  it("marks a turn begun, and one interrupted by a reset stays so: never run again, while a later message is answered", { timeout: 90_000 }, async () => {
+    const { core, model, id } = await setup();
+    model.script({ hang: true });
+    const asked = await core.api.postMessage(id, { text: "@Planner a long job", to: "planner", clientRequestId: "long" });
+    await waitFor(async () => (await core.api.readConversation(id)).entries.some((e) => e.turn?.state === "started" && e.turn.id === asked.entry.id), "the turn marked begun", 60_000);
+    await waitFor(() => model.requests.length === 1, "the model asked", 30_000);
+    await core.api.resetPlannerOwnership(id);
+    model.script({ text: "Answered the second." });
+    await core.api.postMessage(id, { text: "@Planner something short", to: "planner", clientRequestId: "short" });
+    await waitFor(async () => (await plannerEntries(core, id)).length === 1, "the second answered", 60_000);
+    const entries = (await core.api.readConversation(id)).entries;
+    expect(entries.filter((e) => e.turn?.id === asked.entry.id).map((e) => e.turn!.state)).toEqual(["started"]);
+    expect((await plannerEntries(core, id))[0]).toMatchObject({ text: "Answered the second.", turn: { state: "answered", ownershipGeneration: 2 } });
+    expect(model.requests.length).toBe(2);
+  });
+
+  it("keeps one session across turns, and makes a fresh one after the GitHub credential is refreshed", { timeout: 120_000 }, async () => {
+    const fixtures = { ...defaultFixtures(), accessTokenLifetimeSeconds: GITHUB_TOKEN_REFRESH_LEAD_MS / 1000 + 8 };
+    const github = await startFakeGitHub({ fixtures });
+    cleanups.push(() => github.close());
+    const { core, model, id } = await setup({ github: { clientId: fixtures.clientId, url: github.url } });
+    const { deviceFlow } = await core.api.startSignIn();
+    github.state.approveDevice(deviceFlow!.userCode, "alice");
+    await waitFor(async () => (await core.api.getAuthState()).state === "signed-in", "signed in", 30_000);
+    const revision = (await core.api.getAuthState()).credentialRevision;
+    model.script({ text: "One." }, { text: "Two." }, { text: "Three." });
+    await core.api.postMessage(id, { text: "@Planner one", to: "planner", clientRequestId: "r-1" });
+    await waitFor(async () => (await plannerEntries(core, id)).length === 1, "first answered", 60_000);
+    await core.api.postMessage(id, { text: "@Planner two", to: "planner", clientRequestId: "r-2" });
+    await waitFor(async () => (await plannerEntries(core, id)).length === 2, "second answered", 60_000);
+    // The same session: the model is sent the whole exchange so far.
+    expect(model.requests[1]!.body.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+    await waitFor(async () => (await core.api.getAuthState()).credentialRevision > revision, "the credential refreshed", 60_000);
+    await core.api.postMessage(id, { text: "@Planner three", to: "planner", clientRequestId: "r-3" });
+    await waitFor(async () => (await plannerEntries(core, id)).length === 3, "third answered", 60_000);
+    // A fresh session: only the system message and the bootstrap.
+    expect(model.requests[2]!.body.messages.map((m) => m.role)).toEqual(["system", "user"]);
+    expect(messageText(model.requests[2]!.body.messages[1])).toContain("@Planner three");
   });
 
   it("with the Planner off claims nothing and starts no runtime; the rest works", { timeout: 60_000 }, async () => {

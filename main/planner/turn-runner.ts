@@ -4,7 +4,9 @@
  * transcript (the sender may be offline by now). A turn sends the model its context (a fresh session: the bootstrap
  * since the last session boundary; a running one: the backscroll since the Planner last spoke), lets it use the plan
  * tools behind the permission gate, and ends at the SDK's idle; its answer, a provider's failure, and each denial are
- * then written as the Planner's entries through the fenced write path, the answer naming the message as its turnId.
+ * then written as the Planner's entries through the fenced write path, the answer naming the message as its turnId. A
+ * turn is marked begun (a Planner entry, turn "started") before it runs, so one that never answers is interrupted,
+ * shown so, and never run again.
  *
  * Sessions: one per channel, made afresh whenever what it was made for changed (the ownership generation, the session
  * generation, the signed-in user or credential revision, the provider); the old one is discarded first.
@@ -46,7 +48,7 @@ export interface TurnRunnerDeps {
     sessionGeneration(planId: DocumentId): Promise<number>;
     plannerEntry(
       planId: DocumentId,
-      input: { text: string; turnId?: string; clientRequestId: string; ownershipGeneration: number; sessionGeneration: number },
+      input: { text: string; turnId?: string; turn?: "started" | "answered"; clientRequestId: string; ownershipGeneration: number; sessionGeneration: number },
     ): Promise<{ documentId: DocumentId; entryId: string; change: (doc: ConversationDocument) => void }>;
   };
   writes: Pick<FencedWriter, "prepare" | "publish" | "arrived">;
@@ -142,6 +144,10 @@ export class TurnRunner {
     const sessionGeneration = await this.#deps.conversations.sessionGeneration(planId);
     const identity = this.#deps.identity();
     const key: SessionKey = { ownershipGeneration: generation, sessionGeneration, user: identity.user, credentialRevision: identity.credentialRevision, provider: providerName(provider) };
+    // Marked begun first: if this turn never answers (crash, abort, the Planner moving to another app), no app runs it
+    // again (it may already have changed the plan); the conversation shows it as interrupted.
+    const begun = { text: "The Planner is working on this.", turnId, turn: "started" as const, clientRequestId: `start:${turnId}`, ownershipGeneration: generation, sessionGeneration };
+    if (!(await this.#write(planId, begun))) return false;
     const held = this.#sessions.get(planId);
     const fresh = !held || !sameKey(held.key, key);
     const channel = fresh ? await this.#open(planId, key, provider) : held;
@@ -177,7 +183,7 @@ export class TurnRunner {
       if (!(await this.#write(planId, { text: denial, clientRequestId: `denial:${turnId}:${n}`, ownershipGeneration: generation, sessionGeneration }))) return false;
     }
     const answer = messages.join("\n\n") || (failure !== null ? `The model provider failed, so the Planner could not answer: ${failure}` : "The Planner had nothing to say.");
-    return this.#write(planId, { text: answer, turnId, clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration });
+    return this.#write(planId, { text: answer, turnId, turn: "answered", clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration });
   }
 
   async #open(planId: DocumentId, key: SessionKey, provider: PlannerProvider): Promise<ChannelSession> {

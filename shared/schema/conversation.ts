@@ -63,6 +63,11 @@ export const conversationEntrySchema = z.object({
   clientRequestId: scalar(clientRequestIdSchema),
   // Room for the Planner (the next issue): the turn an entry belongs to and the generations it was written under.
   turnId: scalar(z.string().max(MAX_CLIENT_REQUEST_ID_CHARS)).optional(),
+  /**
+   * On a Planner entry naming a turn: "started" marks that the owner began the turn (so no app runs it again: a turn
+   * that never answers was interrupted), "answered" (or absent, as first written) is the turn's answer.
+   */
+  turn: z.enum(["started", "answered"]).optional(),
   sessionGeneration: z.number().int().min(0).optional(),
   ownershipGeneration: z.number().int().min(0).optional(),
 });

@@ -12,6 +12,7 @@ import { formatWhen } from "../format-time.js";
 import { Composer } from "./Composer.js";
 import { MessageMarkdown } from "./MessageMarkdown.js";
 import { PlannerStatus } from "./PlannerStatus.js";
+import { usePlannerState } from "./use-planner-state.js";
 import { useConversation } from "./use-conversation.js";
 
 function authorName(author: Author): string {
@@ -45,6 +46,9 @@ function Entry({ entry }: { entry: ConversationEntryView }) {
 export function ConversationPanel({ documentId, archived }: { documentId: string; archived: boolean }) {
   const { bridge } = useServices();
   const view = useConversation(documentId);
+  const planner = usePlannerState(documentId);
+  // A turn's "begun" mark shows only until its answer arrives; without one it is running, or was interrupted.
+  const answered = new Set(view.entries.flatMap((entry) => (entry.turn?.state === "answered" ? [entry.turn.id] : [])));
   const listRef = useRef<HTMLOListElement>(null);
   const last = view.entries.at(-1);
 
@@ -68,7 +72,7 @@ export function ConversationPanel({ documentId, archived }: { documentId: string
           Conversation
         </h2>
       </div>
-      <PlannerStatus documentId={documentId} />
+      <PlannerStatus view={planner} />
       {view.error && (
         <p className="panel-error" role="alert">
           {view.error}
@@ -96,9 +100,15 @@ export function ConversationPanel({ documentId, archived }: { documentId: string
         {!view.loading && view.entries.length === 0 && view.unconfirmed.length === 0 && (
           <li className="message-empty">No messages yet. Write to the people of this plan, or @Planner to ask the Planner.</li>
         )}
-        {view.entries.map((entry) => (
-          <EntryWithDivider key={entry.id} entry={entry} newLine={entry.id === view.firstUnreadId} />
-        ))}
+        {view.entries.map((entry) =>
+          entry.turn?.state === "started" ? (
+            answered.has(entry.turn.id) ? null : (
+              <TurnMark key={entry.id} entry={entry} running={planner.state !== null && planner.state.owner !== null && planner.state.ownershipGeneration === entry.turn.ownershipGeneration} />
+            )
+          ) : (
+            <EntryWithDivider key={entry.id} entry={entry} newLine={entry.id === view.firstUnreadId} />
+          ),
+        )}
         {view.unconfirmed.map((send) => (
           <li key={send.clientRequestId} className="message message-person is-mine is-unconfirmed">
             <div className="message-meta">
@@ -124,6 +134,20 @@ export function ConversationPanel({ documentId, archived }: { documentId: string
       </ol>
       <Composer documentId={documentId} disabled={archived ? "This plan is archived: restore it to write here." : null} onSend={view.send} />
     </section>
+  );
+}
+
+/** A turn the Planner began and has not answered: still running, or interrupted (never run again). */
+function TurnMark({ entry, running }: { entry: ConversationEntryView; running: boolean }) {
+  return (
+    <li className={`message message-planner turn-mark${running ? " is-running" : " is-interrupted"}`} data-entry-id={entry.id}>
+      <div className="message-meta">
+        <span className="message-author">Planner</span>
+      </div>
+      <div className="message-state">
+        {running ? "Working on it…" : "Interrupted: this turn ended before the Planner answered. It is not run again (it may already have changed the plan); ask again if it is still needed."}
+      </div>
+    </li>
   );
 }
 

@@ -5,7 +5,7 @@
  */
 import type { PlannerState } from "../../../shared/api.js";
 import { useServices } from "../state/app-services.js";
-import { usePlannerState } from "./use-planner-state.js";
+import type { PlannerView } from "./use-planner-state.js";
 
 export function plannerSentence(state: PlannerState): string {
   switch (state.state) {
@@ -22,9 +22,9 @@ export function plannerSentence(state: PlannerState): string {
   }
 }
 
-export function PlannerStatus({ documentId }: { documentId: string }) {
+export function PlannerStatus({ view }: { view: PlannerView }) {
   const { ui } = useServices();
-  const { state, error, reset } = usePlannerState(documentId);
+  const { state, error, reset } = view;
   if (!state) return error ? <p className="planner-status is-error">{error}</p> : null;
   const askReset = () =>
     ui.getState().askConfirm({

@@ -64,4 +64,17 @@ describe("the Planner's state in the conversation panel", () => {
     await until(() => within(planner()).queryByText("Planner runs on this app") !== null, "running here");
     expect((await app.bridge.api.getPlannerState(plan.id)).ownershipGeneration).toBe(1);
   });
+
+  it("shows a turn begun as running while its owner runs it, as interrupted once not, and hides it once answered", async () => {
+    const { app, plan } = await openConversation();
+    app.bridge.setPlannerOwner(plan.id, { user: "alice", device: "device-alice" });
+    const log = screen.getByRole("log", { name: "Messages" });
+    app.bridge.receiveMessage(plan.id, { author: { kind: "planner" }, text: "The Planner is working on this.", turn: { id: "m1", state: "started", ownershipGeneration: 1 } });
+    await until(() => within(log).queryByText("Working on it…") !== null, "running");
+    app.bridge.setPlannerOwner(plan.id, null);
+    await until(() => within(log).queryByText(/^Interrupted: this turn ended before the Planner answered/) !== null, "interrupted");
+    app.bridge.receiveMessage(plan.id, { author: { kind: "planner" }, text: "Here it is.", turn: { id: "m1", state: "answered", ownershipGeneration: 1 } });
+    await until(() => within(log).queryByText("Here it is.") !== null, "answered");
+    expect(within(log).queryByText(/Interrupted/)).toBeNull();
+  });
 });
