@@ -400,6 +400,21 @@ export interface ChopinEvents {
   "conversation-changed": { documentId: DocumentId };
   /** Who runs the Planner in a plan changed (or this app's view of it: the relay became reachable, a claim failed). */
   "planner-changed": PlannerState;
+  /** The Planner's turn running on this app, as it goes: its text so far and its tool calls (the owner's app only). */
+  "planner-turn": PlannerTurnProgress;
+}
+
+/** A running turn of the Planner, as the app that runs it streams it to its windows. */
+export interface PlannerTurnProgress {
+  documentId: DocumentId;
+  /** The message the turn answers. */
+  turnId: string;
+  /** The answer's text so far (Markdown). */
+  text: string;
+  /** Tool calls in the order they began; a refused one is shown as refused, never as started. */
+  tools: { id: string; name: string; status: "running" | "done" | "failed" | "refused"; note?: string }[];
+  /** The turn is over (its answer is being written, or it failed). */
+  done: boolean;
 }
 
 export type ApiMethod = keyof ChopinApi;
@@ -452,7 +467,7 @@ type MissingMethods = Exclude<ApiMethod, (typeof API_METHODS)[number]>;
 const _allMethodsListed: MissingMethods extends never ? true : never = true;
 void _allMethodsListed;
 
-export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed", "auth-state", "conversation-changed", "planner-changed"] as const satisfies readonly EventName[];
+export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed", "auth-state", "conversation-changed", "planner-changed", "planner-turn"] as const satisfies readonly EventName[];
 
 // Compile-time proof that EVENT_NAMES lists every event of ChopinEvents (the shells forward exactly these).
 type MissingEvents = Exclude<EventName, (typeof EVENT_NAMES)[number]>;

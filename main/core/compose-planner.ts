@@ -29,6 +29,7 @@ import { planPublisher } from "../planner/plan-publisher.js";
 import { planTools } from "../planner/plan-tools.js";
 import { PlannerOwnership } from "../planner/planner-ownership.js";
 import { TurnRunner } from "../planner/turn-runner.js";
+import { turnProgress } from "../planner/turn-progress.js";
 import type { ConversationRecords } from "../store/conversation-records.js";
 import type { TypedEmitter } from "../util/typed-emitter.js";
 import { PLANNER_COPILOT_MODEL, PLANNER_RELEASE_ON_QUIT_WAIT_MS, PLANNER_RESUME_MAX_PLANS } from "../util/limits.js";
@@ -99,6 +100,8 @@ export function composePlanner(deps: PlannerPartDeps) {
     const token = github.credentials?.token() ?? null;
     return token ? { type: "copilot", model: options.planner?.copilotModel ?? PLANNER_COPILOT_MODEL, gitHubToken: token } : null;
   };
+  /** The running turns' progress, for this app's windows. */
+  const progressOf = new Map<string, ReturnType<typeof turnProgress>>();
   const runner = new TurnRunner({
     runtime,
     owns: (planId) => ownership.keeperOf(planId).owns(planId),
@@ -107,6 +110,16 @@ export function composePlanner(deps: PlannerPartDeps) {
     provider,
     identity: () => ({ user: login() ?? deps.displayName(), credentialRevision: login() !== null ? (github.credentials?.revision ?? null) : null }),
     tools: (planId) => planTools(planPublisher({ documents: docs, writes }, planId)),
+    onEvent: (planId, turnId, event) => {
+      let progress = progressOf.get(`${planId}:${turnId}`);
+      if (!progress) progressOf.set(`${planId}:${turnId}`, (progress = turnProgress(planId, turnId)));
+      if (event.type !== "idle") events.emit("planner-turn", progress.apply(event));
+    },
+    onTurnEnd: (planId, turnId) => {
+      const progress = progressOf.get(`${planId}:${turnId}`) ?? turnProgress(planId, turnId);
+      progressOf.delete(`${planId}:${turnId}`);
+      events.emit("planner-turn", progress.done());
+    },
     gate: async (planId, key, _toolName, _args) => {
       const decision = await checkPermission(
         {

@@ -12,6 +12,7 @@ import { messageText } from "../../test-support/fake-openai/protocol.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../../test-support/fake-openai/server.js";
 import type { RecordedRequest } from "../../test-support/fake-openai/types.js";
 import { createAppCore } from "../core/app-core.js";
+import type { PlannerTurnProgress } from "../../shared/api.js";
 import type { AppCore } from "../core/types.js";
 import { tempDir } from "../sync/test-helpers.js";
 import { defaultFixtures } from "../../test-support/fake-github/fixtures.js";
@@ -55,8 +56,15 @@ describe("the Planner's turns", () => {
       },
       { text: "I added a **Risks** section.", chunks: 3 },
     );
+    const progress: PlannerTurnProgress[] = [];
+    core.events.on("planner-turn", (p) => progress.push(p));
     await core.api.postMessage(id, { text: "@Planner add a risks section", to: "planner", clientRequestId: "ask-1" });
     await waitFor(async () => (await plannerEntries(core, id)).length === 1, "the Planner answered", 60_000);
+    // This app's windows saw the turn as it went: both tool calls done, the answer streamed, then the end.
+    const beforeEnd = progress.at(-2)!;
+    expect(beforeEnd.tools.map((t) => [t.name, t.status])).toEqual([["read_plan", "done"], ["edit_plan", "done"]]);
+    expect(beforeEnd.text).toContain("I added a **Risks** section.");
+    expect(progress.at(-1)).toMatchObject({ documentId: id, done: true });
     const [answer] = await plannerEntries(core, id);
     expect(answer).toMatchObject({ text: "I added a **Risks** section.", to: "room" });
     expect((await core.planner.documents.getContent(id)).markdown).toBe("# Launch\n\nWe ship in May.\n\n## Risks\n\n- Late hardware\n");

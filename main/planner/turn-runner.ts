@@ -58,8 +58,9 @@ export interface TurnRunnerDeps {
   identity(): { user: string; credentialRevision: number | null };
   tools(planId: DocumentId): PlannerTool<never>[];
   gate(planId: DocumentId, key: SessionKey, toolName: string, args: unknown): Promise<GateAnswer>;
-  /** Told of every turn event (streamed text, tool activity), for the window. */
+  /** Told of every turn event (streamed text, tool activity), for the window, and of the turn's end. */
   onEvent?(planId: DocumentId, turnId: string, event: PlannerEvent): void;
+  onTurnEnd?(planId: DocumentId, turnId: string): void;
 }
 
 interface ChannelSession {
@@ -177,6 +178,7 @@ export class TurnRunner {
       failure = error instanceof Error ? error.message : String(error);
     } finally {
       channel.sink = () => undefined;
+      this.#deps.onTurnEnd?.(planId, turnId);
     }
 
     for (const [n, denial] of denials.entries()) {

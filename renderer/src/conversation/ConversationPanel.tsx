@@ -5,7 +5,7 @@
  * entries come on request, so a long conversation never renders whole.
  */
 import { useEffect, useRef } from "react";
-import type { ConversationEntryView } from "../../../shared/api.js";
+import type { ConversationEntryView, PlannerTurnProgress } from "../../../shared/api.js";
 import type { Author } from "../../../shared/schema/conversation.js";
 import { useServices } from "../state/app-services.js";
 import { formatWhen } from "../format-time.js";
@@ -13,6 +13,7 @@ import { Composer } from "./Composer.js";
 import { MessageMarkdown } from "./MessageMarkdown.js";
 import { PlannerStatus } from "./PlannerStatus.js";
 import { usePlannerState } from "./use-planner-state.js";
+import { usePlannerTurn } from "./use-planner-turn.js";
 import { useConversation } from "./use-conversation.js";
 
 function authorName(author: Author): string {
@@ -47,6 +48,7 @@ export function ConversationPanel({ documentId, archived }: { documentId: string
   const { bridge } = useServices();
   const view = useConversation(documentId);
   const planner = usePlannerState(documentId);
+  const streaming = usePlannerTurn(documentId);
   // A turn's "begun" mark shows only until its answer arrives; without one it is running, or was interrupted.
   const answered = new Set(view.entries.flatMap((entry) => (entry.turn?.state === "answered" ? [entry.turn.id] : [])));
   const listRef = useRef<HTMLOListElement>(null);
@@ -103,7 +105,12 @@ export function ConversationPanel({ documentId, archived }: { documentId: string
         {view.entries.map((entry) =>
           entry.turn?.state === "started" ? (
             answered.has(entry.turn.id) ? null : (
-              <TurnMark key={entry.id} entry={entry} running={planner.state !== null && planner.state.owner !== null && planner.state.ownershipGeneration === entry.turn.ownershipGeneration} />
+              <TurnMark
+                key={entry.id}
+                entry={entry}
+                running={planner.state !== null && planner.state.owner !== null && planner.state.ownershipGeneration === entry.turn.ownershipGeneration}
+                progress={streaming?.turnId === entry.turn.id ? streaming : null}
+              />
             )
           ) : (
             <EntryWithDivider key={entry.id} entry={entry} newLine={entry.id === view.firstUnreadId} />
@@ -138,18 +145,36 @@ export function ConversationPanel({ documentId, archived }: { documentId: string
 }
 
 /** A turn the Planner began and has not answered: still running, or interrupted (never run again). */
-function TurnMark({ entry, running }: { entry: ConversationEntryView; running: boolean }) {
+function TurnMark({ entry, running, progress }: { entry: ConversationEntryView; running: boolean; progress: PlannerTurnProgress | null }) {
   return (
-    <li className={`message message-planner turn-mark${running ? " is-running" : " is-interrupted"}`} data-entry-id={entry.id}>
+    <li className={`message message-planner turn-mark${running ? " is-running" : " is-interrupted"}`} data-entry-id={entry.id} aria-busy={running}>
       <div className="message-meta">
         <span className="message-author">Planner</span>
       </div>
+      {running && progress && progress.tools.length > 0 && (
+        <ul className="turn-tools" aria-label="The Planner's tool calls">
+          {progress.tools.map((tool) => (
+            <li key={tool.id} className={`turn-tool is-${tool.status}`}>
+              {tool.name}: {TOOL_STATUS[tool.status]}
+              {tool.note ? ` (${tool.note})` : ""}
+            </li>
+          ))}
+        </ul>
+      )}
+      {running && progress && progress.text !== "" && <MessageMarkdown text={progress.text} />}
       <div className="message-state">
         {running ? "Working on it…" : "Interrupted: this turn ended before the Planner answered. It is not run again (it may already have changed the plan); ask again if it is still needed."}
       </div>
     </li>
   );
 }
+
+const TOOL_STATUS: Record<PlannerTurnProgress["tools"][number]["status"], string> = {
+  running: "running",
+  done: "done",
+  failed: "failed",
+  refused: "refused by the permission check",
+};
 
 function EntryWithDivider({ entry, newLine }: { entry: ConversationEntryView; newLine: boolean }) {
   if (!newLine) return <Entry entry={entry} />;

@@ -77,4 +77,29 @@ describe("the Planner's state in the conversation panel", () => {
     await until(() => within(log).queryByText("Here it is.") !== null, "answered");
     expect(within(log).queryByText(/Interrupted/)).toBeNull();
   });
+
+  it("streams the running turn of this app: its text so far and its tool calls, a refused one as refused", async () => {
+    const { app, plan } = await openConversation();
+    app.bridge.setPlannerOwner(plan.id, { user: "bob", device: "device-memory" });
+    const log = screen.getByRole("log", { name: "Messages" });
+    app.bridge.receiveMessage(plan.id, { author: { kind: "planner" }, text: "The Planner is working on this.", turn: { id: "m1", state: "started", ownershipGeneration: 1 } });
+    await until(() => within(log).queryByText("Working on it…") !== null, "running");
+    app.bridge.emit("planner-turn", {
+      documentId: plan.id,
+      turnId: "m1",
+      text: "Reading **the plan**",
+      tools: [
+        { id: "c1", name: "read_plan", status: "done" },
+        { id: "denied-1", name: "edit_plan", status: "refused", note: "ownership-generation: not the owner" },
+      ],
+      done: false,
+    });
+    await until(() => within(log).queryByText("the plan") !== null, "streamed text");
+    expect(within(log).getByText("the plan").tagName).toBe("STRONG");
+    const tools = within(log).getByRole("list", { name: "The Planner's tool calls" });
+    expect(tools.textContent).toContain("read_plan: done");
+    expect(tools.textContent).toContain("edit_plan: refused by the permission check (ownership-generation: not the owner)");
+    app.bridge.emit("planner-turn", { documentId: plan.id, turnId: "m1", text: "Reading **the plan**", tools: [], done: true });
+    await until(() => within(log).queryByText("the plan") === null, "cleared when done");
+  });
 });
