@@ -242,6 +242,8 @@ export interface ConversationEntryView {
   unread: boolean;
   /** A Planner entry's turn: the message it answers (or began to), how far, and the ownership generation it ran under. */
   turn?: { id: string; state: "started" | "answered"; ownershipGeneration: number };
+  /** The entry begins a new Planner session (a processed `/new`): the panel shows a divider. */
+  boundary?: true;
 }
 
 /** A page of a conversation, oldest first: the newest entries, or those before a given entry. */

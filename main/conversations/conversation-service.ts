@@ -128,14 +128,14 @@ export class ConversationService {
    * message as its turnId: a turn begun and never answered was interrupted and is not run again), oldest first, each
    * with whether this app's person sent it.
    */
-  async waitingForPlanner(planId: DocumentId): Promise<{ entryId: string; mine: boolean }[]> {
+  async waitingForPlanner(planId: DocumentId): Promise<{ entryId: string; mine: boolean; text: string }[]> {
     const { handle } = await this.#openFor(planId);
     const { entries } = readEntries(handle.doc());
     const answered = new Set(entries.flatMap((entry) => (entry.author.kind === "planner" && entry.turnId ? [entry.turnId] : [])));
     const me = this.#deps.author();
     return entries
       .filter((entry) => entry.to === "planner" && entry.author.kind === "person" && !answered.has(entry.id))
-      .map((entry) => ({ entryId: entry.id, mine: entry.author.kind === "person" && entry.author.device === me.device }));
+      .map((entry) => ({ entryId: entry.id, mine: entry.author.kind === "person" && entry.author.device === me.device, text: entry.text }));
   }
 
   /**
@@ -144,7 +144,7 @@ export class ConversationService {
    */
   async plannerEntry(
     planId: DocumentId,
-    input: { text: string; turnId?: string; turn?: "started" | "answered"; clientRequestId: string; ownershipGeneration: number; sessionGeneration: number },
+    input: { text: string; turnId?: string; turn?: "started" | "answered"; boundary?: true; clientRequestId: string; ownershipGeneration: number; sessionGeneration: number },
   ): Promise<{ documentId: DocumentId; entryId: string; change: (doc: ConversationDocument) => void }> {
     const { handle } = await this.#openFor(planId);
     const author = { kind: "planner" } as const;
@@ -160,6 +160,7 @@ export class ConversationService {
       clientRequestId: input.clientRequestId,
       ...(input.turnId !== undefined ? { turnId: input.turnId } : {}),
       ...(input.turn !== undefined ? { turn: input.turn } : {}),
+      ...(input.boundary ? { boundary: true as const } : {}),
       sessionGeneration: input.sessionGeneration,
       ownershipGeneration: input.ownershipGeneration,
     };
@@ -276,7 +277,8 @@ export class ConversationService {
         const hash = sent.get(entry.id);
         const delivery = !shared ? "local" : hash !== undefined && undelivered(hash) ? "pending" : "delivered";
         const turn = entry.author.kind === "planner" && entry.turnId ? { turn: { id: entry.turnId, state: entry.turn ?? "answered", ownershipGeneration: entry.ownershipGeneration ?? 0 } } : {};
-        return { id: entry.id, seq: entry.seq, author: entry.author, to: entry.to, text: entry.text, at: entry.at, mine: mine(entry), delivery, unread: unread(entry, mark), ...turn };
+        const boundary = entry.boundary ? { boundary: true as const } : {};
+        return { id: entry.id, seq: entry.seq, author: entry.author, to: entry.to, text: entry.text, at: entry.at, mine: mine(entry), delivery, unread: unread(entry, mark), ...turn, ...boundary };
       },
     };
   }

@@ -47,6 +47,12 @@ describe("what a Planner turn is given of the conversation", () => {
     expect(backscroll(huge)).toEqual([huge[1]]);
   });
 
+  it("takes a processed /new (the Planner's boundary entry) as a session boundary too", () => {
+    const newSession: ConversationEntry = { ...planner("New Planner session"), boundary: true, sessionGeneration: 1 };
+    expect(texts(bootstrap([person("before"), newSession, person("after")]))).toEqual(["after"]);
+    expect(texts(backscroll([person("before"), newSession, person("after")]))).toEqual(["after"]);
+  });
+
   it("bootstraps a new session only from after the last session boundary", () => {
     const talk = [person("before"), planner("old answer"), boundary(1), person("after"), planner("new answer"), person("latest")];
     expect(texts(bootstrap(talk))).toEqual(["after", "new answer", "latest"]);

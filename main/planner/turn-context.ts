@@ -14,10 +14,13 @@
 import type { ConversationEntry } from "../../shared/schema/conversation.js";
 import { PLANNER_BACKSCROLL_MAX_CHARS, PLANNER_BACKSCROLL_MAX_ENTRIES, PLANNER_BOOTSTRAP_MAX_CHARS, PLANNER_BOOTSTRAP_MAX_ENTRIES } from "../util/limits.js";
 
-/** A session boundary: the system entry a reset or `/new` writes, which begins a session generation. */
+/** A session boundary: the system entry a reset writes, or the Planner's entry for a processed `/new`. */
 export function isSessionBoundary(entry: ConversationEntry): boolean {
-  return entry.author.kind === "system" && entry.sessionGeneration !== undefined;
+  return entry.boundary === true || (entry.author.kind === "system" && entry.sessionGeneration !== undefined);
 }
+
+/** The command that starts a new Planner session, sent as a message to the Planner. */
+export const NEW_SESSION_COMMAND = "/new";
 
 /** One entry as the model reads it: who wrote it (people by name and login, never merged), to whom, and the text. */
 export function renderEntry(entry: ConversationEntry): string {

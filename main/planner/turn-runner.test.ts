@@ -141,6 +141,26 @@ describe("the Planner's turns", () => {
     expect(messageText(model.requests[2]!.body.messages[1])).toContain("@Planner three");
   });
 
+  it("processes /new at a turn boundary without the model: a boundary one session generation up, once, and a fresh session after it", { timeout: 90_000 }, async () => {
+    const { core, model, id } = await setup();
+    model.script({ text: "Before." }, { text: "After." });
+    await core.api.postMessage(id, { text: "@Planner remember the launch date", to: "planner", clientRequestId: "b-1" });
+    await waitFor(async () => (await plannerEntries(core, id)).length === 1, "answered", 60_000);
+    await core.api.postMessage(id, { text: "/new", to: "planner", clientRequestId: "new-1" });
+    await waitFor(async () => (await core.api.readConversation(id)).entries.some((e) => e.boundary), "the boundary", 60_000);
+    expect(model.requests.length).toBe(1);
+    expect(await core.api.getPlannerState(id)).toMatchObject({ sessionGeneration: 1 });
+    // A retry of the same command is the same message: no second boundary.
+    await core.api.postMessage(id, { text: "/new", to: "planner", clientRequestId: "new-1" });
+    await core.api.postMessage(id, { text: "@Planner what now?", to: "planner", clientRequestId: "b-2" });
+    await waitFor(async () => (await plannerEntries(core, id)).some((e) => e.text === "After."), "answered after", 60_000);
+    expect((await core.api.readConversation(id)).entries.filter((e) => e.boundary)).toHaveLength(1);
+    const fresh = model.requests[1]!.body.messages;
+    expect(fresh.map((m) => m.role)).toEqual(["system", "user"]);
+    expect(messageText(fresh[1])).toContain("@Planner what now?");
+    expect(messageText(fresh[1])).not.toContain("remember the launch date");
+  });
+
   it("with the Planner off claims nothing and starts no runtime; the rest works", { timeout: 60_000 }, async () => {
     const { core, model, id } = await setup({ off: true });
     await core.api.postMessage(id, { text: "@Planner hello", to: "planner", clientRequestId: "o-1" });

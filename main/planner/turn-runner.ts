@@ -20,7 +20,7 @@ import type { ConversationDocument, ConversationEntry } from "../../shared/schem
 import { PLANNER_WRITE_ARRIVAL_WAIT_MS } from "../util/limits.js";
 import type { CopilotRuntime, GateAnswer, PlannerEvent, PlannerProvider, PlannerSession, PlannerTool } from "./copilot-runtime.js";
 import type { FencedWriter } from "./fenced-writer.js";
-import { backscroll, bootstrap, renderEntry } from "./turn-context.js";
+import { backscroll, bootstrap, NEW_SESSION_COMMAND, renderEntry } from "./turn-context.js";
 
 export const PLANNER_SYSTEM_MESSAGE = [
   "You are the Planner of a Chopin plan: you co-author this one plan with the people in its conversation.",
@@ -44,11 +44,11 @@ export interface TurnRunnerDeps {
   owns(planId: DocumentId): number | null;
   conversations: {
     entries(planId: DocumentId): Promise<ConversationEntry[]>;
-    waitingForPlanner(planId: DocumentId): Promise<{ entryId: string }[]>;
+    waitingForPlanner(planId: DocumentId): Promise<{ entryId: string; text: string }[]>;
     sessionGeneration(planId: DocumentId): Promise<number>;
     plannerEntry(
       planId: DocumentId,
-      input: { text: string; turnId?: string; turn?: "started" | "answered"; clientRequestId: string; ownershipGeneration: number; sessionGeneration: number },
+      input: { text: string; turnId?: string; turn?: "started" | "answered"; boundary?: true; clientRequestId: string; ownershipGeneration: number; sessionGeneration: number },
     ): Promise<{ documentId: DocumentId; entryId: string; change: (doc: ConversationDocument) => void }>;
   };
   writes: Pick<FencedWriter, "prepare" | "publish" | "arrived">;
@@ -136,7 +136,8 @@ export class TurnRunner {
       if (provider === null) return;
       const [next] = await this.#deps.conversations.waitingForPlanner(planId);
       if (!next) return;
-      if (!(await this.#turn(planId, generation, provider, next.entryId))) return;
+      const done = next.text.trim() === NEW_SESSION_COMMAND ? await this.#newSession(planId, generation, next.entryId) : await this.#turn(planId, generation, provider, next.entryId);
+      if (!done) return;
     }
   }
 
@@ -186,6 +187,17 @@ export class TurnRunner {
     }
     const answer = messages.join("\n\n") || (failure !== null ? `The model provider failed, so the Planner could not answer: ${failure}` : "The Planner had nothing to say.");
     return this.#write(planId, { text: answer, turnId, turn: "answered", clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration });
+  }
+
+  /**
+   * `/new`, at a turn boundary and without the model: the session is discarded and the boundary recorded as the
+   * Planner's entry answering the command, one session generation up; a retried command is the same entry.
+   */
+  async #newSession(planId: DocumentId, generation: number, turnId: string): Promise<boolean> {
+    await this.discard(planId);
+    const sessionGeneration = (await this.#deps.conversations.sessionGeneration(planId)) + 1;
+    const text = "New Planner session: the Planner starts afresh from here, with nothing said before this line.";
+    return this.#write(planId, { text, turnId, turn: "answered", boundary: true, clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration });
   }
 
   async #open(planId: DocumentId, key: SessionKey, provider: PlannerProvider): Promise<ChannelSession> {

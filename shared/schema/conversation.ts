@@ -68,6 +68,8 @@ export const conversationEntrySchema = z.object({
    * that never answers was interrupted), "answered" (or absent, as first written) is the turn's answer.
    */
   turn: z.enum(["started", "answered"]).optional(),
+  /** The entry begins a new Planner session (`/new` processed, or a reset): the next session starts from after it. */
+  boundary: z.literal(true).optional(),
   sessionGeneration: z.number().int().min(0).optional(),
   ownershipGeneration: z.number().int().min(0).optional(),
 });

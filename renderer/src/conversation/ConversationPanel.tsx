@@ -103,7 +103,11 @@ export function ConversationPanel({ documentId, archived }: { documentId: string
           <li className="message-empty">No messages yet. Write to the people of this plan, or @Planner to ask the Planner.</li>
         )}
         {view.entries.map((entry) =>
-          entry.turn?.state === "started" ? (
+          entry.boundary ? (
+            <li key={entry.id} className="session-divider" role="separator" aria-label="New Planner session">
+              New Planner session
+            </li>
+          ) : entry.turn?.state === "started" ? (
             answered.has(entry.turn.id) ? null : (
               <TurnMark
                 key={entry.id}

@@ -102,4 +102,11 @@ describe("the Planner's state in the conversation panel", () => {
     app.bridge.emit("planner-turn", { documentId: plan.id, turnId: "m1", text: "Reading **the plan**", tools: [], done: true });
     await until(() => within(log).queryByText("the plan") === null, "cleared when done");
   });
+
+  it("draws a processed /new as a divider between Planner sessions", async () => {
+    const { app, plan } = await openConversation();
+    const log = screen.getByRole("log", { name: "Messages" });
+    app.bridge.receiveMessage(plan.id, { author: { kind: "planner" }, text: "New Planner session: the Planner starts afresh from here.", boundary: true, turn: { id: "n1", state: "answered", ownershipGeneration: 1 } });
+    await until(() => within(log).queryByRole("separator", { name: "New Planner session" }) !== null, "the divider");
+  });
 });
