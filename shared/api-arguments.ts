@@ -130,6 +130,8 @@ export const API_ARGUMENTS = {
   getConversationDraft: z.tuple([documentId]),
   setConversationDraft: z.tuple([documentId, z.string({ error: "A draft must be text." }).refine((t) => utf8Bytes(t) <= MAX_MESSAGE_BYTES, `A draft is at most ${MAX_MESSAGE_BYTES} bytes of UTF-8.`)]),
   markConversationRead: z.tuple([documentId, entryId]),
+  withdrawMessage: z.tuple([documentId, entryId]),
+  abortPlannerTurn: z.tuple([documentId]),
   getPlannerState: z.tuple([documentId]),
   resetPlannerOwnership: z.tuple([documentId]),
 } satisfies { [M in ApiMethod]: z.ZodType<unknown[]> };

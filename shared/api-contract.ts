@@ -176,5 +176,17 @@ export function chopinApiContract(name: string, start: () => Promise<ContractSub
       await expect(api.getPlannerState(unknownId)).rejects.toMatchObject({ code: "not-found" });
       await expect(api.resetPlannerOwnership(42 as never)).rejects.toMatchObject(invalid);
     });
+
+    run("a message to the Planner can be withdrawn by its author while it waits; a stop needs a running turn", async ({ api }) => {
+      const plan = await api.createDocument({ title: "Ask" });
+      const sent = await api.postMessage(plan.id, { text: "@Planner maybe", to: "planner", clientRequestId: "w-1" });
+      const room = await api.postMessage(plan.id, { text: "hello all", to: "room", clientRequestId: "w-2" });
+      expect(await api.withdrawMessage(plan.id, sent.entry.id)).toMatchObject({ id: sent.entry.id, withdrawn: true });
+      expect((await api.readConversation(plan.id)).entries.find((e) => e.id === sent.entry.id)).toMatchObject({ withdrawn: true });
+      await expect(api.withdrawMessage(plan.id, room.entry.id)).rejects.toMatchObject({ code: "forbidden" });
+      await expect(api.withdrawMessage(plan.id, "e".repeat(32))).rejects.toMatchObject({ code: "not-found" });
+      await expect(api.withdrawMessage(plan.id, "not an id")).rejects.toMatchObject(invalid);
+      await expect(api.abortPlannerTurn(plan.id)).rejects.toMatchObject({ code: "not-found", message: expect.stringMatching(/No Planner turn is running/) });
+    });
   });
 }

@@ -244,6 +244,10 @@ export interface ConversationEntryView {
   turn?: { id: string; state: "started" | "answered"; ownershipGeneration: number };
   /** The entry begins a new Planner session (a processed `/new`): the panel shows a divider. */
   boundary?: true;
+  /** A message to the Planner its author withdrew before a turn took it up. */
+  withdrawn?: true;
+  /** A request to stop the Planner's turn for this message (its author is who stopped it). */
+  abortTurn?: string;
 }
 
 /** A page of a conversation, oldest first: the newest entries, or those before a given entry. */
@@ -290,6 +294,10 @@ export interface ConversationsApi {
   setConversationDraft(id: DocumentId, text: string): Promise<void>;
   /** Marks the conversation read through this entry (a mark only moves forward). */
   markConversationRead(id: DocumentId, entryId: string): Promise<void>;
+  /** Withdraws this person's message to the Planner while it still waits (no turn has taken it up). */
+  withdrawMessage(id: DocumentId, entryId: string): Promise<ConversationEntryView>;
+  /** Any editor: asks the app running the Planner to stop the turn now running here; recorded as who asked. */
+  abortPlannerTurn(id: DocumentId): Promise<ConversationEntryView>;
 }
 
 /**
@@ -460,6 +468,8 @@ export const API_METHODS = [
   "getConversationDraft",
   "setConversationDraft",
   "markConversationRead",
+  "withdrawMessage",
+  "abortPlannerTurn",
   "getPlannerState",
   "resetPlannerOwnership",
 ] as const satisfies readonly ApiMethod[];

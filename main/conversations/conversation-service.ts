@@ -134,7 +134,7 @@ export class ConversationService {
     const answered = new Set(entries.flatMap((entry) => (entry.author.kind === "planner" && entry.turnId ? [entry.turnId] : [])));
     const me = this.#deps.author();
     return entries
-      .filter((entry) => entry.to === "planner" && entry.author.kind === "person" && !answered.has(entry.id))
+      .filter((entry) => entry.to === "planner" && entry.author.kind === "person" && entry.withdrawnAt === undefined && !answered.has(entry.id))
       .map((entry) => ({ entryId: entry.id, mine: entry.author.kind === "person" && entry.author.device === me.device, text: entry.text }));
   }
 
@@ -215,6 +215,60 @@ export class ConversationService {
     this.#deps.events.emit("conversation-changed", { documentId: planId });
   }
 
+  /** Withdraws this person's message to the Planner while no turn has taken it up (then nothing runs it). */
+  async withdraw(planId: DocumentId, entryId: string): Promise<ConversationEntryView> {
+    const { handle } = await this.#openFor(planId);
+    const entries = readEntries(handle.doc()).entries;
+    const entry = entries.find((e) => e.id === entryId);
+    if (!entry) throw new ChopinError("not-found", "That entry is not in this conversation.");
+    const me = this.#deps.author();
+    if (entry.author.kind !== "person" || entry.author.device !== me.device || entry.to !== "planner") {
+      throw new ChopinError("forbidden", "Only a message you sent to the Planner from this device can be withdrawn.");
+    }
+    if (entries.some((e) => e.author.kind === "planner" && e.turnId === entryId)) {
+      throw new ChopinError("forbidden", "The Planner has already taken this message up; stop its turn instead.");
+    }
+    if (entry.withdrawnAt === undefined) {
+      handle.change((doc) => {
+        (doc.entries[entryId] as { withdrawnAt?: number }).withdrawnAt = this.#now();
+      });
+      await this.#deps.repo.flush([handle.documentId]);
+    }
+    const updated = readEntries(handle.doc()).entries.find((e) => e.id === entryId)!;
+    return this.#viewer(planId, handle).of(updated, this.#deps.records.readMark(planId));
+  }
+
+  /**
+   * Asks the app running the Planner to stop the turn now running here (the one begun and not answered): an entry of
+   * this person's naming the turn, so the conversation records who stopped it. Refused when no turn is running.
+   */
+  async requestAbort(planId: DocumentId): Promise<ConversationEntryView> {
+    const { handle } = await this.#openFor(planId);
+    const entries = readEntries(handle.doc()).entries;
+    const answered = new Set(entries.flatMap((e) => (e.author.kind === "planner" && e.turnId && e.turn !== "started" ? [e.turnId] : [])));
+    const running = entries.findLast((e) => e.author.kind === "planner" && e.turn === "started" && e.turnId && !answered.has(e.turnId));
+    if (!running?.turnId) throw new ChopinError("not-found", "No Planner turn is running here.");
+    const author = this.#deps.author();
+    const clientRequestId = `abort:${running.turnId}`;
+    const id = entryIdOf(author, clientRequestId);
+    if (!entries.some((e) => e.id === id)) {
+      const entry: ConversationEntry = { id, seq: (entries.at(-1)?.seq ?? 0) + 1, author, to: "room", text: "Stopped the Planner's turn.", at: this.#now(), clientRequestId, abortTurn: running.turnId };
+      handle.change((doc) => {
+        doc.entries[id] = stored(entry);
+      });
+      await this.#deps.repo.flush([handle.documentId]);
+    }
+    const written = readEntries(handle.doc()).entries.find((e) => e.id === id)!;
+    return this.#viewer(planId, handle).of(written, this.#deps.records.readMark(planId));
+  }
+
+  /** Who asked to stop the turn for message `turnId`, if anyone did. */
+  async abortRequestedBy(planId: DocumentId, turnId: string): Promise<string | null> {
+    const { handle } = await this.#openFor(planId);
+    const request = readEntries(handle.doc()).entries.find((e) => e.abortTurn === turnId);
+    return request ? (request.author.kind === "person" ? request.author.name : "someone") : null;
+  }
+
   /** The relay may have taken messages sent from here: open conversations with any such message are told to look. */
   deliveriesMayHaveChanged(): void {
     for (const planId of this.#open.keys()) {
@@ -277,8 +331,12 @@ export class ConversationService {
         const hash = sent.get(entry.id);
         const delivery = !shared ? "local" : hash !== undefined && undelivered(hash) ? "pending" : "delivered";
         const turn = entry.author.kind === "planner" && entry.turnId ? { turn: { id: entry.turnId, state: entry.turn ?? "answered", ownershipGeneration: entry.ownershipGeneration ?? 0 } } : {};
-        const boundary = entry.boundary ? { boundary: true as const } : {};
-        return { id: entry.id, seq: entry.seq, author: entry.author, to: entry.to, text: entry.text, at: entry.at, mine: mine(entry), delivery, unread: unread(entry, mark), ...turn, ...boundary };
+        const marks = {
+          ...(entry.boundary ? { boundary: true as const } : {}),
+          ...(entry.withdrawnAt !== undefined ? { withdrawn: true as const } : {}),
+          ...(entry.abortTurn !== undefined ? { abortTurn: entry.abortTurn } : {}),
+        };
+        return { id: entry.id, seq: entry.seq, author: entry.author, to: entry.to, text: entry.text, at: entry.at, mine: mine(entry), delivery, unread: unread(entry, mark), ...turn, ...marks };
       },
     };
   }

@@ -8,7 +8,7 @@ import { parseDocumentId } from "../documents/document-id.js";
 import { checkedApi } from "../util/checked-api.js";
 import type { ConversationService } from "./conversation-service.js";
 
-type Conversations = Pick<ConversationService, "read" | "post" | "draft" | "setDraft" | "markRead">;
+type Conversations = Pick<ConversationService, "read" | "post" | "draft" | "setDraft" | "markRead" | "withdraw" | "requestAbort">;
 
 /**
  * `plannerAsked`: a message to the Planner was sent (also a retry): the Planner is invoked in the background; the send
@@ -26,5 +26,7 @@ export function createConversationsApi(conversations: Conversations, plannerAske
     getConversationDraft: (id) => conversations.draft(parseDocumentId(id)),
     setConversationDraft: (id, text) => conversations.setDraft(parseDocumentId(id), text),
     markConversationRead: (id, entryId) => conversations.markRead(parseDocumentId(id), entryId),
+    withdrawMessage: (id, entryId) => conversations.withdraw(parseDocumentId(id), entryId),
+    abortPlannerTurn: (id) => conversations.requestAbort(parseDocumentId(id)),
   });
 }

@@ -136,7 +136,10 @@ export function composePlanner(deps: PlannerPartDeps) {
   });
   if (!off && options.planner?.turns !== false) {
     // A message arrived (from anyone, through the relay too) or this app took the Planner: run what waits.
-    events.on("conversation-changed", ({ documentId }) => runner.poke(documentId as DocumentId));
+    events.on("conversation-changed", ({ documentId }) => {
+      runner.poke(documentId as DocumentId);
+      void runner.noticeAbort(documentId as DocumentId).catch(() => undefined);
+    });
     events.on("planner-changed", (state) => {
       if (state.ownedHere) runner.poke(state.documentId as DocumentId);
       else void runner.discard(state.documentId as DocumentId);

@@ -46,6 +46,8 @@ export interface TurnRunnerDeps {
     entries(planId: DocumentId): Promise<ConversationEntry[]>;
     waitingForPlanner(planId: DocumentId): Promise<{ entryId: string; text: string }[]>;
     sessionGeneration(planId: DocumentId): Promise<number>;
+    /** Who asked to stop the turn for message `turnId` (their name), if anyone did. */
+    abortRequestedBy(planId: DocumentId, turnId: string): Promise<string | null>;
     plannerEntry(
       planId: DocumentId,
       input: { text: string; turnId?: string; turn?: "started" | "answered"; boundary?: true; clientRequestId: string; ownershipGeneration: number; sessionGeneration: number },
@@ -82,6 +84,8 @@ export class TurnRunner {
   readonly #running = new Map<DocumentId, Promise<void>>();
   readonly #again = new Set<DocumentId>();
   readonly #sessions = new Map<DocumentId, ChannelSession>();
+  /** The turn running in each channel: the message it answers, and who asked to stop it once someone did. */
+  readonly #turns = new Map<DocumentId, { turnId: string; session: PlannerSession; stoppedBy: string | null }>();
   #closed = false;
 
   constructor(deps: TurnRunnerDeps) {
@@ -102,6 +106,16 @@ export class TurnRunner {
         if (this.#again.delete(planId)) this.poke(planId);
       });
     this.#running.set(planId, run);
+  }
+
+  /** A request to stop the running turn may have arrived (the conversation changed): the turn is aborted if so. */
+  async noticeAbort(planId: DocumentId): Promise<void> {
+    const running = this.#turns.get(planId);
+    if (!running || running.stoppedBy !== null) return;
+    const by = await this.#deps.conversations.abortRequestedBy(planId, running.turnId);
+    if (by === null || this.#turns.get(planId) !== running) return;
+    running.stoppedBy = by;
+    await running.session.abort().catch(() => undefined);
   }
 
   /** Whether a turn is running in the channel now. */
@@ -173,11 +187,16 @@ export class TurnRunner {
       else if (event.type === "tool-denied") denials.push(`The Planner's ${event.name} was refused by the ${event.check} check: ${event.reason}`);
       else if (event.type === "error") failure = event.message;
     };
+    const running = { turnId, session: channel.session, stoppedBy: null as string | null };
+    this.#turns.set(planId, running);
     try {
+      // A stop asked for before the turn began to run still stops it.
+      void this.noticeAbort(planId);
       await channel.session.send(context);
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);
     } finally {
+      this.#turns.delete(planId);
       channel.sink = () => undefined;
       this.#deps.onTurnEnd?.(planId, turnId);
     }
@@ -185,7 +204,11 @@ export class TurnRunner {
     for (const [n, denial] of denials.entries()) {
       if (!(await this.#write(planId, { text: denial, clientRequestId: `denial:${turnId}:${n}`, ownershipGeneration: generation, sessionGeneration }))) return false;
     }
-    const answer = messages.join("\n\n") || (failure !== null ? `The model provider failed, so the Planner could not answer: ${failure}` : "The Planner had nothing to say.");
+    const said = messages.join("\n\n");
+    const answer =
+      running.stoppedBy !== null
+        ? `${said ? `${said}\n\n` : ""}*Stopped by ${running.stoppedBy} before the Planner finished.*`
+        : said || (failure !== null ? `The model provider failed, so the Planner could not answer: ${failure}` : "The Planner had nothing to say.");
     return this.#write(planId, { text: answer, turnId, turn: "answered", clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration });
   }
 

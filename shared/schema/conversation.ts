@@ -70,6 +70,10 @@ export const conversationEntrySchema = z.object({
   turn: z.enum(["started", "answered"]).optional(),
   /** The entry begins a new Planner session (`/new` processed, or a reset): the next session starts from after it. */
   boundary: z.literal(true).optional(),
+  /** On a person's message to the Planner: they withdrew it before a turn took it up (epoch ms); no turn runs it. */
+  withdrawnAt: z.number().optional(),
+  /** A person's request to stop the Planner's turn for this message (the entry records who asked). */
+  abortTurn: scalar(z.string().max(MAX_CLIENT_REQUEST_ID_CHARS)).optional(),
   sessionGeneration: z.number().int().min(0).optional(),
   ownershipGeneration: z.number().int().min(0).optional(),
 });

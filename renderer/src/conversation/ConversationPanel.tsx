@@ -4,10 +4,11 @@
  * when the plan was opened, what has not reached the relay yet, and the composer. Shows a page at a time: earlier
  * entries come on request, so a long conversation never renders whole.
  */
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ConversationEntryView, PlannerTurnProgress } from "../../../shared/api.js";
 import type { Author } from "../../../shared/schema/conversation.js";
 import { useServices } from "../state/app-services.js";
+import { describeError } from "../state/describe-error.js";
 import { formatWhen } from "../format-time.js";
 import { Composer } from "./Composer.js";
 import { MessageMarkdown } from "./MessageMarkdown.js";
@@ -22,7 +23,12 @@ function authorName(author: Author): string {
   return author.name;
 }
 
-function Entry({ entry }: { entry: ConversationEntryView }) {
+/** What a person can do to one of their entries: withdraw a message to the Planner that no turn took up yet. */
+interface EntryActions {
+  withdraw?: () => void;
+}
+
+function Entry({ entry, actions = {} }: { entry: ConversationEntryView; actions?: EntryActions }) {
   const { author } = entry;
   return (
     <li className={`message message-${author.kind}${entry.mine ? " is-mine" : ""}`} data-entry-id={entry.id}>
@@ -40,6 +46,15 @@ function Entry({ entry }: { entry: ConversationEntryView }) {
           Not yet delivered
         </div>
       )}
+      {entry.withdrawn && <div className="message-state">Withdrawn before the Planner took it up.</div>}
+      {actions.withdraw && (
+        <div className="message-state">
+          Waiting for the Planner.{" "}
+          <button type="button" className="link-button" onClick={actions.withdraw}>
+            Withdraw
+          </button>
+        </div>
+      )}
     </li>
   );
 }
@@ -51,6 +66,17 @@ export function ConversationPanel({ documentId, archived }: { documentId: string
   const streaming = usePlannerTurn(documentId);
   // A turn's "begun" mark shows only until its answer arrives; without one it is running, or was interrupted.
   const answered = new Set(view.entries.flatMap((entry) => (entry.turn?.state === "answered" ? [entry.turn.id] : [])));
+  // Messages a turn has taken up (begun or answered): no longer withdrawable.
+  const taken = new Set(view.entries.flatMap((entry) => (entry.turn ? [entry.turn.id] : [])));
+  const [actionError, setActionError] = useState<string | null>(null);
+  const act = async (call: () => Promise<unknown>) => {
+    try {
+      await call();
+      setActionError(null);
+    } catch (failure) {
+      setActionError(describeError(failure));
+    }
+  };
   const listRef = useRef<HTMLOListElement>(null);
   const last = view.entries.at(-1);
 
@@ -75,9 +101,9 @@ export function ConversationPanel({ documentId, archived }: { documentId: string
         </h2>
       </div>
       <PlannerStatus view={planner} />
-      {view.error && (
+      {(view.error ?? actionError) && (
         <p className="panel-error" role="alert">
-          {view.error}
+          {view.error ?? actionError}
         </p>
       )}
       <ol
@@ -114,10 +140,16 @@ export function ConversationPanel({ documentId, archived }: { documentId: string
                 entry={entry}
                 running={planner.state !== null && planner.state.owner !== null && planner.state.ownershipGeneration === entry.turn.ownershipGeneration}
                 progress={streaming?.turnId === entry.turn.id ? streaming : null}
+                stop={() => void act(() => bridge.api.abortPlannerTurn(documentId))}
               />
             )
           ) : (
-            <EntryWithDivider key={entry.id} entry={entry} newLine={entry.id === view.firstUnreadId} />
+            <EntryWithDivider
+              key={entry.id}
+              entry={entry}
+              newLine={entry.id === view.firstUnreadId}
+              actions={entry.mine && entry.to === "planner" && !entry.withdrawn && !taken.has(entry.id) ? { withdraw: () => void act(() => bridge.api.withdrawMessage(documentId, entry.id)) } : {}}
+            />
           ),
         )}
         {view.unconfirmed.map((send) => (
@@ -149,7 +181,7 @@ export function ConversationPanel({ documentId, archived }: { documentId: string
 }
 
 /** A turn the Planner began and has not answered: still running, or interrupted (never run again). */
-function TurnMark({ entry, running, progress }: { entry: ConversationEntryView; running: boolean; progress: PlannerTurnProgress | null }) {
+function TurnMark({ entry, running, progress, stop }: { entry: ConversationEntryView; running: boolean; progress: PlannerTurnProgress | null; stop: () => void }) {
   return (
     <li className={`message message-planner turn-mark${running ? " is-running" : " is-interrupted"}`} data-entry-id={entry.id} aria-busy={running}>
       <div className="message-meta">
@@ -168,6 +200,14 @@ function TurnMark({ entry, running, progress }: { entry: ConversationEntryView; 
       {running && progress && progress.text !== "" && <MessageMarkdown text={progress.text} />}
       <div className="message-state">
         {running ? "Working on it…" : "Interrupted: this turn ended before the Planner answered. It is not run again (it may already have changed the plan); ask again if it is still needed."}
+        {running && (
+          <>
+            {" "}
+            <button type="button" className="link-button" onClick={stop}>
+              Stop
+            </button>
+          </>
+        )}
       </div>
     </li>
   );
@@ -180,14 +220,14 @@ const TOOL_STATUS: Record<PlannerTurnProgress["tools"][number]["status"], string
   refused: "refused by the permission check",
 };
 
-function EntryWithDivider({ entry, newLine }: { entry: ConversationEntryView; newLine: boolean }) {
-  if (!newLine) return <Entry entry={entry} />;
+function EntryWithDivider({ entry, newLine, actions }: { entry: ConversationEntryView; newLine: boolean; actions?: EntryActions }) {
+  if (!newLine) return <Entry entry={entry} actions={actions} />;
   return (
     <>
       <li className="message-new-line" aria-label="New messages">
         New
       </li>
-      <Entry entry={entry} />
+      <Entry entry={entry} actions={actions} />
     </>
   );
 }

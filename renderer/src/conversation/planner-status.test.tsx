@@ -109,4 +109,22 @@ describe("the Planner's state in the conversation panel", () => {
     app.bridge.receiveMessage(plan.id, { author: { kind: "planner" }, text: "New Planner session: the Planner starts afresh from here.", boundary: true, turn: { id: "n1", state: "answered", ownershipGeneration: 1 } });
     await until(() => within(log).queryByRole("separator", { name: "New Planner session" }) !== null, "the divider");
   });
+
+  it("lets a person withdraw their waiting message to the Planner, and anyone stop a running turn", async () => {
+    const { app, plan } = await openConversation();
+    const log = screen.getByRole("log", { name: "Messages" });
+    fireEvent.change(box(), { target: { value: "@Planner maybe later" } });
+    fireEvent.keyDown(box(), { key: "Enter" });
+    await until(() => within(log).queryByRole("button", { name: "Withdraw" }) !== null, "withdrawable");
+    fireEvent.click(within(log).getByRole("button", { name: "Withdraw" }));
+    await until(() => within(log).queryByText("Withdrawn before the Planner took it up.") !== null, "withdrawn");
+    expect(within(log).queryByRole("button", { name: "Withdraw" })).toBeNull();
+
+    app.bridge.setPlannerOwner(plan.id, { user: "alice", device: "device-alice" });
+    app.bridge.receiveMessage(plan.id, { author: { kind: "planner" }, text: "The Planner is working on this.", turn: { id: "m9", state: "started", ownershipGeneration: 1 } });
+    await until(() => within(log).queryByRole("button", { name: "Stop" }) !== null, "stoppable");
+    fireEvent.click(within(log).getByRole("button", { name: "Stop" }));
+    await until(() => app.bridge.conversations(plan.id).some((e) => e.abortTurn === "m9"), "the stop asked for");
+    await until(() => within(log).queryByText("Stopped the Planner's turn.") !== null, "shown");
+  });
 });

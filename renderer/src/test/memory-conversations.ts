@@ -100,6 +100,39 @@ export function memoryConversations(deps: MemoryConversationDeps): MemoryConvers
       if (text === "") drafts.delete(id);
       else drafts.set(id, text);
     },
+    async withdrawMessage(id, entryId) {
+      const entries = entriesOf(id);
+      const entry = entries.find((e) => e.id === entryId);
+      if (!entry) throw new ChopinError("not-found", "That entry is not in this conversation.");
+      if (!entry.mine || entry.to !== "planner") throw new ChopinError("forbidden", "Only a message you sent to the Planner from this device can be withdrawn.");
+      if (entries.some((e) => e.author.kind === "planner" && e.turn?.id === entryId)) throw new ChopinError("forbidden", "The Planner has already taken this message up; stop its turn instead.");
+      entry.withdrawn = true;
+      deps.changed(id);
+      return view(id, entry);
+    },
+    async abortPlannerTurn(id) {
+      const entries = entriesOf(id);
+      const answered = new Set(entries.flatMap((e) => (e.turn?.state === "answered" ? [e.turn.id] : [])));
+      const running = entries.findLast((e) => e.turn?.state === "started" && !answered.has(e.turn.id));
+      if (!running?.turn) throw new ChopinError("not-found", "No Planner turn is running here.");
+      const existing = entries.find((e) => e.abortTurn === running.turn!.id && e.mine);
+      if (existing) return view(id, existing);
+      const entry: ConversationEntryView = {
+        id: (++nextId).toString(16).padStart(32, "0"),
+        seq: (entries.at(-1)?.seq ?? 0) + 1,
+        author: deps.person(),
+        to: "room",
+        text: "Stopped the Planner's turn.",
+        at: deps.now(),
+        mine: true,
+        delivery: "local",
+        unread: false,
+        abortTurn: running.turn.id,
+      };
+      entries.push(entry);
+      deps.changed(id);
+      return view(id, entry);
+    },
     async markConversationRead(id, entryId) {
       const at = entriesOf(id).findIndex((e) => e.id === entryId);
       if (at < 0) throw new ChopinError("not-found", "That entry is not in this conversation.");
