@@ -64,10 +64,11 @@ test("two people chat both ways, offline and back, and a retried send makes one 
   bobsLink.cut();
   await expect(bob.getByRole("status", { name: "Sync status" })).toContainText(/Offline|Reconnecting|Connecting/i, { timeout: 30_000 });
   await say(bob, "Written while offline");
-  await expect(messages(bob).getByText("Not yet delivered")).toBeVisible();
+  const offline = messages(bob).getByRole("listitem").filter({ hasText: "Written while offline" });
+  await expect(offline.getByText("Not yet delivered")).toBeVisible();
   bobsLink.restore();
   await expect(messages(alice).getByText("Written while offline")).toBeVisible({ timeout: 30_000 });
-  await expect(messages(bob).getByText("Not yet delivered")).toHaveCount(0, { timeout: 30_000 });
+  await expect(offline.getByText("Not yet delivered")).toHaveCount(0, { timeout: 30_000 });
 
   // The same send twice (an agent retrying after a lost answer) is one entry, for both people.
   const config = JSON.parse(readFileSync(join(coreA.ready.dataDir, "mcp-config.json"), "utf8")).mcpServers.chopin;
