@@ -18,8 +18,9 @@ import { ChopinError } from "../../shared/errors.js";
 import { CONVERSATION_PAGE_DEFAULT_ENTRIES } from "../../shared/limits.js";
 import { conversationGenesis, conversationIdOf, entryIdOf } from "../../shared/node/conversation-identity.js";
 import { changesNotHeld } from "../../shared/automerge-changes.js";
-import { messageTextSchema, readEntries, type ConversationDocument, type ConversationEntry, type PersonAuthor } from "../../shared/schema/conversation.js";
+import { messageTextSchema, type ConversationDocument, type ConversationEntry, type PersonAuthor } from "../../shared/schema/conversation.js";
 import { compareMarks, type ConversationRecords } from "../store/conversation-records.js";
+import { ParsedTranscript } from "./parsed-transcript.js";
 import type { TypedEmitter } from "../util/typed-emitter.js";
 
 export interface ConversationServiceDeps {
@@ -48,6 +49,8 @@ export class ConversationService {
   /** conversation id -> plan id, for every plan this device knows of (the share decision asks it per frame). */
   readonly #planOf = new Map<string, DocumentId>();
   readonly #open = new Map<DocumentId, Promise<ConversationHandle>>();
+  /** Each open conversation's entries, read once and kept up to date (parsed-transcript.ts). */
+  readonly #parsed = new Map<DocumentId, ParsedTranscript>();
 
   constructor(deps: ConversationServiceDeps) {
     this.#deps = deps;
@@ -66,7 +69,7 @@ export class ConversationService {
 
   async read(planId: DocumentId, query: ConversationQuery = {}): Promise<ConversationPage> {
     const { handle } = await this.#openFor(planId);
-    const { entries, unreadable } = readEntries(handle.doc());
+    const { entries, unreadable } = this.#transcript(planId, handle);
     let end = entries.length;
     if (query.before !== undefined) {
       end = entries.findIndex((entry) => entry.id === query.before);
@@ -85,7 +88,7 @@ export class ConversationService {
     if (plan.archivedAt !== null) throw new ChopinError("document-archived", "This plan is archived: its conversation takes no new messages until it is restored.");
     const author = this.#deps.author();
     const id = entryIdOf(author, input.clientRequestId);
-    const seen = readEntries(handle.doc()).entries;
+    const seen = this.#transcript(planId, handle).entries;
     const existing = seen.find((entry) => entry.id === id);
     if (existing) return { entry: this.#viewer(planId, handle).of(existing, this.#deps.records.readMark(planId)), created: false };
 
@@ -114,13 +117,13 @@ export class ConversationService {
   /** Every readable entry, in causal order (the Planner's context is chosen from these: main/planner/turn-context.ts). */
   async entries(planId: DocumentId): Promise<ConversationEntry[]> {
     const { handle } = await this.#openFor(planId);
-    return readEntries(handle.doc()).entries;
+    return this.#transcript(planId, handle).entries;
   }
 
   /** Planner sessions begun in this conversation: the highest session generation an entry records (0: none yet). */
   async sessionGeneration(planId: DocumentId): Promise<number> {
     const { handle } = await this.#openFor(planId);
-    return readEntries(handle.doc()).entries.reduce((highest, entry) => Math.max(highest, entry.sessionGeneration ?? 0), 0);
+    return this.#transcript(planId, handle).entries.reduce((highest, entry) => Math.max(highest, entry.sessionGeneration ?? 0), 0);
   }
 
   /**
@@ -130,7 +133,7 @@ export class ConversationService {
    */
   async waitingForPlanner(planId: DocumentId): Promise<{ entryId: string; mine: boolean; text: string }[]> {
     const { handle } = await this.#openFor(planId);
-    const { entries } = readEntries(handle.doc());
+    const { entries } = this.#transcript(planId, handle);
     const answered = new Set(entries.flatMap((entry) => (entry.author.kind === "planner" && entry.turnId ? [entry.turnId] : [])));
     const me = this.#deps.author();
     return entries
@@ -149,7 +152,7 @@ export class ConversationService {
     const { handle } = await this.#openFor(planId);
     const author = { kind: "planner" } as const;
     const id = entryIdOf(author, input.clientRequestId);
-    const seen = readEntries(handle.doc()).entries;
+    const seen = this.#transcript(planId, handle).entries;
     const entry: ConversationEntry = {
       id,
       seq: (seen.at(-1)?.seq ?? 0) + 1,
@@ -178,7 +181,7 @@ export class ConversationService {
     const { handle } = await this.#openFor(planId);
     const author = { kind: "system" } as const;
     const id = entryIdOf(author, options.clientRequestId);
-    const seen = readEntries(handle.doc()).entries;
+    const seen = this.#transcript(planId, handle).entries;
     if (seen.some((entry) => entry.id === id)) return;
     const entry: ConversationEntry = {
       id,
@@ -209,7 +212,7 @@ export class ConversationService {
 
   async markRead(planId: DocumentId, entryId: string): Promise<void> {
     const { handle } = await this.#openFor(planId);
-    const entry = readEntries(handle.doc()).entries.find((e) => e.id === entryId);
+    const entry = this.#transcript(planId, handle).entries.find((e) => e.id === entryId);
     if (!entry) throw new ChopinError("not-found", "That entry is not in this conversation.");
     this.#deps.records.markRead(planId, { seq: entry.seq, at: entry.at, entryId: entry.id });
     this.#deps.events.emit("conversation-changed", { documentId: planId });
@@ -218,7 +221,7 @@ export class ConversationService {
   /** Withdraws this person's message to the Planner while no turn has taken it up (then nothing runs it). */
   async withdraw(planId: DocumentId, entryId: string): Promise<ConversationEntryView> {
     const { handle } = await this.#openFor(planId);
-    const entries = readEntries(handle.doc()).entries;
+    const entries = this.#transcript(planId, handle).entries;
     const entry = entries.find((e) => e.id === entryId);
     if (!entry) throw new ChopinError("not-found", "That entry is not in this conversation.");
     const me = this.#deps.author();
@@ -234,7 +237,7 @@ export class ConversationService {
       });
       await this.#deps.repo.flush([handle.documentId]);
     }
-    const updated = readEntries(handle.doc()).entries.find((e) => e.id === entryId)!;
+    const updated = this.#transcript(planId, handle).entries.find((e) => e.id === entryId)!;
     return this.#viewer(planId, handle).of(updated, this.#deps.records.readMark(planId));
   }
 
@@ -244,7 +247,7 @@ export class ConversationService {
    */
   async requestAbort(planId: DocumentId): Promise<ConversationEntryView> {
     const { handle } = await this.#openFor(planId);
-    const entries = readEntries(handle.doc()).entries;
+    const entries = this.#transcript(planId, handle).entries;
     const answered = new Set(entries.flatMap((e) => (e.author.kind === "planner" && e.turnId && e.turn !== "started" ? [e.turnId] : [])));
     const running = entries.findLast((e) => e.author.kind === "planner" && e.turn === "started" && e.turnId && !answered.has(e.turnId));
     if (!running?.turnId) throw new ChopinError("not-found", "No Planner turn is running here.");
@@ -258,14 +261,14 @@ export class ConversationService {
       });
       await this.#deps.repo.flush([handle.documentId]);
     }
-    const written = readEntries(handle.doc()).entries.find((e) => e.id === id)!;
+    const written = this.#transcript(planId, handle).entries.find((e) => e.id === id)!;
     return this.#viewer(planId, handle).of(written, this.#deps.records.readMark(planId));
   }
 
   /** Who asked to stop the turn for message `turnId`, if anyone did. */
   async abortRequestedBy(planId: DocumentId, turnId: string): Promise<string | null> {
     const { handle } = await this.#openFor(planId);
-    const request = readEntries(handle.doc()).entries.find((e) => e.abortTurn === turnId);
+    const request = this.#transcript(planId, handle).entries.find((e) => e.abortTurn === turnId);
     return request ? (request.author.kind === "person" ? request.author.name : "someone") : null;
   }
 
@@ -280,8 +283,15 @@ export class ConversationService {
   forget(planId: DocumentId): void {
     const conversationId = conversationIdOf(planId);
     this.#open.delete(planId);
+    this.#parsed.delete(planId);
     this.#deps.records.forget(planId);
     if (this.#deps.repo.handles[conversationId]) this.#deps.repo.delete(conversationId);
+  }
+
+  #transcript(planId: DocumentId, handle: ConversationHandle): { entries: ConversationEntry[]; unreadable: number } {
+    let parsed = this.#parsed.get(planId);
+    if (!parsed) this.#parsed.set(planId, (parsed = new ParsedTranscript()));
+    return parsed.read(handle.doc());
   }
 
   async #openFor(planId: DocumentId): Promise<{ handle: ConversationHandle; plan: DocumentDetail }> {
