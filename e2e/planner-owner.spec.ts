@@ -2,8 +2,9 @@
  * Who runs the Planner, in two people's windows (issue #25): Alice and Bob each have a host-mode core, a relay process
  * admits both by relay token, and both are signed in to the fake GitHub (another process), which makes their apps
  * eligible. Alice's message to @Planner makes her app the owner and both windows say so at once; Bob resets the
- * ownership from the panel's details after confirming; the reset shows in both conversations naming Bob, and Alice's
- * still-waiting message makes her app take the Planner over as generation 2, which Bob's window shows too.
+ * ownership from the panel's details after confirming; the reset shows in both conversations naming Bob, Alice's turn
+ * (begun, never answered: the model here never answers) shows as interrupted and is not run again, and Bob's next
+ * message makes his app the owner under generation 2, which Alice's window shows too.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { connectFakeGitHub } from "../test-support/fake-github/control.js";
@@ -84,8 +85,16 @@ test("the owner is shown in both windows once one of them asks the Planner, and 
   for (const page of [alice, bob]) {
     await expect(messages(page).getByText(/^bob reset Planner ownership: alice's app \(ownership generation 1\)/)).toBeVisible({ timeout: 20_000 });
   }
-  // Alice's message still waits for the Planner: her app takes it over, and Bob's window follows.
-  await expect(planner(bob)).toContainText("Planner runs on alice's app", { timeout: 20_000 });
-  await expect(planner(bob).getByText("Ownership generation").locator("xpath=following-sibling::dd[1]")).toHaveText("2", { timeout: 20_000 });
-  await expect(planner(alice)).toContainText("Planner runs on this app");
+  // Alice's turn had begun (the model never answers here): the reset interrupted it, it is shown so and never run
+  // again, so nobody takes the Planner until someone asks again. Bob does: his app runs it, generation 2.
+  for (const page of [alice, bob]) {
+    await expect(messages(page).getByText(/^Interrupted: this turn ended before the Planner answered/)).toBeVisible({ timeout: 20_000 });
+    await expect(planner(page)).toContainText("Nobody runs the Planner here yet");
+  }
+  const bobsBox = bob.getByRole("textbox", { name: "Message" });
+  await bobsBox.fill("@Planner pick it up, please");
+  await bobsBox.press("Enter");
+  await expect(planner(bob)).toContainText("Planner runs on this app", { timeout: 20_000 });
+  await expect(planner(alice)).toContainText("Planner runs on bob's app", { timeout: 20_000 });
+  await expect(planner(bob).getByText("Ownership generation").locator("xpath=following-sibling::dd[1]")).toHaveText("2");
 });
