@@ -234,7 +234,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     repo,
     mcp: { url: mcpServer.url, port: mcpServer.port, configPath, portChangedFrom: mcpStart.changedFrom },
     startupNotes: docs.indexRecovery ? [recoveryNote(docs.indexRecovery)] : [],
-    planner: { writes: planner.writes, ownership, entry: (planId, input) => conversations.plannerEntry(planId, input), documents: docs, runtimeStarted: () => planner.runtime.started },
+    planner: { writes: planner.writes, ownership, entry: (planId, input) => conversations.plannerEntry(planId, input), documents: docs, runtimeStarted: () => planner.runtime.started, runtimeSessions: () => planner.runtime.sessions },
     listenOnStablePort: (name, requested, listen) => listenOnStablePort(db, name, requested, listen),
     attachRendererAdapter(inner: NetworkAdapterInterface) {
       // The window fast link (docs/architecture.md, "Window fast link"): a window's keystrokes reach this Repo, and

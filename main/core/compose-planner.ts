@@ -149,6 +149,9 @@ export function composePlanner(deps: PlannerPartDeps) {
   // Signed out, or the sign-in ended or expired: this app runs the Planner nowhere any more and its sessions go.
   // Signed in: messages of this person still waiting for the Planner where nobody runs it are taken up (also at start).
   const resumeWaiting = () => ownership.resume(deps.conversationRecords.plansWithSentMessages(PLANNER_RESUME_MAX_PLANS));
+  // Before a credential refresh is asked for, every session made with the current revision ends (the seed: sessions
+  // are bound to one credential revision); the next turn makes a fresh one with the new token.
+  github.credentials?.on("refreshing", () => void runner.discardAll().catch(() => undefined));
   // Only a change counts: the session announces its state often (restore, profile, refresh) while nothing changed.
   // A refreshed credential (a new revision) ends every session made with the old one: the next turn makes a fresh one
   // with the new token (the gate's credential check refuses the old revision's tool calls meanwhile).

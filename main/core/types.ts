@@ -70,6 +70,8 @@ export interface AppCore {
     readonly documents: Pick<DocumentService, "getContent">;
     /** Whether the Copilot runtime process has been started (only a Planner turn starts it). */
     runtimeStarted(): boolean;
+    /** Planner sessions alive now (each ends on reset, `/new`, a credential refresh, sign-out, quit). */
+    runtimeSessions(): number;
   };
   /** Flushes storage and stops every server and connection. Safe to call twice. */
   close(): Promise<void>;

@@ -125,7 +125,9 @@ describe("refresh and revisions", () => {
     await signIn();
     const first = store.current()!;
     const refreshed: CredentialEvents["refreshed"][] = [];
-    store.on("refreshed", (e) => refreshed.push(e));
+    const order: string[] = [];
+    store.on("refreshing", ({ revision }) => order.push(`refreshing ${revision} (current ${store.revision})`));
+    store.on("refreshed", (e) => (refreshed.push(e), order.push(`refreshed ${e.revision}`)));
     const dueIn = first.expiresAt! - GITHUB_TOKEN_REFRESH_LEAD_MS - clock.now();
     clock.advance(dueIn - 1);
     expect(tokenPolls()).toBe(1); // only the sign-in poll so far
@@ -135,6 +137,8 @@ describe("refresh and revisions", () => {
     expect(second.accessToken).not.toBe(first.accessToken);
     expect(second.revision).toBe(2);
     expect(refreshed).toEqual([{ revision: 2, expiresAt: second.expiresAt }]);
+    // Told before the refresh is asked for, while revision 1 is still the one held.
+    expect(order).toEqual(["refreshing 1 (current 1)", "refreshed 2"]);
     // The next refresh is armed for the new token's lead time.
     expect(clock.nextTimerAt()).toBe(second.expiresAt! - GITHUB_TOKEN_REFRESH_LEAD_MS);
   });

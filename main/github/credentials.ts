@@ -34,6 +34,8 @@ export type SignOutReason = "user" | "refresh-rejected" | "refresh-token-expired
 
 export interface CredentialEvents extends Record<string, unknown> {
   "signed-in": { identity: Identity; revision: number };
+  /** A refresh is about to be asked for: whatever was made with this revision (Planner sessions) ends now. */
+  refreshing: { revision: number };
   refreshed: { revision: number; expiresAt: number | null };
   "refresh-failed": { message: string; retryAt: number };
   "signed-out": { reason: SignOutReason; login: string };
@@ -252,6 +254,7 @@ export class CredentialStore {
       await this.signOut("refresh-token-expired");
       throw new ChopinError("unauthorized", "The GitHub sign-in has ended; sign in again.", { reason: "refresh-token-expired" });
     }
+    this.#events.emit("refreshing", { revision: held.revision });
     let outcome;
     try {
       outcome = await refreshTokens(this.#web, held.tokens.refreshToken, now);

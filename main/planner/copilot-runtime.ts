@@ -107,6 +107,11 @@ export class CopilotRuntime {
     this.#options = options;
   }
 
+  /** Sessions made and not yet discarded. */
+  get sessions(): number {
+    return this.#sessions.size;
+  }
+
   /** Whether the runtime process has been started (it is only on the first session). */
   get started(): boolean {
     return this.#client !== null;

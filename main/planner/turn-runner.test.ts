@@ -133,7 +133,10 @@ describe("the Planner's turns", () => {
     await waitFor(async () => (await plannerEntries(core, id)).length === 2, "second answered", 60_000);
     // The same session: the model is sent the whole exchange so far.
     expect(model.requests[1]!.body.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+    expect(core.planner.runtimeSessions()).toBe(1);
     await waitFor(async () => (await core.api.getAuthState()).credentialRevision > revision, "the credential refreshed", 60_000);
+    // The session made with the old revision was ended when the refresh began, before any new turn.
+    await waitFor(() => core.planner.runtimeSessions() === 0, "the old session ended", 30_000);
     await core.api.postMessage(id, { text: "@Planner three", to: "planner", clientRequestId: "r-3" });
     await waitFor(async () => (await plannerEntries(core, id)).length === 3, "third answered", 60_000);
     // A fresh session: only the system message and the bootstrap.
