@@ -15,7 +15,7 @@
  */
 import type { DocumentId } from "@automerge/automerge-repo";
 import type { ChopinEvents, DocumentDetail, PlannerState } from "../../shared/api.js";
-import { ChopinError, type ErrorShape } from "../../shared/errors.js";
+import { ChopinError, toErrorShape, type ErrorShape } from "../../shared/errors.js";
 import { deviceOfWirePeer, nameOfRelayHandle } from "../../shared/relay-user-name.js";
 import type { TypedEmitter } from "../util/typed-emitter.js";
 import { PLANNER_WAITING_CLAIM_STAGGER_MS } from "../util/limits.js";
@@ -77,18 +77,18 @@ export class PlannerOwnership {
    * Planner there and this app may; otherwise the message waits for the owner. Never throws: a refusal is kept and shown.
    */
   async invoke(planId: DocumentId): Promise<PlannerState> {
-    const plan = await this.#deps.plans.getDocument(planId);
+    await this.#deps.plans.getDocument(planId);
     const client = await this.#follow(planId);
     const known = client.known(planId);
     if (!this.#closed && client.owns(planId) === null && (known === undefined || known.owner === null)) {
-      const refusal: unknown = (await this.#deps.eligibility(plan.repository).catch((error: unknown) => error)) ?? this.#unreachable(planId);
-      if (refusal) this.#refusals.set(planId, errorShape(refusal));
+      const refusal = await this.#mayNotRun(planId);
+      if (refusal) this.#refusals.set(planId, refusal);
       else {
         try {
           await client.claim(planId);
           this.#refusals.delete(planId);
         } catch (error) {
-          this.#refusals.set(planId, errorShape(error));
+          this.#refusals.set(planId, toErrorShape(error));
         }
       }
     }
@@ -103,10 +103,14 @@ export class PlannerOwnership {
    */
   async whyNobodyRuns(planId: DocumentId): Promise<ErrorShape | null> {
     const view = await this.state(planId);
-    if (view.owner !== null) return null;
+    return view.owner !== null ? null : this.#mayNotRun(planId);
+  }
+
+  /** Why this app may not take the Planner in this plan now (eligibility, an unreachable relay), or null. */
+  async #mayNotRun(planId: DocumentId): Promise<ErrorShape | null> {
     const plan = await this.#deps.plans.getDocument(planId);
     const refusal: unknown = (await this.#deps.eligibility(plan.repository).catch((error: unknown) => error)) ?? this.#unreachable(planId);
-    return refusal ? errorShape(refusal) : null;
+    return refusal ? toErrorShape(refusal) : null;
   }
 
   /** An editor's reset: the owner's lease ends now, and the conversation records who reset it. */
@@ -258,13 +262,4 @@ export class PlannerOwnership {
     timer.unref?.();
     this.#staggered.set(planId, timer);
   }
-}
-
-function shape(error: ChopinError): ErrorShape {
-  return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
-}
-
-function errorShape(error: unknown): ErrorShape {
-  if (error instanceof ChopinError) return shape(error);
-  return { code: "internal", message: error instanceof Error ? error.message : String(error) };
 }
