@@ -134,6 +134,11 @@ export const API_ARGUMENTS = {
   abortPlannerTurn: z.tuple([documentId]),
   getPlannerState: z.tuple([documentId]),
   resetPlannerOwnership: z.tuple([documentId]),
+  getPlannerSettings: z.tuple([]),
+  updatePlannerSettings: z.tuple([
+    // The provider's fields are the Planner settings' to judge (main/planner/planner-settings.ts names each field).
+    options("The Planner's settings", { enabled: flag("enabled").optional(), provider: z.unknown().optional() }),
+  ]),
 } satisfies { [M in ApiMethod]: z.ZodType<unknown[]> };
 
 /** Every argument, and where it goes wrong, in one sentence: "path: problem" for a field, the sentence itself else. */

@@ -159,6 +159,7 @@ export function chopinApiContract(name: string, start: () => Promise<ContractSub
         sessionGeneration: 0,
         state: "unowned",
         keeper: "this-device",
+        offHere: false,
       });
       const told = new Promise<ChopinEvents["planner-changed"]>((resolve) => {
         const stop = on("planner-changed", (state) => {
@@ -175,6 +176,42 @@ export function chopinApiContract(name: string, start: () => Promise<ContractSub
       expect((await api.readConversation(plan.id)).total).toBe(1);
       await expect(api.getPlannerState(unknownId)).rejects.toMatchObject({ code: "not-found" });
       await expect(api.resetPlannerOwnership(42 as never)).rejects.toMatchObject(invalid);
+    });
+
+    run("this app's Planner settings: Copilot and on at first, a provider's key never returned and tied to its address, the switch shown in every plan's state", async ({ api, on }) => {
+      const plan = await api.createDocument({ title: "Switch" });
+      expect(await api.getPlannerSettings()).toEqual({ enabled: true, offByEnvironment: false, provider: null, commandLineProvider: null });
+      const provider = { type: "openai" as const, baseUrl: "https://models.example/v1", model: "gpt-x" };
+      await expect(api.updatePlannerSettings({ provider })).rejects.toMatchObject({ code: "invalid-input", message: expect.stringMatching(/^API key: /) });
+      await expect(api.updatePlannerSettings({ provider: { ...provider, baseUrl: "ftp://x" as string, apiKey: "k" } })).rejects.toMatchObject({ code: "invalid-input", message: expect.stringMatching(/^Address: /) });
+      await expect(api.updatePlannerSettings("on" as never)).rejects.toMatchObject(invalid);
+      await expect(api.updatePlannerSettings({ enabled: "no" as never })).rejects.toMatchObject(invalid);
+      const heard = new Promise<ChopinEvents["planner-settings-changed"]>((resolve) => {
+        const stop = on("planner-settings-changed", (settings) => {
+          stop();
+          resolve(settings);
+        });
+      });
+      const saved = await api.updatePlannerSettings({ provider: { ...provider, apiKey: "sk-CONTRACT" } });
+      expect(saved.provider).toEqual({ ...provider, keySet: true });
+      expect(JSON.stringify(saved)).not.toContain("sk-CONTRACT");
+      expect(await heard).toEqual(saved);
+      // The same address keeps its key; the model can change without it.
+      expect((await api.updatePlannerSettings({ provider: { ...provider, model: "gpt-y" } })).provider).toMatchObject({ model: "gpt-y", keySet: true });
+      await api.getPlannerState(plan.id);
+      const offState = new Promise<ChopinEvents["planner-changed"]>((resolve) => {
+        const stop = on("planner-changed", (state) => {
+          if (state.documentId === plan.id && state.offHere) {
+            stop();
+            resolve(state);
+          }
+        });
+      });
+      expect(await api.updatePlannerSettings({ enabled: false })).toMatchObject({ enabled: false, provider: { model: "gpt-y" } });
+      expect(await offState).toMatchObject({ offHere: true, state: "unowned" });
+      expect(await api.getPlannerState(plan.id)).toMatchObject({ offHere: true });
+      expect((await api.updatePlannerSettings({ enabled: true, provider: null })).provider).toBeNull();
+      expect(await api.getPlannerState(plan.id)).toMatchObject({ offHere: false });
     });
 
     run("a message to the Planner can be withdrawn by its author while it waits; a stop needs a running turn", async ({ api }) => {

@@ -317,12 +317,42 @@ export interface PlannerState {
   /** 'unknown': a shared plan while the relay cannot be asked (the last known owner is kept in `owner`). */
   state: "unowned" | "running-here" | "running-elsewhere" | "unknown";
   keeper: "relay" | "this-device";
+  /** The Planner is turned off on this app (Settings, or AGENT=off): it never runs here; a teammate's app may. */
+  offHere: boolean;
   /** Why this app could not take the Planner here when it last tried (not signed in, no push access, ...). */
   refusal?: ErrorShape;
 }
 
-/** Planner ownership (issue #25). Built by createPlannerApi (main/planner/). */
+/** The model providers a person can configure for the Planner; without one it runs on their GitHub Copilot access. */
+export const PLANNER_PROVIDER_TYPES = ["openai", "anthropic", "azure"] as const;
+export type PlannerProviderType = (typeof PLANNER_PROVIDER_TYPES)[number];
+
+/** How this app runs the Planner (issue #26, Settings). The provider's key never returns to a window. */
+export interface PlannerSettings {
+  /** The Settings switch: whether this app may run the Planner. */
+  enabled: boolean;
+  /** AGENT=off for this run: the Planner stays off whatever the switch says. */
+  offByEnvironment: boolean;
+  /** The provider kept in Settings; null: the person's GitHub Copilot access (signed in to GitHub). */
+  provider: { type: PlannerProviderType; baseUrl: string; model: string; keySet: boolean } | null;
+  /** A provider given on the command line for this run, used instead of the one in Settings. */
+  commandLineProvider: { type: PlannerProviderType; baseUrl: string; model: string } | null;
+}
+
+export interface PlannerSettingsPatch {
+  enabled?: boolean;
+  /**
+   * null: back to GitHub Copilot. A provider's key may be left out to keep the one stored, but only for the same
+   * address: a key belongs to the endpoint it was given for and is never sent to another.
+   */
+  provider?: { type: PlannerProviderType; baseUrl: string; model: string; apiKey?: string } | null;
+}
+
+/** Planner ownership (issue #25) and this app's Planner settings (issue #26). Built by createPlannerApi (main/planner/). */
 export interface PlannerApi {
+  getPlannerSettings(): Promise<PlannerSettings>;
+  /** Checked whole: a refused patch changes nothing. Every window hears the result ("planner-settings-changed"). */
+  updatePlannerSettings(patch: PlannerSettingsPatch): Promise<PlannerSettings>;
   getPlannerState(id: DocumentId): Promise<PlannerState>;
   /** Any editor's reset: whoever runs the Planner here stops; the conversation records who reset it. */
   resetPlannerOwnership(id: DocumentId): Promise<PlannerState>;
@@ -410,6 +440,7 @@ export interface ChopinEvents {
   "conversation-changed": { documentId: DocumentId };
   /** Who runs the Planner in a plan changed (or this app's view of it: the relay became reachable, a claim failed). */
   "planner-changed": PlannerState;
+  "planner-settings-changed": PlannerSettings;
   /** The Planner's turn running on this app, as it goes: its text so far and its tool calls (the owner's app only). */
   "planner-turn": PlannerTurnProgress;
 }
@@ -472,6 +503,8 @@ export const API_METHODS = [
   "abortPlannerTurn",
   "getPlannerState",
   "resetPlannerOwnership",
+  "getPlannerSettings",
+  "updatePlannerSettings",
 ] as const satisfies readonly ApiMethod[];
 
 // Compile-time proof that API_METHODS lists every method of ChopinApi.
@@ -479,7 +512,7 @@ type MissingMethods = Exclude<ApiMethod, (typeof API_METHODS)[number]>;
 const _allMethodsListed: MissingMethods extends never ? true : never = true;
 void _allMethodsListed;
 
-export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed", "auth-state", "conversation-changed", "planner-changed", "planner-turn"] as const satisfies readonly EventName[];
+export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed", "auth-state", "conversation-changed", "planner-changed", "planner-settings-changed", "planner-turn"] as const satisfies readonly EventName[];
 
 // Compile-time proof that EVENT_NAMES lists every event of ChopinEvents (the shells forward exactly these).
 type MissingEvents = Exclude<EventName, (typeof EVENT_NAMES)[number]>;

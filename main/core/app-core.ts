@@ -168,6 +168,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   // ---- The Planner (issues #25, #26): ownership, fenced writes, the runtime and the turns ----
   const planner = composePlanner({
     options,
+    cipher: options.osCipher ?? null,
     db,
     repo,
     docs,
@@ -213,7 +214,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     ...createSyncApi(syncStatus),
     ...createGitHubApi(github, docs),
     ...createConversationsApi(conversations, plannerAsked),
-    ...createPlannerApi(ownership),
+    ...createPlannerApi(ownership, planner.settings),
   };
 
 

@@ -34,9 +34,15 @@ import type { ConversationRecords } from "../store/conversation-records.js";
 import type { TypedEmitter } from "../util/typed-emitter.js";
 import { PLANNER_COPILOT_MODEL, PLANNER_RELEASE_ON_QUIT_WAIT_MS, PLANNER_RESUME_MAX_PLANS } from "../util/limits.js";
 import type { AppCoreOptions } from "./types.js";
+import type { OsCipher } from "../github/secret-vault.js";
+import { PlannerSettingsStore } from "../planner/planner-settings.js";
+import { ChopinError } from "../../shared/errors.js";
+import type { PlannerSettings, PlannerSettingsPatch } from "../../shared/api.js";
 
 export interface PlannerPartDeps {
   options: AppCoreOptions;
+  /** Encrypts the provider's key at rest where the shell can (Electron's safeStorage). */
+  cipher: OsCipher | null;
   db: Database.Database;
   repo: Repo;
   docs: DocumentService;
@@ -58,7 +64,8 @@ const DENY_ALL: Pick<PermissionFacts, "isCredentialCurrent" | "hasPushOrAdmin" |
 
 export function composePlanner(deps: PlannerPartDeps) {
   const { options, db, repo, docs, conversations, github, events } = deps;
-  const off = options.planner?.off === true;
+  const settings = new PlannerSettingsStore(db, deps.cipher, { offByEnvironment: options.planner?.off === true, commandLineProvider: options.planner?.provider ?? null });
+  const off = () => settings.off();
   const login = () => github.credentials?.current()?.identity.login ?? null;
   const leaseSession = randomUUID();
   const leaseTiming = {
@@ -75,13 +82,19 @@ export function composePlanner(deps: PlannerPartDeps) {
   });
   const localLeases = new LeaseClient({ transport: localKeeper.transport, session: leaseSession, ...leaseTiming });
   const facts = github.rest && github.credentials ? createPermissionFacts({ credentials: github.credentials, rest: github.rest, policy: { allowedUsers: [], allowedOrganizations: [] } }) : null;
-  const configured = options.planner?.provider ?? null;
+  const configured = () => {
+    const provider = settings.provider();
+    return typeof provider === "object" ? provider : null;
+  };
+  const providerProblem = () =>
+    settings.provider() === "key-missing" ? new ChopinError("not-configured", "The Planner's provider in Settings has no key this app can read any more: enter the key again in Settings.") : null;
   const ownership = new PlannerOwnership({
     relay: relayLeases,
     local: localLeases,
     plans: docs,
     relayReachable: deps.relay.connected,
-    eligibility: plannerEligibility({ credential: () => github.credentials?.current() ?? null, facts, providerConfigured: () => configured !== null, plannerOff: () => off }),
+    eligibility: plannerEligibility({ credential: () => github.credentials?.current() ?? null, facts, providerConfigured: () => configured() !== null, providerProblem, plannerOff: off }),
+    offHere: off,
     conversations,
     personName: () => login() ?? deps.displayName(),
     events,
@@ -95,8 +108,9 @@ export function composePlanner(deps: PlannerPartDeps) {
   // ---- the runtime and the turns (issue #26) ----
   const runtime = new CopilotRuntime({ baseDirectory: join(options.dataDir, "copilot") });
   const provider = (): PlannerProvider | null => {
-    if (off) return null;
-    if (configured) return configured;
+    if (off() || providerProblem()) return null;
+    const chosen = configured();
+    if (chosen) return chosen;
     const token = github.credentials?.token() ?? null;
     return token ? { type: "copilot", model: options.planner?.copilotModel ?? PLANNER_COPILOT_MODEL, gitHubToken: token } : null;
   };
@@ -134,14 +148,15 @@ export function composePlanner(deps: PlannerPartDeps) {
       return decision.allowed ? { allowed: true } : { allowed: false, check: decision.failed, reason: decision.reason };
     },
   });
-  if (!off && options.planner?.turns !== false) {
+  if (options.planner?.turns !== false) {
     // A message arrived (from anyone, through the relay too) or this app took the Planner: run what waits.
     events.on("conversation-changed", ({ documentId }) => {
+      if (off()) return;
       runner.poke(documentId as DocumentId);
       void runner.noticeAbort(documentId as DocumentId).catch(() => undefined);
     });
     events.on("planner-changed", (state) => {
-      if (state.ownedHere) runner.poke(state.documentId as DocumentId);
+      if (state.ownedHere && !off()) runner.poke(state.documentId as DocumentId);
       else void runner.discard(state.documentId as DocumentId);
     });
   }
@@ -168,6 +183,24 @@ export function composePlanner(deps: PlannerPartDeps) {
     revision = state.credentialRevision;
   });
 
+  /**
+   * A change of this app's Planner settings: turned off, it runs the Planner nowhere any more and its sessions end;
+   * a new provider ends the sessions made with the old one; turned on (or given a provider), the messages of this
+   * person still waiting for the Planner are taken up. Every window hears the settings and the plans' new states.
+   */
+  const updateSettings = async (patch: PlannerSettingsPatch): Promise<PlannerSettings> => {
+    const wasOff = off();
+    const before = JSON.stringify(settings.provider());
+    const after = settings.update(patch);
+    const providerChanged = JSON.stringify(settings.provider()) !== before;
+    if (off() && !wasOff) await Promise.all([ownership.releaseAll(), runner.discardAll()]).catch(() => undefined);
+    else if (providerChanged) await runner.discardAll().catch(() => undefined);
+    if (!off() && (wasOff || providerChanged)) resumeWaiting();
+    events.emit("planner-settings-changed", after);
+    ownership.announceAll();
+    return after;
+  };
+
   const plannerAsked = (planId: DocumentId) => void ownership.invoke(planId).catch(() => undefined);
   const toolConversations: ToolConversations = {
     read: (planId, query) => conversations.read(planId, query),
@@ -183,6 +216,7 @@ export function composePlanner(deps: PlannerPartDeps) {
 
   return {
     ownership,
+    settings: { get: () => settings.get(), update: updateSettings },
     writes,
     runtime,
     runner,

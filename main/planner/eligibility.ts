@@ -1,6 +1,6 @@
 /**
- * Whether this app may run the Planner in a plan now (issue #25, "Eligible"): a model provider is available (signed in
- * to GitHub, whose Copilot access the Planner runs on; no other provider can be configured yet), and, when the plan is
+ * Whether this app may run the Planner in a plan now (issue #25, "Eligible"): a model provider is available (a provider
+ * configured in Settings or on the command line, or a GitHub sign-in, whose Copilot access the Planner runs on), and, when the plan is
  * bound to a repository, the person may push to or administer it and the Chopin GitHub App's installation still
  * reaches it (the permission facts of issue #3). Being admitted at the relay is the relay's own check at claim time.
  *
@@ -21,6 +21,8 @@ export interface EligibilityDeps {
   providerConfigured?: () => boolean;
   /** The Planner is turned off on this app (AGENT=off, or the Settings switch). */
   plannerOff?: () => boolean;
+  /** What is wrong with the provider configured here (its key cannot be read), or null. */
+  providerProblem?: () => ChopinError | null;
   now?: () => number;
 }
 
@@ -30,6 +32,8 @@ export function plannerEligibility(deps: EligibilityDeps): PlannerEligibility {
   const now = deps.now ?? Date.now;
   return async (repository) => {
     if (deps.plannerOff?.()) return new ChopinError("not-configured", "The Planner is turned off on this app.");
+    const problem = deps.providerProblem?.() ?? null;
+    if (problem) return problem;
     const credential = deps.credential();
     if (repository === null && deps.providerConfigured?.()) return null;
     if (!credential || !deps.facts) {

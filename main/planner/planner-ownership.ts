@@ -38,6 +38,8 @@ export interface PlannerOwnershipDeps {
   /** The relay answers lease frames now. */
   relayReachable(): boolean;
   eligibility: PlannerEligibility;
+  /** The Planner is turned off on this app (Settings, or AGENT=off): windows say so instead of offering it. */
+  offHere(): boolean;
   conversations: OwnershipConversations;
   /** The name this app's person goes by, for the record of a reset. */
   personName(): string;
@@ -166,6 +168,11 @@ export class PlannerOwnership {
     await Promise.all(releases);
   }
 
+  /** Something every plan's state shows changed on this app (the Planner switched off or on): windows hear each. */
+  announceAll(): void {
+    for (const planId of this.#watched.keys()) this.#announce(planId);
+  }
+
   close(): void {
     this.#closed = true;
     for (const timer of this.#staggered.values()) clearTimeout(timer);
@@ -220,6 +227,7 @@ export class PlannerOwnership {
       sessionGeneration: await this.#deps.conversations.sessionGeneration(planId).catch(() => 0),
       state,
       keeper: client === this.#deps.relay ? "relay" : "this-device",
+      offHere: this.#deps.offHere(),
       ...(refusal ? { refusal } : {}),
     };
   }

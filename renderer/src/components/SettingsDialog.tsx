@@ -1,14 +1,16 @@
 /**
- * Settings: display name, relay URL and token, the GitHub account, and how to connect a coding agent over MCP. The token field is
+ * Settings: display name, relay URL and token, the GitHub account, the Planner, and how to connect a coding agent over MCP. The token field is
  * write-only: it starts empty, shows only whether a token is stored, and is cleared after saving.
  */
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { useStore } from "zustand";
 import type { McpConnectionInfo, SettingsPatch } from "../../../shared/api.js";
 import { useServices } from "../state/app-services.js";
 import { describeError } from "../state/describe-error.js";
 import { Dialog } from "./Dialog.js";
 import { GitHubAccountSection } from "./GitHubAccountSection.js";
+import { PlannerSettingsSection } from "./PlannerSettingsSection.js";
+import { Field } from "./SettingsField.js";
 import { CopyButton } from "./CopyButton.js";
 import { relayCheck } from "./relay-check.js";
 import { relayUrlWarning } from "./relay-url-warning.js";
@@ -154,6 +156,7 @@ export function SettingsDialog() {
         </div>
       </form>
       <GitHubAccountSection />
+      <PlannerSettingsSection />
       <section className="settings-section mcp" aria-labelledby="mcp-heading">
         <h3 className="settings-heading" id="mcp-heading">
           Connect a coding agent
@@ -182,31 +185,6 @@ export function SettingsDialog() {
         )}
       </section>
     </Dialog>
-  );
-}
-
-function Field(props: {
-  label: string;
-  hint?: string;
-  /** Said in place of the hint while it applies (what was typed has a risk worth knowing before saving). */
-  warning?: string | null;
-  children: (ids: { id: string; "aria-describedby"?: string }) => ReactNode;
-}) {
-  const id = useId();
-  const hintId = useId();
-  const hint = props.warning ?? props.hint;
-  return (
-    <div className="field">
-      <label className="field-label" htmlFor={id}>
-        {props.label}
-      </label>
-      {props.children({ id, ...(hint ? { "aria-describedby": hintId } : {}) })}
-      {hint && (
-        <span className={props.warning ? "field-hint is-warning" : "field-hint"} id={hintId}>
-          {hint}
-        </span>
-      )}
-    </div>
   );
 }
 

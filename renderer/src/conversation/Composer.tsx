@@ -21,7 +21,18 @@ export function addresseeOf(text: string, toPlanner: boolean): Addressee {
   return toPlanner || PLANNER_MENTION.test(text) ? "planner" : "room";
 }
 
-export function Composer({ documentId, disabled, onSend }: { documentId: string; disabled: string | null; onSend(text: string, to: Addressee): Promise<SendOutcome> }) {
+export function Composer({
+  documentId,
+  disabled,
+  plannerUnavailable = null,
+  onSend,
+}: {
+  documentId: string;
+  disabled: string | null;
+  /** Why the Planner is not offered here now (off on this app); a message to it still waits for it. */
+  plannerUnavailable?: string | null;
+  onSend(text: string, to: Addressee): Promise<SendOutcome>;
+}) {
   const { bridge } = useServices();
   const [text, setText] = useState("");
   const [toPlanner, setToPlanner] = useState(false);
@@ -66,7 +77,7 @@ export function Composer({ documentId, disabled, onSend }: { documentId: string;
   const bytes = utf8Bytes(text);
   const tooLong = bytes > MAX_MESSAGE_BYTES;
   const empty = text.trim() === "";
-  const to = addresseeOf(text, toPlanner);
+  const to = addresseeOf(text, toPlanner && plannerUnavailable === null);
 
   const submit = async () => {
     if (disabled || empty || tooLong) return;
@@ -99,7 +110,7 @@ export function Composer({ documentId, disabled, onSend }: { documentId: string;
     >
       <textarea
         aria-label="Message"
-        placeholder={disabled ?? (to === "planner" ? "Ask the Planner…" : "Write to the room… (@Planner to ask the Planner)")}
+        placeholder={disabled ?? (to === "planner" ? "Ask the Planner…" : plannerUnavailable ? "Write to the room…" : "Write to the room… (@Planner to ask the Planner)")}
         value={text}
         disabled={disabled !== null}
         rows={2}
@@ -110,13 +121,18 @@ export function Composer({ documentId, disabled, onSend }: { documentId: string;
         <button
           type="button"
           className={`button button-small${to === "planner" ? " is-active" : ""}`}
-          aria-pressed={toPlanner}
-          title="Address the Planner (or write @Planner)"
+          aria-pressed={toPlanner && plannerUnavailable === null}
+          title={plannerUnavailable ?? "Address the Planner (or write @Planner)"}
           onClick={() => setToPlanner(!toPlanner)}
-          disabled={disabled !== null}
+          disabled={disabled !== null || plannerUnavailable !== null}
         >
           To Planner
         </button>
+        {plannerUnavailable !== null && to === "planner" && (
+          <span className="composer-room" role="status">
+            The Planner is off on this app: this message waits until it is on.
+          </span>
+        )}
         {bytes > MAX_MESSAGE_BYTES * MESSAGE_ROOM_WARNING_SHARE && (
           <span className={`composer-room${tooLong ? " is-over" : ""}`} role="status">
             {tooLong ? `${bytes - MAX_MESSAGE_BYTES} bytes too long` : `${MAX_MESSAGE_BYTES - bytes} bytes left`}

@@ -12,7 +12,7 @@ import { describeError } from "../state/describe-error.js";
 import { formatWhen } from "../format-time.js";
 import { Composer } from "./Composer.js";
 import { MessageMarkdown } from "./MessageMarkdown.js";
-import { PlannerStatus } from "./PlannerStatus.js";
+import { PlannerStatus, plannerUnavailable } from "./PlannerStatus.js";
 import { usePlannerState } from "./use-planner-state.js";
 import { usePlannerTurn } from "./use-planner-turn.js";
 import { useConversation } from "./use-conversation.js";
@@ -175,7 +175,7 @@ export function ConversationPanel({ documentId, archived }: { documentId: string
           </li>
         ))}
       </ol>
-      <Composer documentId={documentId} disabled={archived ? "This plan is archived: restore it to write here." : null} onSend={view.send} />
+      <Composer documentId={documentId} disabled={archived ? "This plan is archived: restore it to write here." : null} onSend={view.send} plannerUnavailable={plannerUnavailable(planner.state)} />
     </section>
   );
 }

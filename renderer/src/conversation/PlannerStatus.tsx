@@ -7,7 +7,16 @@ import type { PlannerState } from "../../../shared/api.js";
 import { useServices } from "../state/app-services.js";
 import type { PlannerView } from "./use-planner-state.js";
 
+/** Said instead of offering the Planner when it is off on this app and no teammate's app runs it here. */
+export const PLANNER_OFF_HERE = "The Planner is off on this app: turn it on in Settings to ask it here.";
+
+/** Why the composer does not offer the Planner now, or null when it does. */
+export function plannerUnavailable(state: PlannerState | null): string | null {
+  return state?.offHere && state.state !== "running-elsewhere" ? PLANNER_OFF_HERE : null;
+}
+
 export function plannerSentence(state: PlannerState): string {
+  if (plannerUnavailable(state)) return PLANNER_OFF_HERE;
   switch (state.state) {
     case "running-here":
       return "Planner runs on this app";
@@ -36,7 +45,7 @@ export function PlannerStatus({ view }: { view: PlannerView }) {
   return (
     <div className={`planner-status is-${state.state}`} role="status" aria-label="Planner">
       <p className="planner-sentence">{plannerSentence(state)}</p>
-      {state.refusal && state.state === "unowned" && <p className="planner-refusal">Not on this app: {state.refusal.message}</p>}
+      {state.refusal && state.state === "unowned" && !state.offHere && <p className="planner-refusal">Not on this app: {state.refusal.message}</p>}
       {error && (
         <p className="planner-refusal" role="alert">
           {error}

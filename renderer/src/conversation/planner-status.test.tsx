@@ -127,4 +127,18 @@ describe("the Planner's state in the conversation panel", () => {
     await until(() => app.bridge.conversations(plan.id).some((e) => e.abortTurn === "m9"), "the stop asked for");
     await until(() => within(log).queryByText("Stopped the Planner's turn.") !== null, "shown");
   });
+
+  it("says the Planner is off on this app instead of offering it, and offers it again once a teammate's app runs it", async () => {
+    const { app, plan } = await openConversation();
+    await app.bridge.api.updatePlannerSettings({ enabled: false });
+    await until(() => within(planner()).queryByText(/The Planner is off on this app: turn it on in Settings/) !== null, "off here");
+    const toPlanner = screen.getByRole("button", { name: "To Planner" }) as HTMLButtonElement;
+    expect(toPlanner.disabled).toBe(true);
+    expect(box().placeholder).toBe("Write to the room…");
+    fireEvent.change(box(), { target: { value: "@Planner still?" } });
+    expect(screen.getByText("The Planner is off on this app: this message waits until it is on.")).toBeTruthy();
+    app.bridge.setPlannerOwner(plan.id, { user: "alice", device: "device-alice" });
+    await until(() => within(planner()).queryByText("Planner runs on alice's app") !== null, "alice's app");
+    expect((screen.getByRole("button", { name: "To Planner" }) as HTMLButtonElement).disabled).toBe(false);
+  });
 });

@@ -105,6 +105,7 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
     personName: () => bridge.settings.displayName,
     conversations,
     changed: (state) => bridge.emit("planner-changed", state),
+    settingsChanged: (settings) => bridge.emit("planner-settings-changed", settings),
   });
   bridge.setPlannerOwner = planner.setOwner;
   const api: ChopinApi = {
@@ -299,6 +300,8 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
       return result;
     },
     getPlannerState: planner.getPlannerState,
+    getPlannerSettings: planner.getPlannerSettings,
+    updatePlannerSettings: planner.updatePlannerSettings,
     resetPlannerOwnership: planner.resetPlannerOwnership,
   };
   /** Replaces the auth state the way the core does: every change is announced. */
