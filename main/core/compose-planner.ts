@@ -28,6 +28,7 @@ import { checkPermission } from "../planner/permission-gate.js";
 import { planPublisher } from "../planner/plan-publisher.js";
 import { planTools } from "../planner/plan-tools.js";
 import { PlannerOwnership } from "../planner/planner-ownership.js";
+import { sessionTools } from "../planner/session-tools.js";
 import { TurnRunner } from "../planner/turn-runner.js";
 import { turnProgress } from "../planner/turn-progress.js";
 import type { ConversationRecords } from "../store/conversation-records.js";
@@ -123,7 +124,8 @@ export function composePlanner(deps: PlannerPartDeps) {
     writes,
     provider,
     identity: () => ({ user: login() ?? deps.displayName(), credentialRevision: login() !== null ? (github.credentials?.revision ?? null) : null }),
-    tools: (planId) => planTools(planPublisher({ documents: docs, writes }, planId)),
+    // A bound plan's session also reads its repository, pinned to the default branch's head when the session is made.
+    tools: (planId) => sessionTools(planId, { plan: planTools(planPublisher({ documents: docs, writes }, planId)), repository: async (id) => (await docs.getDocument(id)).repository, rest: github.rest }),
     onEvent: (planId, turnId, event) => {
       let progress = progressOf.get(`${planId}:${turnId}`);
       if (!progress) progressOf.set(`${planId}:${turnId}`, (progress = turnProgress(planId, turnId)));

@@ -3,7 +3,8 @@
  * Planner entry answers yet are taken oldest first, one turn at a time per channel, from this replica of the
  * transcript (the sender may be offline by now). A turn sends the model its context (a fresh session: the bootstrap
  * since the last session boundary; a running one: the backscroll since the Planner last spoke), lets it use the plan
- * tools behind the permission gate, and ends at the SDK's idle; its answer, a provider's failure, and each denial are
+ * tools (and, in a plan bound to a repository, the repository tools pinned when the session was made: session-tools.ts)
+ * behind the permission gate, and ends at the SDK's idle; its answer, a provider's failure, and each denial are
  * then written as the Planner's entries through the fenced write path, the answer naming the message as its turnId. A
  * turn is marked begun (a Planner entry, turn "started") before it runs, so one that never answers is interrupted,
  * shown so, and never run again.
@@ -18,8 +19,9 @@
 import type { DocumentId } from "@automerge/automerge-repo";
 import type { ConversationDocument, ConversationEntry } from "../../shared/schema/conversation.js";
 import { PLANNER_WRITE_ARRIVAL_WAIT_MS } from "../util/limits.js";
-import type { CopilotRuntime, GateAnswer, PlannerEvent, PlannerProvider, PlannerSession, PlannerTool } from "./copilot-runtime.js";
+import type { CopilotRuntime, GateAnswer, PlannerEvent, PlannerProvider, PlannerSession } from "./copilot-runtime.js";
 import type { FencedWriter } from "./fenced-writer.js";
+import type { SessionTools } from "./session-tools.js";
 import { backscroll, bootstrap, NEW_SESSION_COMMAND, renderEntry } from "./turn-context.js";
 
 export const PLANNER_SYSTEM_MESSAGE = [
@@ -58,7 +60,8 @@ export interface TurnRunnerDeps {
   provider(): PlannerProvider | null;
   /** Who is signed in (GitHub login, or this device's person when the provider needs no GitHub), and the credential. */
   identity(): { user: string; credentialRevision: number | null };
-  tools(planId: DocumentId): PlannerTool<never>[];
+  /** The tools of a session made now, with what its system message and the conversation are told about them. */
+  tools(planId: DocumentId): Promise<SessionTools>;
   gate(planId: DocumentId, key: SessionKey, toolName: string, args: unknown): Promise<GateAnswer>;
   /** Told of every turn event (streamed text, tool activity), for the window, and of the turn's end. */
   onEvent?(planId: DocumentId, turnId: string, event: PlannerEvent): void;
@@ -72,6 +75,8 @@ interface ChannelSession {
   sink: (event: PlannerEvent) => void;
   /** Entries this session has been given already. */
   given: Set<string>;
+  /** Said in the conversation at the session's first turn (why the repository tools are missing), then null. */
+  notice: string | null;
 }
 
 const sameKey = (a: SessionKey, b: SessionKey) =>
@@ -167,6 +172,11 @@ export class TurnRunner {
     const held = this.#sessions.get(planId);
     const fresh = !held || !sameKey(held.key, key);
     const channel = fresh ? await this.#open(planId, key, provider) : held;
+    if (channel.notice !== null) {
+      const notice = { text: channel.notice, clientRequestId: `notice:${turnId}`, ownershipGeneration: generation, sessionGeneration };
+      channel.notice = null;
+      if (!(await this.#write(planId, notice))) return false;
+    }
 
     const all = await this.#deps.conversations.entries(planId);
     const upTo = all.slice(0, all.findIndex((entry) => entry.id === turnId) + 1);
@@ -225,11 +235,12 @@ export class TurnRunner {
 
   async #open(planId: DocumentId, key: SessionKey, provider: PlannerProvider): Promise<ChannelSession> {
     await this.discard(planId);
-    const channel: ChannelSession = { key, session: null as never, sink: () => undefined, given: new Set() };
+    const given = await this.#deps.tools(planId);
+    const channel: ChannelSession = { key, session: null as never, sink: () => undefined, given: new Set(), notice: given.notice };
     channel.session = await this.#deps.runtime.session({
       provider,
-      systemMessage: PLANNER_SYSTEM_MESSAGE,
-      tools: this.#deps.tools(planId),
+      systemMessage: given.systemNote === null ? PLANNER_SYSTEM_MESSAGE : `${PLANNER_SYSTEM_MESSAGE}\n${given.systemNote}`,
+      tools: given.tools,
       gate: (toolName, args) => this.#deps.gate(planId, key, toolName, args),
       onEvent: (event) => channel.sink(event),
     });
