@@ -12,6 +12,8 @@ export interface FakeRequest {
   body: Record<string, string>;
   /** The login the bearer token stands for (null for unauthenticated routes). */
   login: string | null;
+  /** The bearer token itself (null for unauthenticated routes). */
+  token: string | null;
   baseUrl: string;
 }
 

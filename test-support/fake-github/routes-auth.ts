@@ -79,7 +79,10 @@ export const authRoutes: Route[] = [
     auth: true,
     handle(req, _m, state) {
       const u = state.user(req.login!)!;
-      return ok({ login: u.login, id: u.id, name: u.name, type: "User" });
+      const issued = state.tokens.get(req.token!);
+      // GitHub's own shape for a personal access token's expiry: "2021-10-07 19:07:53 UTC".
+      const expiry = issued?.announcesExpiry && issued.expiresAt !== undefined ? new Date(issued.expiresAt).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC") : null;
+      return ok({ login: u.login, id: u.id, name: u.name, type: "User" }, expiry ? { "github-authentication-token-expiration": expiry } : undefined);
     },
   },
   {

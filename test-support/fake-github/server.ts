@@ -111,12 +111,13 @@ export async function startFakeGitHub(options: { fixtures?: FakeFixtures; port?:
       const m = url.pathname.match(route.pattern);
       if (!m) continue;
       let login: string | null = null;
+      let token: string | null = null;
       if (route.auth) {
-        const token = /^(?:token|bearer)\s+(.+)$/i.exec(authorization ?? "")?.[1] ?? "";
+        token = /^(?:token|bearer)\s+(.+)$/i.exec(authorization ?? "")?.[1] ?? "";
         login = state.loginForToken(token);
         if (!login) return send(res, { status: 401, json: { message: "Bad credentials" } });
       }
-      const fr: FakeRequest = { method, path: url.pathname, query: url.searchParams, headers: req.headers, body, login, baseUrl };
+      const fr: FakeRequest = { method, path: url.pathname, query: url.searchParams, headers: req.headers, body, login, token, baseUrl };
       return send(res, route.handle(fr, m, state));
     }
     return send(res, notFound());

@@ -39,6 +39,8 @@ export interface IssuedToken {
   /** Epoch ms; undefined for fixture tokens that never expire. */
   expiresAt?: number;
   revoked: boolean;
+  /** A personal access token with an expiry: API answers name it in GitHub-Authentication-Token-Expiration. */
+  announcesExpiry?: boolean;
 }
 
 export interface RequestRecord {
@@ -117,6 +119,13 @@ export class FakeGitHubState {
     this.tokens.set(accessToken, { login, expiresAt: Date.now() + expiresIn * 1000, revoked: false });
     this.refreshTokens.set(refreshToken, { login, used: false });
     return { accessToken, refreshToken, expiresIn, refreshExpiresIn: this.fixtures.refreshTokenLifetimeSeconds };
+  }
+
+  /** A personal access token as a person would paste one (CHOPIN_GITHUB_TOKEN); with expiresAt, answers announce it. */
+  issuePersonalToken(login: string, options: { expiresAt?: number } = {}): string {
+    const token = `github_pat_${login}_${this.nextId()}`;
+    this.tokens.set(token, { login, revoked: false, ...(options.expiresAt !== undefined ? { expiresAt: options.expiresAt, announcesExpiry: true } : {}) });
+    return token;
   }
 
   revokeToken(token: string): void {
