@@ -158,7 +158,7 @@ export const plannerSuite: Suite = async (ctx) => {
     // ---- the permission gate around a tool call ----
     ctx.log(`gate: ${samples * 10} tool calls with and without the six checks, interleaved`);
     const rest = createGitHubRest({ apiBaseUrl: fake.url, token: () => "ghu_alice" });
-    const credential = { accessToken: "ghu_alice", revision: 1, expiresAt: null, identity: { login: "alice", id: 1, name: null } };
+    const credential = { accessToken: "ghu_alice", revision: 1, expiresAt: null, identity: { login: "alice", id: 1, name: null }, origin: "device-flow" as const };
     const facts = createPermissionFacts({ credentials: { current: () => credential }, rest, policy: { allowedUsers: [], allowedOrganizations: [] } });
     const { data: planets } = await rest.octokit.request("GET /repositories/{id}", { id: PLANETS.id });
     const repository = { owner: PLANETS.owner, name: PLANETS.name, nodeId: (planets as { node_id: string }).node_id, repositoryId: PLANETS.id, installationId: 71, defaultBranch: "main" };

@@ -1,11 +1,16 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ChopinError } from "../../shared/errors.js";
 import { GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS, GITHUB_TOKEN_REFRESH_LEAD_MS, GITHUB_TOKEN_REFRESH_RETRY_MS } from "../util/limits.js";
 import { startFakeGitHub, type FakeGitHub } from "../../test-support/fake-github/server.js";
 import { ManualClock } from "./clock.js";
-import { CredentialStore, type CredentialEvents } from "./credentials.js";
+import { CredentialStore, type CredentialEvents, type CredentialStoreOptions } from "./credentials.js";
 import { createPermissionFacts } from "./permission-facts.js";
 import { createGitHubRest } from "./rest-client.js";
+import { createPlaintextFileVault } from "./secret-vault.js";
 import { waitFor } from "../../shared/wait-for.js";
 
 let fake: FakeGitHub;
@@ -164,7 +169,7 @@ describe("refresh and revisions", () => {
     for (const r of fake.state.refreshTokens.values()) r.used = true;
     await expect(store.refresh()).rejects.toMatchObject({ code: "unauthorized" });
     expect(store.current()).toBeNull();
-    expect(signedOut).toEqual([{ reason: "refresh-rejected", login: "alice" }]);
+    expect(signedOut).toEqual([{ reason: "refresh-rejected", login: "alice", origin: "device-flow" }]);
   });
 
   it("sign-out clears everything, announces it, and a refresh answer arriving later is ignored", async () => {
@@ -180,7 +185,7 @@ describe("refresh and revisions", () => {
     expect(store.current()).toBeNull();
     expect(store.token()).toBeNull();
     expect(store.revision).toBe(1);
-    expect(signedOut).toEqual([{ reason: "user", login: "alice" }]);
+    expect(signedOut).toEqual([{ reason: "user", login: "alice", origin: "device-flow" }]);
     expect(clock.pendingTimers()).toBe(0);
   });
 
@@ -200,5 +205,107 @@ describe("refresh and revisions", () => {
     await store.refresh();
     expect(facts.isCredentialCurrent(bound)).toMatchObject({ ok: false, reason: "credential-stale" });
     expect(facts.isCredentialCurrent(store.revision).ok).toBe(true);
+  });
+});
+
+describe("a supplied token (CHOPIN_GITHUB_TOKEN)", () => {
+  /** A store as a host without a GitHub App client id has it: only a supplied token can sign in. */
+  const tokenOnly = (options: Partial<CredentialStoreOptions> = {}) =>
+    new CredentialStore({ clientId: null, webBaseUrl: fake.url, apiBaseUrl: fake.url, clock, ...options });
+
+  it("signs in as the token's owner after GET /user, one revision step, with nothing to refresh", async () => {
+    const own = tokenOnly();
+    const signedIn: CredentialEvents["signed-in"][] = [];
+    own.on("signed-in", (e) => signedIn.push(e));
+    const token = fake.state.issuePersonalToken("alice");
+    expect(await own.signInWithToken(token)).toEqual({ login: "alice", id: 1, name: "Alice Example" });
+    expect(fake.state.requests.map((r) => [r.path, r.authorization])).toEqual([["/user", `Bearer ${token}`]]);
+    expect(own.revision).toBe(1);
+    expect(signedIn).toEqual([{ identity: { login: "alice", id: 1, name: "Alice Example" }, revision: 1 }]);
+    expect(own.current()).toEqual({ accessToken: token, revision: 1, expiresAt: null, identity: { login: "alice", id: 1, name: "Alice Example" }, origin: "supplied-token" });
+    // No refresh token: no timer armed, and an explicit refresh refuses without asking GitHub or ending sessions.
+    expect(clock.pendingTimers()).toBe(0);
+    const refreshing: unknown[] = [];
+    own.on("refreshing", (e) => refreshing.push(e));
+    await expect(own.refresh()).rejects.toMatchObject({ code: "unauthorized" });
+    clock.advance(365 * 24 * 3600_000);
+    expect(fake.state.countRequests("/login/oauth/access_token")).toBe(0);
+    expect(refreshing).toEqual([]);
+    expect(own.current()?.revision).toBe(1);
+    own.dispose();
+  });
+
+  it("keeps the expiry GitHub names for the token (a personal access token's expiration header)", async () => {
+    const expiresAt = Date.UTC(2031, 0, 2, 3, 4, 5);
+    await store.signInWithToken(fake.state.issuePersonalToken("bob", { expiresAt }));
+    expect(store.current()).toMatchObject({ expiresAt, origin: "supplied-token", identity: { login: "bob" } });
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("a token GitHub refuses (401) rejects with 'unauthorized' and holds nothing; so does an unreachable GitHub", async () => {
+    const own = tokenOnly();
+    const signedIn: unknown[] = [];
+    own.on("signed-in", (e) => signedIn.push(e));
+    await expect(own.signInWithToken("ghu_nobody")).rejects.toMatchObject({ name: "GitHubRequestError", kind: "unauthorized" });
+    fake.inject({ kind: "status", status: 503 }, { pathPrefix: "/user", times: 1 });
+    await expect(own.signInWithToken("ghu_alice")).rejects.toMatchObject({ kind: "unavailable" });
+    const closed = await startFakeGitHub();
+    const gone = closed.url;
+    await closed.close();
+    const unreachable = tokenOnly({ apiBaseUrl: gone });
+    await expect(unreachable.signInWithToken("ghu_alice")).rejects.toMatchObject({ kind: "unavailable" });
+    for (const s of [own, unreachable]) {
+      expect(s.current()).toBeNull();
+      expect(s.token()).toBeNull();
+      expect(s.revision).toBe(0);
+    }
+    expect(signedIn).toEqual([]);
+    own.dispose();
+    unreachable.dispose();
+  });
+
+  it("is never written to the vault, even with 'stay signed in' on", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "chopin-supplied-"));
+    try {
+      const path = join(dir, "signin.json");
+      const own = new CredentialStore({ clientId: fake.state.fixtures.clientId, webBaseUrl: fake.url, apiBaseUrl: fake.url, clock, staySignedIn: true, vault: createPlaintextFileVault({ path, explicitPlaintextConsent: true }) });
+      await own.signInWithToken("ghu_alice");
+      await own.flushVault();
+      expect(existsSync(path)).toBe(false);
+      await own.setStaySignedIn(true);
+      await own.flushVault();
+      expect(existsSync(path)).toBe(false);
+      expect(await readdir(dir)).toEqual([]);
+      own.dispose();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("sign-out forgets it and says it was a supplied token; a sign-out during the check wins", async () => {
+    const own = tokenOnly();
+    const signedOut: CredentialEvents["signed-out"][] = [];
+    own.on("signed-out", (e) => signedOut.push(e));
+    await own.signInWithToken("ghu_alice");
+    await own.signOut();
+    expect(own.current()).toBeNull();
+    expect(own.token()).toBeNull();
+    expect(signedOut).toEqual([{ reason: "user", login: "alice", origin: "supplied-token" }]);
+
+    fake.inject({ kind: "slow", delayMs: 200 }, { pathPrefix: "/user", times: 1 });
+    const late = own.signInWithToken("ghu_bob");
+    await waitFor(() => fake.state.countRequests("/user") === 2, "the second check asked");
+    await own.signOut();
+    await expect(late).rejects.toMatchObject({ code: "unauthorized", details: { reason: "cancelled" } });
+    expect(own.current()).toBeNull();
+    expect(own.revision).toBe(1);
+    own.dispose();
+  });
+
+  it("without a client id there is no device flow: refused with 'not-configured', nothing sent", async () => {
+    const own = tokenOnly();
+    await expect(own.startDeviceFlow()).rejects.toMatchObject({ code: "not-configured" });
+    expect(fake.state.requests).toEqual([]);
+    own.dispose();
   });
 });

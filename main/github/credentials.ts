@@ -1,11 +1,16 @@
 /**
  * The signed-in GitHub user's credential: OAuth device-flow sign-in (GitHub App user-to-server tokens), tokens held in
  * memory, an optional vault for "stay signed in", and a scheduled refresh GITHUB_TOKEN_REFRESH_LEAD_MS before the
- * 8-hour token expires. What must stay true:
- *  - credentialRevision increments on every sign-in (device flow or restore) and every refresh, never otherwise;
- *    a Planner session bound to revision N is stale the moment N is not current;
+ * 8-hour token expires. A user access token can also be supplied as it is (CHOPIN_GITHUB_TOKEN, for servers, CI and
+ * agents): checked with GET /user, then held like any other credential but with no refresh token. What must stay true:
+ *  - credentialRevision increments on every sign-in (device flow, supplied token or restore) and every refresh, never
+ *    otherwise; a Planner session bound to revision N is stale the moment N is not current;
  *  - sign-out forgets the tokens in memory and in the vault, then announces 'signed-out' to whoever holds them;
- *  - a late answer (refresh or device flow finishing after sign-out or another sign-in) never resurrects a credential.
+ *  - a late answer (refresh, device flow or a token check finishing after sign-out or another sign-in) never
+ *    resurrects a credential;
+ *  - a supplied token is held in memory only: never handed to the vault, whatever "stay signed in" says, and never
+ *    refreshed (GitHub gave us no refresh token for it);
+ *  - without a client id there is no device flow and no refresh: only a supplied token can sign in.
  */
 import { ChopinError } from "../../shared/errors.js";
 import { GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS, GITHUB_TOKEN_REFRESH_LEAD_MS, GITHUB_TOKEN_REFRESH_RETRY_MS } from "../util/limits.js";
@@ -15,6 +20,7 @@ import { GitHubRequestError } from "../../shared/github-errors.js";
 import { pollDeviceToken, refreshTokens, requestDeviceCode, type OAuthWebOptions, type TokenSet } from "./oauth-web.js";
 import { createGitHubRest } from "./rest-client.js";
 import type { SecretVault, StoredCredential } from "./secret-vault.js";
+import { TOKEN_EXPIRATION_HEADER, tokenExpiryFromHeader } from "./token-expiry.js";
 
 export interface Identity {
   login: string;
@@ -22,12 +28,19 @@ export interface Identity {
   name: string | null;
 }
 
+/**
+ * How a credential came: the device flow (or a restore of one it saved), or a token supplied as it is
+ * (CHOPIN_GITHUB_TOKEN), which is held in memory only and has no refresh token.
+ */
+export type CredentialOrigin = "device-flow" | "supplied-token";
+
 export interface Credential {
   accessToken: string;
   revision: number;
-  /** Epoch ms, null for non-expiring tokens. */
+  /** Epoch ms, null for non-expiring tokens (and for a supplied token whose expiry GitHub does not say). */
   expiresAt: number | null;
   identity: Identity;
+  origin: CredentialOrigin;
 }
 
 export type SignOutReason = "user" | "refresh-rejected" | "refresh-token-expired" | "token-rejected";
@@ -38,7 +51,7 @@ export interface CredentialEvents extends Record<string, unknown> {
   refreshing: { revision: number };
   refreshed: { revision: number; expiresAt: number | null };
   "refresh-failed": { message: string; retryAt: number };
-  "signed-out": { reason: SignOutReason; login: string };
+  "signed-out": { reason: SignOutReason; login: string; origin: CredentialOrigin };
 }
 
 export interface DeviceFlow {
@@ -54,7 +67,8 @@ export interface DeviceFlow {
 }
 
 export interface CredentialStoreOptions {
-  clientId: string;
+  /** The GitHub App's OAuth client id; null: no device flow and no refresh, only a supplied token signs in. */
+  clientId: string | null;
   /** OAuth endpoints, e.g. https://github.com (the fake serves both bases). */
   webBaseUrl: string;
   /** REST API, e.g. https://api.github.com or https://ghe.example/api/v3. */
@@ -71,6 +85,7 @@ interface Held {
   tokens: TokenSet;
   identity: Identity;
   revision: number;
+  origin: CredentialOrigin;
 }
 
 export class CredentialStore {
@@ -83,6 +98,8 @@ export class CredentialStore {
   #refreshing: Promise<void> | null = null;
   #staySignedIn: boolean;
   #flows = new Set<{ cancel(): void }>();
+  /** +1 on every sign-out: a token check that began before one must not sign in after it. */
+  #signOuts = 0;
   /** Vault writes and erases run one after another, so an erase on sign-out can never be overtaken by a save. */
   #vaultQueue: Promise<unknown> = Promise.resolve();
 
@@ -94,6 +111,9 @@ export class CredentialStore {
 
   get #web(): OAuthWebOptions {
     const o = this.#options;
+    if (o.clientId === null) {
+      throw new ChopinError("not-configured", "GitHub sign-in through the browser is not set up here: no GitHub App client id was given.");
+    }
     return { webBaseUrl: o.webBaseUrl, clientId: o.clientId, clientSecret: o.clientSecret, fetch: o.fetch };
   }
 
@@ -104,7 +124,7 @@ export class CredentialStore {
 
   current(): Credential | null {
     const h = this.#held;
-    return h ? { accessToken: h.tokens.accessToken, revision: h.revision, expiresAt: h.tokens.expiresAt, identity: h.identity } : null;
+    return h ? { accessToken: h.tokens.accessToken, revision: h.revision, expiresAt: h.tokens.expiresAt, identity: h.identity, origin: h.origin } : null;
   }
 
   /** The access token for REST calls, or null when signed out. */
@@ -119,7 +139,8 @@ export class CredentialStore {
   }
 
   async startDeviceFlow(): Promise<DeviceFlow> {
-    const code = await requestDeviceCode(this.#web);
+    const web = this.#web;
+    const code = await requestDeviceCode(web);
     const clock = this.#clock;
     const deadline = clock.now() + code.expiresInSeconds * 1000;
     let intervalMs = Math.max(code.intervalSeconds * 1000, GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS);
@@ -144,7 +165,7 @@ export class CredentialStore {
         return finish({ error: new ChopinError("unauthorized", "The sign-in code expired before it was approved. Start again.", { reason: "expired" }) });
       }
       try {
-        const outcome = await pollDeviceToken(this.#web, code.deviceCode, clock.now());
+        const outcome = await pollDeviceToken(web, code.deviceCode, clock.now());
         if (done) return;
         if (outcome.ok) return finish({ identity: await this.#adopt(outcome.tokens) });
         switch (outcome.error) {
@@ -189,6 +210,23 @@ export class CredentialStore {
     };
   }
 
+  /**
+   * Signs in with a user access token supplied as it is (CHOPIN_GITHUB_TOKEN): asks GitHub who it belongs to (GET
+   * /user on the configured API), then holds it in memory only, with no refresh token and the expiry GitHub names for
+   * it, if any. Rejects with the GitHubRequestError of the check (401 'unauthorized' for a bad token, 'unavailable' or
+   * 'timeout' when GitHub cannot be reached) and then holds nothing new. A sign-out while the check runs wins.
+   */
+  async signInWithToken(accessToken: string): Promise<Identity> {
+    const signOuts = this.#signOuts;
+    const { identity, expiresAt } = await this.#verify(accessToken);
+    if (signOuts !== this.#signOuts) {
+      throw new ChopinError("unauthorized", "Signed out while the GitHub token was being checked; it was not used.", { reason: "cancelled" });
+    }
+    this.#install({ accessToken, refreshToken: null, expiresAt, refreshTokenExpiresAt: null }, identity, "supplied-token");
+    this.#events.emit("signed-in", { identity, revision: this.#revision });
+    return identity;
+  }
+
   /** Loads a saved sign-in from the vault (when "stay signed in" is on); refreshes it first if it is due. */
   async restore(): Promise<Identity | null> {
     const vault = this.#options.vault;
@@ -201,7 +239,7 @@ export class CredentialStore {
       return null;
     }
     const identity: Identity = { login: stored.login, id: stored.userId, name: null };
-    this.#install({ accessToken: stored.accessToken, refreshToken: stored.refreshToken, expiresAt: stored.expiresAt, refreshTokenExpiresAt: stored.refreshTokenExpiresAt }, identity);
+    this.#install({ accessToken: stored.accessToken, refreshToken: stored.refreshToken, expiresAt: stored.expiresAt, refreshTokenExpiresAt: stored.refreshTokenExpiresAt }, identity, "device-flow");
     this.#events.emit("signed-in", { identity, revision: this.#revision });
     if (stored.expiresAt !== null && stored.expiresAt - GITHUB_TOKEN_REFRESH_LEAD_MS <= now) await this.refresh().catch(() => {});
     return this.#held?.identity ?? null;
@@ -214,7 +252,8 @@ export class CredentialStore {
     this.#staySignedIn = enabled;
     if (!vault) return;
     const held = this.#held;
-    if (enabled && held) await this.#vaultOp(() => vault.save(this.#stored(held)));
+    // A supplied token is never saved: only a later device-flow sign-in would be.
+    if (enabled && held && held.origin !== "supplied-token") await this.#vaultOp(() => vault.save(this.#stored(held)));
     if (!enabled) await this.#vaultOp(() => vault.clear());
   }
 
@@ -230,11 +269,12 @@ export class CredentialStore {
     for (const f of [...this.#flows]) f.cancel();
     const held = this.#held;
     this.#held = null;
+    this.#signOuts += 1;
     if (this.#timer) this.#clock.clearTimer(this.#timer);
     this.#timer = null;
     // Told before the vault is cleared: from the moment the credential is gone, current() says signed out, and a
     // listener's account of why (the session's lastError) must not lag behind that by a disk write.
-    if (held) this.#events.emit("signed-out", { reason, login: held.identity.login });
+    if (held) this.#events.emit("signed-out", { reason, login: held.identity.login, origin: held.origin });
     const vault = this.#options.vault;
     if (vault) await this.#vaultOp(() => vault.clear()).catch(() => {});
   }
@@ -271,23 +311,32 @@ export class CredentialStore {
       await this.signOut("refresh-rejected");
       throw new ChopinError("unauthorized", `GitHub refused to refresh the sign-in (${outcome.error}); sign in again.`, { reason: outcome.error });
     }
-    this.#install(outcome.tokens, held.identity);
+    this.#install(outcome.tokens, held.identity, held.origin);
     this.#events.emit("refreshed", { revision: this.#revision, expiresAt: outcome.tokens.expiresAt });
   }
 
   async #adopt(tokens: TokenSet): Promise<Identity> {
-    const rest = createGitHubRest({ apiBaseUrl: this.#options.apiBaseUrl, token: () => tokens.accessToken, fetch: this.#options.fetch });
-    const { data: user } = await rest.octokit.rest.users.getAuthenticated();
-    const identity: Identity = { login: user.login, id: user.id, name: user.name ?? null };
-    this.#install(tokens, identity);
+    const { identity } = await this.#verify(tokens.accessToken);
+    this.#install(tokens, identity, "device-flow");
     this.#events.emit("signed-in", { identity, revision: this.#revision });
     return identity;
   }
 
-  /** Holds new tokens: one revision step, refresh re-armed, vault updated (best effort, memory stays authoritative). */
-  #install(tokens: TokenSet, identity: Identity): void {
+  /** Who GitHub says the token belongs to (GET /user on the configured API), and its expiry when GitHub names one. */
+  async #verify(accessToken: string): Promise<{ identity: Identity; expiresAt: number | null }> {
+    const rest = createGitHubRest({ apiBaseUrl: this.#options.apiBaseUrl, token: () => accessToken, fetch: this.#options.fetch });
+    const { data: user, headers } = await rest.octokit.rest.users.getAuthenticated();
+    const identity: Identity = { login: user.login, id: user.id, name: user.name ?? null };
+    return { identity, expiresAt: tokenExpiryFromHeader((headers as Record<string, unknown>)[TOKEN_EXPIRATION_HEADER]) };
+  }
+
+  /**
+   * Holds new tokens: one revision step, refresh re-armed, vault updated (best effort, memory stays authoritative)
+   * unless they are a supplied token, which only memory ever holds.
+   */
+  #install(tokens: TokenSet, identity: Identity, origin: CredentialOrigin): void {
     this.#revision += 1;
-    this.#held = { tokens, identity, revision: this.#revision };
+    this.#held = { tokens, identity, revision: this.#revision, origin };
     if (tokens.expiresAt !== null && tokens.refreshToken) {
       this.#arm(tokens.expiresAt - GITHUB_TOKEN_REFRESH_LEAD_MS - this.#clock.now());
     } else if (this.#timer) {
@@ -296,7 +345,7 @@ export class CredentialStore {
     }
     const vault = this.#options.vault;
     const held = this.#held;
-    if (vault && this.#staySignedIn) void this.#vaultOp(() => vault.save(this.#stored(held))).catch(() => {});
+    if (vault && this.#staySignedIn && origin !== "supplied-token") void this.#vaultOp(() => vault.save(this.#stored(held))).catch(() => {});
   }
 
   #vaultOp<T>(op: () => Promise<T>): Promise<T> {

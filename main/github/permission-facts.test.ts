@@ -18,7 +18,7 @@ afterEach(() => fake.close());
 
 /** A credential holder whose token and revision the test sets directly. */
 function holder(login: string, revision = 1, expiresAt: number | null = null) {
-  let cred: Credential | null = { accessToken: `ghu_${login}`, revision, expiresAt, identity: { login, id: 0, name: null } };
+  let cred: Credential | null = { accessToken: `ghu_${login}`, revision, expiresAt, identity: { login, id: 0, name: null }, origin: "device-flow" };
   const source: CredentialSource & { set(c: Credential | null): void } = { current: () => cred, set: (c) => (cred = c) };
   return source;
 }

@@ -4,7 +4,7 @@ import type { PermissionFact } from "../github/permission-facts.js";
 import { plannerEligibility } from "./eligibility.js";
 
 const NOW = 1_800_000_000_000;
-const credential = (expiresAt: number | null = null): Credential => ({ accessToken: "t", revision: 1, expiresAt, identity: { login: "alice", id: 1, name: null } });
+const credential = (expiresAt: number | null = null): Credential => ({ accessToken: "t", revision: 1, expiresAt, identity: { login: "alice", id: 1, name: null }, origin: "device-flow" });
 const yes: PermissionFact = { ok: true, checkedAt: NOW };
 const no = (reason: "no-push-access" | "installation-revoked" | "github-unavailable", message: string): PermissionFact => ({ ok: false, reason, message, checkedAt: NOW });
 const bound = { owner: "octo-org", name: "planets", nodeId: "R_1", repositoryId: 11, installationId: 71, defaultBranch: "main" };
