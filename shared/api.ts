@@ -397,6 +397,11 @@ export interface AuthState {
   /** Whether the sign-in is kept on this device between launches. */
   staySignedIn: boolean;
   /**
+   * Signed in with a token given at launch (CHOPIN_GITHUB_TOKEN) rather than through GitHub's sign-in page: held in
+   * memory only, never saved, never refreshed; signing out forgets it until the next launch.
+   */
+  suppliedToken?: boolean;
+  /**
    * true when the OS can encrypt a saved sign-in; false means staying signed in needs `plaintextConsent` (a 0600
    * file), which the UI asks for only after a warning.
    */

@@ -23,6 +23,17 @@ export interface GitHubConfigInput {
 
 export const GITHUB_FLAGS = { clientId: "--github-client-id", apiUrl: "--github-api-url", webUrl: "--github-web-url" } as const;
 export const GITHUB_ENV = { clientId: "CHOPIN_GITHUB_CLIENT_ID", apiUrl: "CHOPIN_GITHUB_API_URL", webUrl: "CHOPIN_GITHUB_WEB_URL" } as const;
+/**
+ * A GitHub user access token to sign in with at launch (servers, CI, agents). An environment variable only, never a
+ * flag: a command line shows in `ps` to every account on the machine.
+ */
+export const GITHUB_TOKEN_ENV = "CHOPIN_GITHUB_TOKEN";
+
+/** The supplied token from the environment, trimmed; null when absent or empty. Its shape is checked at sign-in. */
+export function readGitHubToken(env: NodeJS.ProcessEnv = process.env): string | null {
+  const raw = env[GITHUB_TOKEN_ENV];
+  return raw === undefined || raw.trim() === "" ? null : raw.trim();
+}
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 /** GitHub client ids are short ASCII tokens such as "Iv1.0123abcd" or "Iv23li..."; anything else is a typo. */

@@ -38,14 +38,15 @@ function testCipher(available = true): OsCipher {
   };
 }
 
-function open(options: { clientId?: string | null; osCipher?: OsCipher | null } = {}) {
+function open(options: { clientId?: string | null; osCipher?: OsCipher | null; suppliedToken?: string; apiBaseUrl?: string } = {}) {
   const states: AuthState[] = [];
   const session = new GitHubSession({
-    config: { clientId: options.clientId === undefined ? fake.state.fixtures.clientId : options.clientId, apiBaseUrl: fake.url, webBaseUrl: fake.url },
+    config: { clientId: options.clientId === undefined ? fake.state.fixtures.clientId : options.clientId, apiBaseUrl: options.apiBaseUrl ?? fake.url, webBaseUrl: fake.url },
     dataDir,
     osCipher: options.osCipher,
     clock,
     onState: (s) => states.push(s),
+    suppliedToken: options.suppliedToken,
   });
   sessions.push(session);
   return { session, states, last: () => states[states.length - 1] };
@@ -243,5 +244,110 @@ describe("GitHubSession", () => {
     const second = open();
     await second.session.restore();
     expect(second.session.state()).toMatchObject({ state: "signed-out", lastError: { code: "forbidden", message: expect.stringContaining("readable by others") } });
+  });
+});
+
+describe("GitHubSession with a supplied token (CHOPIN_GITHUB_TOKEN)", () => {
+  /** Every file under the data folder, with its bytes: a supplied token must be in none of them. */
+  const filesHolding = (text: string) => readdirSync(dataDir, { recursive: true, encoding: "utf8" }).filter((f) => {
+    const path = join(dataDir, f);
+    return statSync(path).isFile() && readFileSync(path).includes(text);
+  });
+
+  it("signs in without a client id, announced with the revision; no device flow; sign-out forgets it for good", async () => {
+    const token = fake.state.issuePersonalToken("alice");
+    const { session, states } = open({ clientId: null, suppliedToken: token });
+    await session.restore();
+    await waitFor(() => session.state().name, "the profile");
+    const state = session.state();
+    expect(state).toMatchObject({ state: "signed-in", login: "alice", name: "Alice Example", credentialRevision: 1, staySignedIn: false, suppliedToken: true });
+    expect(state.lastError).toBeUndefined();
+    expect(states.find((s) => s.state === "signed-in")).toMatchObject({ login: "alice", credentialRevision: 1 });
+    expect(session.credentials?.token()).toBe(token);
+    expect(await session.listInstallations()).toEqual([
+      { id: 71, account: "octo-org", accountType: "Organization" },
+      { id: 73, account: "alice", accountType: "User" },
+    ]);
+    // Memory only: nothing in the data folder, no device flow without a client id.
+    expect(readdirSync(dataDir)).toEqual([]);
+    await expect(session.startSignIn()).rejects.toMatchObject({ code: "not-configured" });
+    expect(fake.state.countRequests("/login/")).toBe(0);
+
+    const out = await session.signOut();
+    expect(out).toMatchObject({ state: "not-configured", credentialRevision: 1 });
+    expect(out.lastError).toBeUndefined();
+    expect(states.at(-1)).toEqual(out);
+    expect(session.credentials?.token()).toBeNull();
+    // Used once: launching's restore does not bring it back.
+    await session.restore();
+    expect(session.state()).toMatchObject({ state: "not-configured" });
+    await expect(session.listInstallations()).rejects.toMatchObject({ code: "not-configured" });
+  });
+
+  it("a token GitHub refuses: signed out with a sentence naming CHOPIN_GITHUB_TOKEN, nothing stored", async () => {
+    const { session, states } = open({ clientId: null, suppliedToken: "ghu_not_a_real_one" });
+    await session.restore();
+    expect(session.state()).toMatchObject({
+      state: "not-configured",
+      credentialRevision: 0,
+      lastError: { code: "unauthorized", message: expect.stringMatching(/CHOPIN_GITHUB_TOKEN.*401/), details: { reason: "token-rejected" } },
+    });
+    expect(states.at(-1)).toEqual(session.state());
+    expect(session.credentials?.token()).toBeNull();
+    expect(readdirSync(dataDir)).toEqual([]);
+
+    // With a client id the person can still sign in through the browser: signed out, not 'not-configured'.
+    const withApp = open({ suppliedToken: "ghu_not_a_real_one" });
+    await withApp.session.restore();
+    expect(withApp.session.state()).toMatchObject({ state: "signed-out", lastError: { code: "unauthorized" } });
+  });
+
+  it("an unreachable GitHub, or a value that cannot be a token, is a typed error too", async () => {
+    const closed = await startFakeGitHub();
+    const gone = closed.url;
+    await closed.close();
+    const unreachable = open({ clientId: null, suppliedToken: "ghu_alice", apiBaseUrl: gone });
+    await unreachable.session.restore();
+    expect(unreachable.session.state()).toMatchObject({
+      state: "not-configured",
+      lastError: { code: "github-unavailable", message: expect.stringContaining(`CHOPIN_GITHUB_TOKEN with GitHub at ${gone}`) },
+    });
+
+    const pasted = open({ clientId: null, suppliedToken: "ghu_alice ghu_bob" });
+    await pasted.session.restore();
+    expect(pasted.session.state()).toMatchObject({ lastError: { code: "invalid-input", message: expect.stringContaining("does not look like a GitHub token") } });
+    expect(fake.state.requests).toEqual([]);
+  });
+
+  it("wins over a saved sign-in, which stays saved and unused, and is never saved itself", async () => {
+    const first = open({ osCipher: testCipher() });
+    await first.session.startSignIn({ staySignedIn: true });
+    await approve(first.session, "bob");
+    const saved = join(dataDir, ENCRYPTED_SIGNIN_FILE);
+    await waitFor(() => existsSync(saved), "the saved sign-in");
+    const savedBytes = readFileSync(saved);
+    first.session.dispose();
+
+    const token = fake.state.issuePersonalToken("alice");
+    const second = open({ osCipher: testCipher(), suppliedToken: token });
+    await second.session.restore();
+    expect(second.session.state()).toMatchObject({ state: "signed-in", login: "alice", staySignedIn: false, suppliedToken: true });
+    await second.session.credentials!.flushVault();
+    expect(readFileSync(saved)).toEqual(savedBytes);
+    expect(filesHolding(token)).toEqual([]);
+    expect(readdirSync(dataDir)).toEqual([ENCRYPTED_SIGNIN_FILE]);
+  });
+
+  it("a 401 later ends the sign-in without a refresh, and says the token is no longer accepted", async () => {
+    const token = fake.state.issuePersonalToken("alice");
+    const { session } = open({ suppliedToken: token });
+    await session.restore();
+    expect(session.state()).toMatchObject({ state: "signed-in", credentialRevision: 1 });
+    fake.state.revokeToken(token);
+    await expect(session.listInstallations()).rejects.toMatchObject({ code: "unauthorized" });
+    await waitFor(() => session.state().state === "signed-out", "signed out");
+    expect(session.state().lastError?.message).toMatch(/no longer accepts CHOPIN_GITHUB_TOKEN/);
+    expect(fake.state.countRequests("/login/oauth/access_token")).toBe(0);
+    expect(session.credentials?.token()).toBeNull();
   });
 });

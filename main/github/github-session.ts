@@ -1,8 +1,12 @@
 /**
  * The person's GitHub sign-in as the app shows it: composes the CredentialStore (device flow, refresh, revision), the
  * sign-in vault and the REST client into one AuthState that changes only through this class and is announced on
- * every change. What must stay true:
- *  - without a client id the state is 'not-configured' and nothing is ever sent to GitHub;
+ * every change. At launch it either restores a saved sign-in or, when a token was supplied (CHOPIN_GITHUB_TOKEN, for
+ * servers, CI and agents), signs in with that token instead. What must stay true:
+ *  - without a client id and without a supplied token the state is 'not-configured' and nothing is ever sent to
+ *    GitHub; with a supplied token but no client id there is still no device flow, and the state is 'signed-in'
+ *    while the token is held, 'not-configured' (with the reason as lastError) otherwise;
+ *  - a supplied token is held in memory only and used once: a failed check or a sign-out forgets it for good;
  *  - a sign-in attempt that was cancelled or replaced never changes the state when its answer arrives late;
  *  - sign-out forgets the tokens in memory and every saved copy on disk, then announces 'signed-out';
  *  - nothing else in the app waits for GitHub: restore runs in the background and failures become lastError.
@@ -24,6 +28,7 @@ import {
 import { createGitHubRest, type GitHubRest } from "./rest-client.js";
 import type { OsCipher } from "./secret-vault.js";
 import { SignInVault } from "./github-vault.js";
+import { checkSuppliedTokenShape, SUPPLIED_TOKEN_SOURCE, suppliedTokenRefusal } from "./supplied-token.js";
 
 export interface GitHubSessionOptions {
   config: GitHubConfig;
@@ -34,6 +39,11 @@ export interface GitHubSessionOptions {
   clock?: Clock;
   /** Called with the new state after every change. */
   onState: (state: AuthState) => void;
+  /**
+   * A user access token to sign in with at launch instead of restoring a saved sign-in (CHOPIN_GITHUB_TOKEN). Held
+   * in memory only; it needs no client id.
+   */
+  suppliedToken?: string | null;
 }
 
 /** Turns a GitHub failure into the contract's typed error; anything else passes through. */
@@ -75,22 +85,27 @@ export class GitHubSession {
   #lastError: ErrorShape | null = null;
   #restoring: Promise<void> = Promise.resolve();
   #stops: (() => void)[] = [];
+  /** Until launch uses it: then forgotten here, held (if GitHub took it) by the store alone. */
+  #suppliedToken: string | null;
 
   constructor(options: GitHubSessionOptions) {
     this.#config = options.config;
     this.#onState = options.onState;
     this.#vault = new SignInVault({ dataDir: options.dataDir, osCipher: options.osCipher });
-    if (!options.config.clientId) {
+    this.#suppliedToken = options.suppliedToken?.trim() || null;
+    const clientId = options.config.clientId || null;
+    if (!clientId && !this.#suppliedToken) {
       this.#store = null;
       this.#rest = null;
       return;
     }
     const store = new CredentialStore({
-      clientId: options.config.clientId,
+      clientId,
       webBaseUrl: options.config.webBaseUrl,
       apiBaseUrl: options.config.apiBaseUrl,
       clock: options.clock,
-      vault: this.#vault,
+      // No client id, no device flow: nothing this store holds could ever be saved, so it gets nowhere to save it.
+      vault: clientId ? this.#vault : null,
       staySignedIn: false,
     });
     this.#store = store;
@@ -106,11 +121,16 @@ export class GitHubSession {
         this.#lastError = { code: "github-unavailable", message: `Refreshing the GitHub sign-in failed; retrying shortly. ${message}` };
         this.#announce();
       }),
-      store.on("signed-out", ({ reason }) => {
+      store.on("signed-out", ({ reason, origin }) => {
         this.#profile = {};
         this.#staySignedIn = false;
         this.#vault.forget();
-        if (reason === "token-rejected") {
+        if (reason !== "user" && origin === "supplied-token") {
+          this.#lastError = {
+            code: "unauthorized",
+            message: `GitHub no longer accepts ${SUPPLIED_TOKEN_SOURCE} (it may have expired or been revoked), so Chopin is signed out of GitHub. Start it with a new token to use GitHub again.`,
+          };
+        } else if (reason === "token-rejected") {
           this.#lastError = { code: "unauthorized", message: "GitHub no longer accepts this sign-in (it may have been revoked). Sign in again to use repositories." };
         } else if (reason !== "user") {
           this.#lastError = { code: "unauthorized", message: "GitHub ended the sign-in. Sign in again to use repositories." };
@@ -120,7 +140,7 @@ export class GitHubSession {
     );
   }
 
-  /** REST client reading the current token at call time; null when sign-in is not configured. */
+  /** REST client reading the current token at call time; null when sign-in is not configured (nor a token supplied). */
   get rest(): GitHubRest | null {
     return this.#rest;
   }
@@ -136,6 +156,7 @@ export class GitHubSession {
     if (!store) return { state: "not-configured", credentialRevision: 0, ...base, staySignedIn: false };
     const cred = store.current();
     if (cred) {
+      const supplied = cred.origin === "supplied-token";
       const name = this.#profile.name ?? cred.identity.name ?? undefined;
       return {
         state: "signed-in",
@@ -145,16 +166,28 @@ export class GitHubSession {
         ...(cred.expiresAt !== null ? { expiresAt: cred.expiresAt } : {}),
         credentialRevision: store.revision,
         ...base,
+        ...(supplied ? { suppliedToken: true, staySignedIn: false } : {}),
       };
     }
+    // Signed out with no client id: only a supplied token could sign in, and it is spent, so sign-in is not set up.
+    if (!this.#config.clientId) return { state: "not-configured", credentialRevision: store.revision, ...base, staySignedIn: false };
     if (this.#flow) return { state: "signing-in", credentialRevision: store.revision, deviceFlow: { ...this.#flow.info }, ...base };
     return { state: "signed-out", credentialRevision: store.revision, ...base };
   }
 
-  /** At launch: brings back a saved sign-in in the background. Never throws. */
+  /**
+   * At launch: signs in with the supplied token when there is one (a saved sign-in then stays where it is, unused),
+   * otherwise brings back a saved sign-in; in the background. Never throws: a failure becomes lastError.
+   */
   restore(): Promise<void> {
     const store = this.#store;
-    if (!store || !this.#vault.prepareRestore()) return this.#restoring;
+    const supplied = this.#suppliedToken;
+    if (store && supplied !== null) {
+      this.#suppliedToken = null;
+      this.#restoring = this.#signInWithSuppliedToken(store, supplied);
+      return this.#restoring;
+    }
+    if (!store || !this.#config.clientId || !this.#vault.prepareRestore()) return this.#restoring;
     this.#restoring = (async () => {
       try {
         await store.setStaySignedIn(true);
@@ -171,9 +204,20 @@ export class GitHubSession {
     return this.#restoring;
   }
 
+  /** Checks the supplied token with GitHub and holds it (the store's 'signed-in' announces that); else says why. */
+  async #signInWithSuppliedToken(store: CredentialStore, token: string): Promise<void> {
+    try {
+      checkSuppliedTokenShape(token);
+      await store.signInWithToken(token);
+    } catch (error) {
+      this.#lastError = toErrorShape(suppliedTokenRefusal(error, this.#config.apiBaseUrl));
+      this.#announce();
+    }
+  }
+
   async startSignIn(input?: StartSignInOptions): Promise<AuthState> {
     const options = input ?? {};
-    const store = this.#requireStore();
+    const store = this.#requireDeviceFlow();
     await this.#restoring;
     const stay = options.staySignedIn === true;
     const current = store.current();
@@ -315,8 +359,8 @@ export class GitHubSession {
     this.#store?.dispose();
   }
 
-  #requireStore(): CredentialStore {
-    if (!this.#store) {
+  #requireDeviceFlow(): CredentialStore {
+    if (!this.#store || !this.#config.clientId) {
       throw new ChopinError(
         "not-configured",
         "GitHub sign-in is not set up for this installation: start Chopin with --github-client-id (or CHOPIN_GITHUB_CLIENT_ID) naming the Chopin GitHub App.",
@@ -339,19 +383,23 @@ export class GitHubSession {
     const store = this.#store;
     const held = store?.current();
     if (!store || !held) return;
-    try {
-      await store.refresh();
-      return;
-    } catch {
-      // No refresh token, or refused (which signed out already).
+    // A supplied token has no refresh token: nothing to ask GitHub, the sign-in has simply ended.
+    if (held.origin !== "supplied-token") {
+      try {
+        await store.refresh();
+        return;
+      } catch {
+        // No refresh token, or refused (which signed out already).
+      }
     }
     if (store.current()?.revision === held.revision) await store.signOut("token-rejected");
   }
 
   #requireSignedIn(): GitHubRest {
-    const store = this.#requireStore();
-    if (!store.current()) throw new ChopinError("unauthorized", "Sign in with GitHub to see your repositories.", { reason: "signed-out" });
-    return this.#rest!;
+    const store = this.#store;
+    if (store?.current()) return this.#rest!;
+    this.#requireDeviceFlow();
+    throw new ChopinError("unauthorized", "Sign in with GitHub to see your repositories.", { reason: "signed-out" });
   }
 
   #cancelFlow(): void {

@@ -54,6 +54,11 @@ export const RELAY_RECONNECT_MAX_MS = 10_000;
 export const GITHUB_TOKEN_REFRESH_LEAD_MS = 5 * 60 * 1000;
 /** After a failed refresh (network, outage) the next attempt waits this long, while the token is still valid. */
 export const GITHUB_TOKEN_REFRESH_RETRY_MS = 30_000;
+/**
+ * A supplied GitHub token (CHOPIN_GITHUB_TOKEN) longer than this is refused unsent: GitHub's tokens are well under it
+ * (it advises room for 255 characters), so a longer value is a pasted mistake, not a token.
+ */
+export const MAX_GITHUB_SUPPLIED_TOKEN_CHARS = 1024;
 /** GitHub's device flow asks for at least this poll interval; `slow_down` adds the same amount again. */
 export const GITHUB_DEVICE_FLOW_MIN_INTERVAL_MS = 5_000;
 /** Permission facts (admitted, push/admin, installation access) are trusted for at most this long. */
