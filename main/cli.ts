@@ -3,6 +3,9 @@
  * Electron binary is installed (or with --headless). Prints the address to open, and one `CHOPIN_READY {json}` line
  * that scripts and tests wait for. Bad options end the process with a sentence and exit code 2, never a stack trace;
  * a data folder another Chopin process already uses ends it with exit code 3 (main/host/exit-codes.ts).
+ * With CHOPIN_GITHUB_TOKEN, READY comes once GitHub has answered about the token (bounded by the GitHub request
+ * timeout), so a script or agent that waits for it knows whether it is signed in; a refused token is said on stderr
+ * and the app runs signed out.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -13,6 +16,8 @@ import { createAppCore } from "./core/app-core.js";
 import { defaultDataDir } from "./store/app-data-dir.js";
 import { describeCoreFailure } from "./store/startup-failure.js";
 import { parseHostArgs } from "./host/cli-args.js";
+import { hostCoreOptions } from "./host/core-options.js";
+import { GITHUB_TOKEN_ENV } from "./github/github-config.js";
 import { startFailureExitCode } from "./host/exit-codes.js";
 import { startHostServer } from "./host/host-server.js";
 
@@ -32,22 +37,15 @@ let dataDirInUse: string | undefined;
 
 async function main(): Promise<void> {
   const args = parseHostArgs(process.argv.slice(2));
+  // Read once and gone from the environment: no child this process starts (a browser opener, the Planner's runtime)
+  // inherits the token.
+  delete process.env[GITHUB_TOKEN_ENV];
   if (!existsSync(join(STATIC_DIR, "index.html"))) {
     throw new ChopinError("not-found", `The UI is not built yet (${STATIC_DIR}). Run “npm run build:renderer” or use “npm start”.`);
   }
   const dataDir = args.dataDir ?? defaultDataDir();
   dataDirInUse = dataDir;
-  const core = await createAppCore({
-    dataDir,
-    relayUrl: args.relayUrl ?? undefined,
-    relayToken: args.relayToken ?? undefined,
-    mcpPort: args.mcpPort,
-    githubClientId: args.github.clientId,
-    githubApiUrl: args.github.apiBaseUrl,
-    githubWebUrl: args.github.webBaseUrl,
-    planner: args.planner,
-    onStorageFault: (sentence) => console.error(`  Warning: ${sentence}`),
-  });
+  const core = await createAppCore(hostCoreOptions(args, dataDir, (sentence) => console.error(`  Warning: ${sentence}`)));
   // A stable port keeps the page's origin, and with it the outbox of edits a tab kept while the core was down.
   const { server: host, changedFrom: uiPortChangedFrom } = await core.listenOnStablePort("ui", args.uiPort, (port) =>
     startHostServer({ core, staticDir: STATIC_DIR, port }),
@@ -74,6 +72,11 @@ async function main(): Promise<void> {
   for (const note of core.startupNotes) console.log(`  Note:  ${note}`);
   if (core.mcp.portChangedFrom !== null) {
     console.log(`  Note:  port ${core.mcp.portChangedFrom}, used last time, was taken; agents set up with it need the address above.`);
+  }
+  if (args.githubToken !== null) {
+    const auth = await core.gitHubSignInSettled();
+    if (auth.state === "signed-in") console.log(`  GitHub: signed in as @${auth.login} with ${GITHUB_TOKEN_ENV} (held in memory only)`);
+    else console.error(`  Warning: ${auth.lastError?.message ?? `${GITHUB_TOKEN_ENV} did not sign in to GitHub.`}`);
   }
   console.log(`CHOPIN_READY ${JSON.stringify({ url: host.url, port: host.port, secret: host.secret, mcpUrl: core.mcp.url, mcpPort: core.mcp.port, dataDir })}`);
   if (args.open) openInBrowser(host.url);

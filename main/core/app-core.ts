@@ -156,13 +156,15 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     dataDir: options.dataDir,
     osCipher: options.osCipher ?? null,
     onState: (state) => events.emit("auth-state", state),
+    suppliedToken: options.githubToken ?? null,
   });
   // Relay admission by GitHub: with no relay token set, the GitHub user token is the relay credential (sent only to a
   // relay that asks for it, over wss:// or loopback), so each sign-in and refresh reconnects once with the fresh token
   // and signing out disconnects.
   const relayToken = () => relayCredential(settings.relayToken(), github.credentials?.token() ?? null);
   events.on("auth-state", () => void relay!.follow(settings.get().relayUrl, relayToken()));
-  void github.restore();
+  // The supplied token (if any) is checked here, else a saved sign-in restored: in the background, never awaited.
+  const gitHubSignIn = github.restore().then(() => github.state());
   // ---- end GitHub ----
 
   // ---- The Planner (issues #25, #26): ownership, fenced writes, the runtime and the turns ----
@@ -235,6 +237,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     repo,
     mcp: { url: mcpServer.url, port: mcpServer.port, configPath, portChangedFrom: mcpStart.changedFrom },
     startupNotes: docs.indexRecovery ? [recoveryNote(docs.indexRecovery)] : [],
+    gitHubSignInSettled: () => gitHubSignIn,
     planner: { writes: planner.writes, ownership, entry: (planId, input) => conversations.plannerEntry(planId, input), documents: docs, runtimeStarted: () => planner.runtime.started, runtimeSessions: () => planner.runtime.sessions },
     listenOnStablePort: (name, requested, listen) => listenOnStablePort(db, name, requested, listen),
     attachRendererAdapter(inner: NetworkAdapterInterface) {

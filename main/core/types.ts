@@ -3,7 +3,7 @@
  * AppCore and bridge `api` and `events` to a renderer; neither reaches past this interface.
  */
 import type { NetworkAdapterInterface, Repo } from "@automerge/automerge-repo";
-import type { ChopinApi, ChopinEvents } from "../../shared/api.js";
+import type { AuthState, ChopinApi, ChopinEvents } from "../../shared/api.js";
 import type { OsCipher } from "../github/secret-vault.js";
 import type { StablePortStart } from "../store/stable-port.js";
 import type { TypedEmitter } from "../util/typed-emitter.js";
@@ -26,6 +26,12 @@ export interface AppCoreOptions {
   /** GitHub REST base (default https://api.github.com) and web/OAuth base (default https://github.com). */
   githubApiUrl?: string;
   githubWebUrl?: string;
+  /**
+   * A GitHub user access token to sign in with at start (host mode reads CHOPIN_GITHUB_TOKEN), checked with GET /user
+   * on githubApiUrl and held in memory only; works without githubClientId. A refused token leaves the core signed
+   * out with the reason in the auth state's lastError; it never stops the core.
+   */
+  githubToken?: string | null;
   /** OS encryption for a saved sign-in (Electron's safeStorage); absent in host mode, where only consent saves it. */
   osCipher?: OsCipher | null;
   /**
@@ -50,6 +56,11 @@ export interface AppCore {
   readonly repo: Repo;
   /** Connects a renderer replica. Renderer peers may read every document, private ones included. */
   attachRendererAdapter(adapter: NetworkAdapterInterface): void;
+  /**
+   * Resolves, never rejects, once the start's GitHub sign-in has settled (the supplied token checked, or a saved
+   * sign-in restored, or neither to do), with the auth state then. Nothing in the core waits for it.
+   */
+  gitHubSignInSettled(): Promise<AuthState>;
   /** What a person should hear about this start (a repair done on the way), as sentences; empty as a rule. */
   readonly startupNotes: readonly string[];
   /** portChangedFrom: the port the previous launch published when this one could not use it (else null). */

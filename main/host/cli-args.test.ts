@@ -17,6 +17,7 @@ describe("parseHostArgs", () => {
       mcpPort: 65535,
       open: false,
       github: { clientId: null, apiBaseUrl: "https://api.github.com", webBaseUrl: "https://github.com" },
+      githubToken: null,
       planner: { off: false },
     });
   });
@@ -33,6 +34,15 @@ describe("parseHostArgs", () => {
       apiBaseUrl: "https://api.github.com",
       webBaseUrl: "https://ghe.example",
     });
+  });
+
+  it("reads CHOPIN_GITHUB_TOKEN from the environment only, never from a flag (a command line shows in ps)", () => {
+    expect(parseHostArgs([], { CHOPIN_GITHUB_TOKEN: "  github_pat_abc\n" }).githubToken).toBe("github_pat_abc");
+    expect(parseHostArgs([], { CHOPIN_GITHUB_TOKEN: " " }).githubToken).toBeNull();
+    expect(() => parseHostArgs(["--github-token", "github_pat_abc"], {})).toThrow(
+      expect.objectContaining({ code: "invalid-input", message: expect.stringMatching(/Unknown option “--github-token”.*CHOPIN_GITHUB_TOKEN=TOKEN/s) }),
+    );
+    expect(() => parseHostArgs(["--github-token", "github_pat_abc"], {})).toThrow(expect.objectContaining({ message: expect.not.stringContaining("github_pat_abc") }));
   });
 
   it.each([

@@ -1,12 +1,13 @@
 /**
  * Parses host mode's command line: `--headless --data-dir DIR [--relay URL --relay-token T] [--ui-port P]
  * [--mcp-port P] [--github-client-id ID --github-api-url URL --github-web-url URL] [--planner-provider ...]`, with CHOPIN_* environment
- * equivalents. Bad values are typed errors with a sentence, not crashes.
+ * equivalents, and CHOPIN_GITHUB_TOKEN (a GitHub user access token to sign in with, from the environment only: a
+ * flag would show it in `ps`). Bad values are typed errors with a sentence, not crashes.
  */
 import { ChopinError } from "../../shared/errors.js";
 import { readOptions, type OptionKinds } from "../../shared/node/cli-options.js";
 import { DEFAULT_MCP_PORT, DEFAULT_UI_PORT } from "../../shared/defaults.js";
-import { GITHUB_FLAGS, parseGitHubConfig, type GitHubConfig } from "../github/github-config.js";
+import { GITHUB_FLAGS, GITHUB_TOKEN_ENV, parseGitHubConfig, readGitHubToken, type GitHubConfig } from "../github/github-config.js";
 import type { AppCoreOptions } from "../core/types.js";
 import { PLANNER_FLAGS, parsePlannerArgs } from "./planner-args.js";
 
@@ -21,6 +22,8 @@ export interface HostArgs {
   open: boolean;
   /** Which GitHub to sign in to; clientId null means sign-in is not configured. */
   github: GitHubConfig;
+  /** CHOPIN_GITHUB_TOKEN: a user access token to sign in with at start, held in memory only; never read from a flag. */
+  githubToken: string | null;
   /** The Planner's provider and whether it is off (planner-args.ts). */
   planner: NonNullable<AppCoreOptions["planner"]>;
 }
@@ -39,7 +42,8 @@ const OPTIONS: OptionKinds = {
   ...Object.fromEntries(Object.values(PLANNER_FLAGS).map((flag) => [flag.slice(2), { type: "string" as const }])),
 };
 const OFFERED =
-  "Options: --headless --data-dir DIR --relay URL --relay-token TOKEN --ui-port P --mcp-port P --no-open --github-client-id ID --github-api-url URL --github-web-url URL --planner-provider openai|anthropic|azure --planner-base-url URL --planner-model NAME.";
+  "Options: --headless --data-dir DIR --relay URL --relay-token TOKEN --ui-port P --mcp-port P --no-open --github-client-id ID --github-api-url URL --github-web-url URL --planner-provider openai|anthropic|azure --planner-base-url URL --planner-model NAME. " +
+  `Environment only: ${GITHUB_TOKEN_ENV}=TOKEN signs in to GitHub (checked against --github-api-url) with a user access token held in memory only.`;
 
 function parsePort(flag: string, raw: string): number {
   const port = Number(raw);
@@ -82,6 +86,7 @@ export function parseHostArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
       { clientId: values.get(GITHUB_FLAGS.clientId), apiUrl: values.get(GITHUB_FLAGS.apiUrl), webUrl: values.get(GITHUB_FLAGS.webUrl) },
       env,
     ),
+    githubToken: readGitHubToken(env),
     planner: parsePlannerArgs(values, env),
   };
 }
