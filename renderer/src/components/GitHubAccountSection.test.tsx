@@ -105,4 +105,20 @@ describe("GitHub account section", () => {
     act(() => bridge.emit("auth-state", { ...bridge.auth, lastError: { code: "unauthorized", message: "The sign-in was declined on GitHub." } }));
     await waitFor(() => expect(within(section()).getByRole("alert").textContent).toBe("The sign-in was declined on GitHub."));
   });
+
+  it("a sign-in from CHOPIN_GITHUB_TOKEN says it is held in memory only, not 'stay signed in'", async () => {
+    const { section } = renderSection((b) => (b.auth = { ...b.auth, state: "signed-in", login: "ci-bot", credentialRevision: 1, suppliedToken: true }));
+    await waitFor(() => expect(section().textContent).toContain("Signed in as @ci-bot"));
+    expect(section().textContent).toContain("CHOPIN_GITHUB_TOKEN");
+    expect(section().textContent).toContain("memory only");
+    expect(section().textContent).not.toContain("Stay signed in");
+    expect(within(section()).getByRole("button", { name: "Sign out" })).toBeTruthy();
+  });
+
+  it("a refused CHOPIN_GITHUB_TOKEN without a client id shows its reason under 'not set up'", async () => {
+    const message = "GitHub at https://api.github.com did not accept CHOPIN_GITHUB_TOKEN (401): it may be mistyped, expired or revoked. Chopin is signed out of GitHub.";
+    const { section } = renderSection((b) => (b.auth = { ...b.auth, state: "not-configured", lastError: { code: "unauthorized", message } }));
+    await waitFor(() => expect(within(section()).getByRole("alert").textContent).toBe(message));
+    expect(section().textContent).toContain("not set up");
+  });
 });

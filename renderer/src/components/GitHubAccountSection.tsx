@@ -1,7 +1,8 @@
 /**
  * The "GitHub account" part of Settings: sign in with the device flow (the code, large and copyable, and the address
- * to type it at), then who is signed in, whether the sign-in is kept on this device, and Sign out. Staying signed in
- * where the OS offers no encryption is offered only after a warning the person must acknowledge.
+ * to type it at), then who is signed in, whether the sign-in is kept on this device (or came from a token Chopin was
+ * started with, CHOPIN_GITHUB_TOKEN, which is never kept), and Sign out. Staying signed in where the OS offers no
+ * encryption is offered only after a warning the person must acknowledge.
  */
 import { useId, useState } from "react";
 import { useStore } from "zustand";
@@ -153,7 +154,11 @@ function SignedIn({ auth }: { auth: AuthState }) {
         </div>
       </div>
       <p className="field-hint">
-        {auth.staySignedIn ? "Stay signed in: on — kept on this device between launches." : "Stay signed in: off — signed in until Chopin quits."}{" "}
+        {auth.suppliedToken
+          ? "Signed in with the token Chopin was started with (CHOPIN_GITHUB_TOKEN): held in memory only, never saved; signing out forgets it."
+          : auth.staySignedIn
+            ? "Stay signed in: on — kept on this device between launches."
+            : "Stay signed in: off — signed in until Chopin quits."}{" "}
         Credential revision {auth.credentialRevision}.
       </p>
       <div className="dialog-actions github-actions">
