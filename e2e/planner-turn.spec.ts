@@ -1,7 +1,7 @@
 /**
  * A Planner turn end to end (issue #26): Alice and Bob each have a host-mode core and a window, a relay process between
  * them, and the Planner's model is our fake OpenAI server (the cores' configured provider). Alice asks the Planner in
- * the shared plan's conversation; her app takes the Planner, her window streams the turn (the tool calls, the text),
+ * the shared plan's conversation; her app takes the Planner, her window and Bob's stream the turn (the tool calls),
  * the model reads the plan and adds a block through edit_plan, and the edit appears in Bob's editor while the
  * answer appears in both conversations.
  */
@@ -67,6 +67,8 @@ test("a turn streams in the asker's window, and its plan edit and answer reach a
   await expect(tools).toContainText("read_plan: done", { timeout: 30_000 });
   await expect(tools).toContainText("edit_plan: done", { timeout: 30_000 });
   await expect(messages(bob).getByText("Working on it…")).toBeVisible({ timeout: 20_000 });
+  // The turn streams to Bob's window too, passed on by Alice's app through the relay.
+  await expect(messages(bob).getByRole("list", { name: "The Planner's tool calls" })).toContainText("edit_plan: done", { timeout: 30_000 });
   await expect(editor(bob)).toContainText("Late hardware", { timeout: 20_000 });
   release();
 

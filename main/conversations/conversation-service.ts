@@ -51,10 +51,29 @@ export class ConversationService {
   readonly #open = new Map<DocumentId, Promise<ConversationHandle>>();
   /** Each open conversation's entries, read once and kept up to date (parsed-transcript.ts). */
   readonly #parsed = new Map<DocumentId, ParsedTranscript>();
+  /** Who hears the passing (ephemeral) messages of open conversations: never stored, never synced. */
+  readonly #passing = new Set<(planId: DocumentId, senderId: string, message: unknown) => void>();
 
   constructor(deps: ConversationServiceDeps) {
     this.#deps = deps;
     this.#now = deps.now ?? Date.now;
+  }
+
+  /**
+   * Sends `message` to the apps that have this plan's conversation open now (through the relay for a shared plan),
+   * without storing it: for what passes, such as a running turn's progress. Nothing happens for a conversation this
+   * app has not opened.
+   */
+  async pass(planId: DocumentId, message: unknown): Promise<void> {
+    const opening = this.#open.get(planId);
+    if (!opening) return;
+    (await opening).broadcast(message);
+  }
+
+  /** Hears the passing messages of every conversation this app has open; returns the way to stop. */
+  onPassing(listener: (planId: DocumentId, senderId: string, message: unknown) => void): () => void {
+    this.#passing.add(listener);
+    return () => this.#passing.delete(listener);
   }
 
   /** Notes plans this device knows of, so their conversations' ids map back to them. */
@@ -316,6 +335,9 @@ export class ConversationService {
     else handle = repo.import<ConversationDocument>(conversationGenesis(planId), { docId: conversationId });
     await handle.whenReady();
     handle.on("change", () => this.#deps.events.emit("conversation-changed", { documentId: planId }));
+    handle.on("ephemeral-message", ({ senderId, message }) => {
+      for (const listener of this.#passing) listener(planId, senderId, message);
+    });
     return handle;
   }
 

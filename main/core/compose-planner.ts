@@ -30,6 +30,9 @@ import { planTools } from "../planner/plan-tools.js";
 import { PlannerOwnership } from "../planner/planner-ownership.js";
 import { sessionTools } from "../planner/session-tools.js";
 import { TurnRunner } from "../planner/turn-runner.js";
+import { turnSharer } from "../planner/turn-share.js";
+import { RemoteTurns } from "../planner/remote-turn.js";
+import { deviceOfWirePeer } from "../../shared/relay-user-name.js";
 import { turnProgress } from "../planner/turn-progress.js";
 import type { ConversationRecords } from "../store/conversation-records.js";
 import type { TypedEmitter } from "../util/typed-emitter.js";
@@ -38,7 +41,7 @@ import type { AppCoreOptions } from "./types.js";
 import type { OsCipher } from "../github/secret-vault.js";
 import { PlannerSettingsStore } from "../planner/planner-settings.js";
 import { ChopinError } from "../../shared/errors.js";
-import type { PlannerSettings, PlannerSettingsPatch } from "../../shared/api.js";
+import type { PlannerSettings, PlannerSettingsPatch, PlannerTurnProgress } from "../../shared/api.js";
 
 export interface PlannerPartDeps {
   options: AppCoreOptions;
@@ -115,8 +118,14 @@ export function composePlanner(deps: PlannerPartDeps) {
     const token = github.credentials?.token() ?? null;
     return token ? { type: "copilot", model: options.planner?.copilotModel ?? PLANNER_COPILOT_MODEL, gitHubToken: token } : null;
   };
-  /** The running turns' progress, for this app's windows. */
+  /** The running turns' progress, for this app's windows, and for teammates' apps that have the conversation open. */
   const progressOf = new Map<string, ReturnType<typeof turnProgress>>();
+  const sharer = turnSharer({ send: (planId, message) => void conversations.pass(planId as DocumentId, message).catch(() => undefined) });
+  const show = (progress: PlannerTurnProgress) => {
+    events.emit("planner-turn", progress);
+    const generation = ownership.keeperOf(progress.documentId as DocumentId).owns(progress.documentId as DocumentId);
+    if (generation !== null && docs.isShared(progress.documentId)) sharer.update(progress, generation, deps.peerId);
+  };
   const runner = new TurnRunner({
     runtime,
     owns: (planId) => ownership.keeperOf(planId).owns(planId),
@@ -129,12 +138,12 @@ export function composePlanner(deps: PlannerPartDeps) {
     onEvent: (planId, turnId, event) => {
       let progress = progressOf.get(`${planId}:${turnId}`);
       if (!progress) progressOf.set(`${planId}:${turnId}`, (progress = turnProgress(planId, turnId)));
-      if (event.type !== "idle") events.emit("planner-turn", progress.apply(event));
+      if (event.type !== "idle") show(progress.apply(event));
     },
     onTurnEnd: (planId, turnId) => {
       const progress = progressOf.get(`${planId}:${turnId}`) ?? turnProgress(planId, turnId);
       progressOf.delete(`${planId}:${turnId}`);
-      events.emit("planner-turn", progress.done());
+      show(progress.done());
     },
     gate: async (planId, key, _toolName, _args) => {
       const decision = await checkPermission(
@@ -150,6 +159,21 @@ export function composePlanner(deps: PlannerPartDeps) {
       return decision.allowed ? { allowed: true } : { allowed: false, check: decision.failed, reason: decision.reason };
     },
   });
+  // A teammate's app runs the Planner here: its running turn, believed only from the lease's holder, reaches the
+  // windows as this app's own would; a turn shown ends with its own end, or when the lease moves on.
+  const remote = new RemoteTurns();
+  conversations.onPassing((planId, senderId, message) => {
+    const client = ownership.keeperOf(planId);
+    const known = client.known(planId);
+    const owner = { generation: known?.generation ?? 0, device: known?.owner ? deviceOfWirePeer(known.owner.device) : null, ownedHere: client.owns(planId) !== null };
+    const progress = remote.accept(planId, senderId, message, owner);
+    if (progress) events.emit("planner-turn", progress);
+  });
+  events.on("planner-changed", (state) => {
+    const ended = remote.leaseChanged(state.documentId, state.ownershipGeneration, state.owner?.device ?? null);
+    if (ended) events.emit("planner-turn", ended);
+  });
+
   if (options.planner?.turns !== false) {
     // A message arrived (from anyone, through the relay too) or this app took the Planner: run what waits.
     events.on("conversation-changed", ({ documentId }) => {
@@ -228,6 +252,7 @@ export function composePlanner(deps: PlannerPartDeps) {
     /** Quitting: the Planner released wherever this app runs it (bounded: else the lease expires), sessions ended. */
     async close(): Promise<void> {
       await Promise.race([ownership.quit(), delay(PLANNER_RELEASE_ON_QUIT_WAIT_MS)]).catch(() => undefined);
+      sharer.close();
       await runner.close().catch(() => undefined);
       await runtime.stop().catch(() => undefined);
       ownership.close();

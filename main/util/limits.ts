@@ -212,3 +212,12 @@ export const MAX_PLAN_EDIT_CHARS = 100_000;
 export const PLANNER_WRITE_ARRIVAL_WAIT_MS = 10_000;
 /** The model the Planner asks for on the Copilot provider unless the app is told another. */
 export const PLANNER_COPILOT_MODEL = "gpt-4.1";
+
+/** A running turn's progress goes to teammates' apps at most this often (its end at once): a stream, not a flood. */
+export const PLANNER_TURN_SHARE_EVERY_MS = 150;
+/** The most of a running turn's text sent to teammates' apps: its last characters (the whole answer is the entry). */
+export const PLANNER_TURN_SHARE_MAX_TEXT_CHARS = 16_000;
+/** The most tool calls of a running turn sent to teammates' apps (the latest ones). */
+export const PLANNER_TURN_SHARE_MAX_TOOLS = 50;
+/** The longest note of a tool call sent to teammates' apps. */
+export const PLANNER_TURN_SHARE_MAX_NOTE_CHARS = 500;

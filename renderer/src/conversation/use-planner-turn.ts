@@ -1,7 +1,8 @@
 /**
  * The Planner's running turn in the open plan, as this app streams it (issue #26): the latest progress the core sent
- * for the plan, kept until the turn is done (its answer then arrives as an entry). Only the app that runs the Planner
- * streams; other people's windows show the turn's "working" mark.
+ * for the plan, kept until the turn is done (its answer then arrives as an entry). The app that runs the Planner sends
+ * it, and passes it to teammates' apps that have the conversation open (main/planner/turn-share.ts), so every window
+ * of the plan streams the turn.
  */
 import { useEffect, useState } from "react";
 import type { PlannerTurnProgress } from "../../../shared/api.js";
