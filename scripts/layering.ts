@@ -47,7 +47,7 @@ export const MAIN_IMPORTS: Record<string, readonly string[]> = {
   "main/store": ["main/util"],
   "main/documents": ["main/store", "main/util"],
   "main/conversations": ["main/documents", "main/store", "main/util"],
-  "main/planner": ["main/conversations", "main/documents", "main/github", "main/store", "main/util"],
+  "main/planner": ["main/conversations", "main/documents", "main/github", "main/settings", "main/store", "main/util"],
   "main/github": ["main/documents", "main/store", "main/util"],
   "main/settings": ["main/github", "main/store", "main/util"],
   "main/sync": ["main/documents", "main/settings", "main/store", "main/util"],

@@ -248,6 +248,12 @@ export interface ConversationEntryView {
   withdrawn?: true;
   /** A request to stop the Planner's turn for this message (its author is who stopped it). */
   abortTurn?: string;
+  /** On a turn's answer: the tool calls the turn made and how each ended. */
+  tools?: { name: string; status: "done" | "failed"; note?: string }[];
+  /** A tool call the permission gate refused: the tool, the failed check and its reason, and the turn it was in. */
+  denial?: { tool: string; check: string; reason: string; turnId: string };
+  /** The Planner session the entry was written in (Planner and system entries). */
+  sessionGeneration?: number;
 }
 
 /** A page of a conversation, oldest first: the newest entries, or those before a given entry. */

@@ -131,9 +131,9 @@ export const PLANNER_LEASE_TTL_MS = 30_000;
 export const MAX_FENCED_WRITE_BYTES = 2 * 1024 * 1024;
 export const MAX_FENCED_WRITE_CHANGES = 64;
 
-/** A Planner provider's address (Settings or --planner-base-url): as long as any URL a person types. */
-export const MAX_PLANNER_PROVIDER_URL_CHARS = 2048;
-/** A Planner provider's model name ("gpt-4.1", a deployment name). */
-export const MAX_PLANNER_MODEL_CHARS = 200;
-/** A Planner provider's API key: far above any provider's keys, far below anything that could hurt. */
-export const MAX_PLANNER_API_KEY_CHARS = 4096;
+/** Tool calls a Planner answer records (the latest ones): what the turn did, for the transcript and agents. */
+export const MAX_PLANNER_ENTRY_TOOLS = 50;
+/** The longest tool name, permission check name or note a Planner entry records. */
+export const MAX_PLANNER_ENTRY_LABEL_CHARS = 100;
+/** The longest reason or failure note a Planner entry records for one tool call or denial. */
+export const MAX_PLANNER_ENTRY_NOTE_CHARS = 1_000;

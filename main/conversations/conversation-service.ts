@@ -15,10 +15,20 @@ import { next as A } from "@automerge/automerge";
 import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
 import type { ChopinEvents, ConversationEntryView, ConversationPage, ConversationQuery, DocumentDetail, PostMessageInput, PostMessageResult } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
-import { CONVERSATION_PAGE_DEFAULT_ENTRIES } from "../../shared/limits.js";
+import { CONVERSATION_PAGE_DEFAULT_ENTRIES, MAX_PLANNER_ENTRY_TOOLS } from "../../shared/limits.js";
+import { z } from "zod";
 import { conversationGenesis, conversationIdOf, entryIdOf } from "../../shared/node/conversation-identity.js";
 import { changesNotHeld } from "../../shared/automerge-changes.js";
-import { messageTextSchema, type ConversationDocument, type ConversationEntry, type PersonAuthor } from "../../shared/schema/conversation.js";
+import {
+  denialSchema,
+  messageTextSchema,
+  turnToolSchema,
+  type ConversationDocument,
+  type ConversationEntry,
+  type Denial,
+  type PersonAuthor,
+  type TurnTool,
+} from "../../shared/schema/conversation.js";
 import { compareMarks, type ConversationRecords } from "../store/conversation-records.js";
 import { ParsedTranscript } from "./parsed-transcript.js";
 import type { TypedEmitter } from "../util/typed-emitter.js";
@@ -150,6 +160,13 @@ export class ConversationService {
    * message as its turnId: a turn begun and never answered was interrupted and is not run again), oldest first, each
    * with whether this app's person sent it.
    */
+  /** The turns (messages to the Planner) whose answer is in the conversation. */
+  async answeredTurns(planId: DocumentId): Promise<Set<string>> {
+    const { handle } = await this.#openFor(planId);
+    const { entries } = this.#transcript(planId, handle);
+    return new Set(entries.flatMap((entry) => (entry.author.kind === "planner" && entry.turnId && entry.turn !== "started" ? [entry.turnId] : [])));
+  }
+
   async waitingForPlanner(planId: DocumentId): Promise<{ entryId: string; mine: boolean; text: string }[]> {
     const { handle } = await this.#openFor(planId);
     const { entries } = this.#transcript(planId, handle);
@@ -166,7 +183,17 @@ export class ConversationService {
    */
   async plannerEntry(
     planId: DocumentId,
-    input: { text: string; turnId?: string; turn?: "started" | "answered"; boundary?: true; clientRequestId: string; ownershipGeneration: number; sessionGeneration: number },
+    input: {
+      text: string;
+      turnId?: string;
+      turn?: "started" | "answered";
+      boundary?: true;
+      tools?: TurnTool[];
+      denial?: Denial;
+      clientRequestId: string;
+      ownershipGeneration: number;
+      sessionGeneration: number;
+    },
   ): Promise<{ documentId: DocumentId; entryId: string; change: (doc: ConversationDocument) => void }> {
     const { handle } = await this.#openFor(planId);
     const author = { kind: "planner" } as const;
@@ -183,6 +210,8 @@ export class ConversationService {
       ...(input.turnId !== undefined ? { turnId: input.turnId } : {}),
       ...(input.turn !== undefined ? { turn: input.turn } : {}),
       ...(input.boundary ? { boundary: true as const } : {}),
+      ...(input.tools && input.tools.length > 0 ? { tools: z.array(turnToolSchema).parse(input.tools.slice(-MAX_PLANNER_ENTRY_TOOLS)) } : {}),
+      ...(input.denial ? { denial: denialSchema.parse(input.denial) } : {}),
       sessionGeneration: input.sessionGeneration,
       ownershipGeneration: input.ownershipGeneration,
     };
@@ -367,6 +396,9 @@ export class ConversationService {
           ...(entry.boundary ? { boundary: true as const } : {}),
           ...(entry.withdrawnAt !== undefined ? { withdrawn: true as const } : {}),
           ...(entry.abortTurn !== undefined ? { abortTurn: entry.abortTurn } : {}),
+          ...(entry.tools ? { tools: entry.tools } : {}),
+          ...(entry.denial ? { denial: entry.denial } : {}),
+          ...(entry.author.kind !== "person" && entry.sessionGeneration !== undefined ? { sessionGeneration: entry.sessionGeneration } : {}),
         };
         return { id: entry.id, seq: entry.seq, author: entry.author, to: entry.to, text: entry.text, at: entry.at, mine: mine(entry), delivery, unread: unread(entry, mark), ...turn, ...marks };
       },
@@ -378,5 +410,7 @@ export class ConversationService {
 function stored(entry: ConversationEntry): unknown {
   const raw = (value: string) => new A.RawString(value);
   const author = entry.author.kind === "person" ? { ...entry.author, name: raw(entry.author.name), device: raw(entry.author.device), ...(entry.author.login ? { login: raw(entry.author.login) } : {}) } : entry.author;
-  return { ...entry, author, text: raw(entry.text), clientRequestId: raw(entry.clientRequestId) };
+  const tools = entry.tools?.map((tool) => ({ ...tool, name: raw(tool.name), ...(tool.note !== undefined ? { note: raw(tool.note) } : {}) }));
+  const denial = entry.denial && { tool: raw(entry.denial.tool), check: raw(entry.denial.check), reason: raw(entry.denial.reason), turnId: raw(entry.denial.turnId) };
+  return { ...entry, author, text: raw(entry.text), clientRequestId: raw(entry.clientRequestId), ...(tools ? { tools } : {}), ...(denial ? { denial } : {}) };
 }

@@ -230,6 +230,7 @@ export function composePlanner(deps: PlannerPartDeps) {
   const plannerAsked = (planId: DocumentId) => void ownership.invoke(planId).catch(() => undefined);
   const toolConversations: ToolConversations = {
     read: (planId, query) => conversations.read(planId, query),
+    answeredTurns: (planId) => conversations.answeredTurns(planId),
     post: async (planId, input) => {
       const result = await conversations.post(planId, input);
       if (input.to === "planner") plannerAsked(planId);

@@ -12,6 +12,7 @@ import { tempDir } from "../sync/test-helpers.js";
 import { loadOrCreateMcpToken } from "./token.js";
 import { openLocalDb } from "../store/local-db.js";
 import { waitFor } from "../../shared/wait-for.js";
+import { startFakeOpenAI } from "../../test-support/fake-openai/server.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -129,5 +130,29 @@ describe("the conversation tools over MCP", () => {
     });
     expect((await off.core.api.readConversation(plan.id)).total).toBe(0);
     expect((await nobody.core.api.readConversation(other.id)).total).toBe(0);
+  });
+
+  it("read_conversation lets an agent follow turns: the answer with its tools, a session boundary, a running turn, then interrupted", { timeout: 120_000 }, async () => {
+    const model = await startFakeOpenAI();
+    cleanups.push(() => model.close());
+    const agent = await agentOn({ planner: { provider: { type: "openai", baseUrl: model.url, model: "fake-gpt", apiKey: model.apiKey } } });
+    const plan = await agent.core.api.createDocument({ title: "Follow", markdown: "# Follow\n" });
+    const entries = async () => (await agent.call("read_conversation", { id: plan.id })).body.entries as any[];
+    model.script({ toolCalls: [{ name: "read_plan", arguments: {} }] }, { text: "Read it." });
+    const first = (await agent.call("invoke_planner", { id: plan.id, instruction: "Read the plan", idempotencyKey: "f-1" })).body.entryId as string;
+    await waitFor(async () => (await entries()).some((e) => e.turn?.id === first && e.turn.state === "answered"), "the first answer", 60_000);
+    const answered = (await entries()).filter((e) => e.turn?.id === first);
+    expect(answered.map((e) => e.turn.state)).toEqual(["started", "answered"]);
+    expect(answered[1]).toMatchObject({ author: { kind: "planner" }, text: "Read it.", tools: [{ name: "read_plan", status: "done" }], sessionGeneration: 0, turn: { ownershipGeneration: 1 } });
+
+    await agent.call("invoke_planner", { id: plan.id, instruction: "/new", idempotencyKey: "f-2" });
+    await waitFor(async () => (await entries()).some((e) => e.sessionBoundary), "the boundary", 60_000);
+    expect((await entries()).find((e) => e.sessionBoundary)).toMatchObject({ sessionGeneration: 1, turn: { state: "answered" } });
+
+    model.script({ hang: true });
+    const long = (await agent.call("invoke_planner", { id: plan.id, instruction: "A long job", idempotencyKey: "f-3" })).body.entryId as string;
+    await waitFor(async () => (await entries()).some((e) => e.turn?.id === long && e.turn.state === "running"), "the turn shown running", 60_000);
+    await agent.call("reset_planner_ownership", { id: plan.id });
+    await waitFor(async () => (await entries()).some((e) => e.turn?.id === long && e.turn.state === "interrupted"), "the turn shown interrupted", 30_000);
   });
 });

@@ -4,6 +4,7 @@
  * them, as the window would). A post answers once it is on disk, and its idempotencyKey is the send's clientRequestId,
  * so a retry never makes a second entry.
  */
+import { turnStillRunning } from "../../shared/planner-turns.js";
 import { z } from "zod";
 import type { ConversationEntryView, ConversationPage, PlannerState } from "../../shared/api.js";
 import type { ErrorShape } from "../../shared/errors.js";
@@ -63,14 +64,46 @@ function need(context: ToolContext): ToolConversations {
   return context.conversations;
 }
 
-/** An entry as an agent reads it: who wrote it to whom, when, and what; nothing about this device's own view. */
-function shown(entry: ConversationEntryView) {
-  const { id: entryId, seq, author, to, text, at } = entry;
-  return { id: entryId, seq, author, to, text, at: new Date(at).toISOString() };
+/** How a turn stands, as an agent reads it: its answer, its begun mark (answered later, running, or interrupted). */
+interface TurnFacts {
+  answered: ReadonlySet<string>;
+  planner: PlannerState;
 }
 
-function page(read: ConversationPage) {
-  return { documentId: read.documentId, entries: read.entries.map(shown), hasMore: read.hasMore, total: read.total };
+function turnOf(entry: ConversationEntryView, facts: TurnFacts | null) {
+  if (!entry.turn) return {};
+  const { id, state, ownershipGeneration } = entry.turn;
+  if (state === "answered" || facts === null) return { turn: { id, state, ownershipGeneration } };
+  const now = facts.answered.has(id) ? "started" : turnStillRunning(entry.turn, facts.planner) ? "running" : "interrupted";
+  return { turn: { id, state: now, ownershipGeneration } };
+}
+
+/**
+ * An entry as an agent reads it: who wrote it to whom, when, and what, and what it means for the Planner (its turn and
+ * generations, the tools a turn used, a denial, a session boundary, a withdrawal or a stop); nothing about this
+ * device's own view.
+ */
+function shown(entry: ConversationEntryView, facts: TurnFacts | null = null) {
+  const { id: entryId, seq, author, to, text, at, boundary, withdrawn, abortTurn, tools, denial, sessionGeneration } = entry;
+  return {
+    id: entryId,
+    seq,
+    author,
+    to,
+    text,
+    at: new Date(at).toISOString(),
+    ...turnOf(entry, facts),
+    ...(sessionGeneration !== undefined ? { sessionGeneration } : {}),
+    ...(boundary ? { sessionBoundary: true } : {}),
+    ...(withdrawn ? { withdrawn: true } : {}),
+    ...(abortTurn !== undefined ? { stopsTurn: abortTurn } : {}),
+    ...(tools ? { tools } : {}),
+    ...(denial ? { denial } : {}),
+  };
+}
+
+function page(read: ConversationPage, facts: TurnFacts | null = null) {
+  return { documentId: read.documentId, entries: read.entries.map((entry) => shown(entry, facts)), hasMore: read.hasMore, total: read.total };
 }
 
 /** The channel's Planner state as an agent reads it (issue #25's scriptable surface). */
@@ -83,14 +116,15 @@ export const CONVERSATION_TOOL_DEFINITIONS: readonly AnyTool<ToolContext>[] = [
   defineTool({
     name: "read_conversation",
     description:
-      "Read a plan's conversation: the newest entries (or those before an entry id), oldest first, each with its author (a person, the Planner or the system), whom it addressed, its Markdown and time; hasMore says older entries exist. Also the plan's Planner state: which app runs the Planner (owner {user, device} or null), the ownership and session generations, and state (unowned, running-here, running-elsewhere, or unknown while the relay cannot be asked).",
+      "Read a plan's conversation: the newest entries (or those before an entry id), oldest first, each with its author (a person, the Planner or the system), whom it addressed, its Markdown and time; hasMore says older entries exist. Planner entries carry their turn {id: the message answered, state, ownershipGeneration} and sessionGeneration: state 'answered' is the turn's answer (with the tools it used), a begun mark is 'started' (answered later), 'running', or 'interrupted' (never run again); a denial names the tool, the failed permission check and its reason; sessionBoundary marks a new Planner session (/new or a reset); withdrawn and stopsTurn mark a withdrawn message and a stop request. Also the plan's Planner state: which app runs the Planner (owner {user, device} or null), the ownership and session generations, and state (unowned, running-here, running-elsewhere, or unknown while the relay cannot be asked).",
     input: CONVERSATION_TOOL_INPUTS.read_conversation,
     errors: ["not-found"],
     async handler(input, context: ToolContext) {
       const conversations = need(context);
       const planId = parseDocumentId(input.id);
       const read = await conversations.read(planId, { limit: input.limit, before: input.before });
-      return { ...page(read), planner: planner(await conversations.plannerState(planId)) };
+      const state = await conversations.plannerState(planId);
+      return { ...page(read, { answered: await conversations.answeredTurns(planId), planner: state }), planner: planner(state) };
     },
   }),
   defineTool({

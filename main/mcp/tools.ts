@@ -40,7 +40,7 @@ export interface ToolContext {
  * What the conversation tools use: the conversation service's reads, a post that invokes the Planner as the window's
  * does, and the Planner's ownership in the plan.
  */
-export interface ToolConversations extends Pick<ConversationService, "read" | "post"> {
+export interface ToolConversations extends Pick<ConversationService, "read" | "post" | "answeredTurns"> {
   plannerState(planId: DocumentId): Promise<PlannerState>;
   resetPlanner(planId: DocumentId): Promise<PlannerState>;
   /** Why nobody could run a message to the Planner now (invoke_planner refuses then), or null. */

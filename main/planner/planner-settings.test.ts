@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_PLANNER_API_KEY_CHARS, MAX_PLANNER_MODEL_CHARS, MAX_PLANNER_PROVIDER_URL_CHARS } from "../../shared/limits.js";
+import { MAX_PLANNER_API_KEY_CHARS, MAX_PLANNER_MODEL_CHARS, MAX_PLANNER_PROVIDER_URL_CHARS } from "../util/limits.js";
 import type { OsCipher } from "../github/secret-vault.js";
 import { openLocalDb } from "../store/local-db.js";
 import { PLANNER_SETTING_KEYS, PlannerSettingsStore, type PlannerRunOptions } from "./planner-settings.js";

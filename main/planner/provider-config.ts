@@ -8,7 +8,7 @@
  */
 import { PLANNER_PROVIDER_TYPES, type PlannerProviderType } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
-import { MAX_PLANNER_API_KEY_CHARS, MAX_PLANNER_MODEL_CHARS, MAX_PLANNER_PROVIDER_URL_CHARS } from "../../shared/limits.js";
+import { MAX_PLANNER_API_KEY_CHARS, MAX_PLANNER_MODEL_CHARS, MAX_PLANNER_PROVIDER_URL_CHARS } from "../util/limits.js";
 
 export interface ProviderEndpoint {
   type: PlannerProviderType;

@@ -24,7 +24,7 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function setup(options: { off?: boolean; github?: { clientId: string; url: string } } = {}): Promise<{ core: AppCore; model: FakeOpenAI; id: DocumentId }> {
+async function setup(options: { off?: boolean; github?: { clientId: string; url: string }; githubToken?: string } = {}): Promise<{ core: AppCore; model: FakeOpenAI; id: DocumentId }> {
   const model = await startFakeOpenAI();
   cleanups.push(() => model.close());
   const dir = tempDir("chopin-turns-");
@@ -34,6 +34,7 @@ async function setup(options: { off?: boolean; github?: { clientId: string; url:
     mcpPort: 0,
     planner: { provider: { type: "openai", baseUrl: model.url, model: "fake-gpt", apiKey: model.apiKey }, ...(options.off ? { off: true } : {}) },
     ...(options.github ? { githubClientId: options.github.clientId, githubApiUrl: options.github.url, githubWebUrl: options.github.url } : {}),
+    ...(options.githubToken ? { githubToken: options.githubToken } : {}),
   });
   cleanups.push(() => core.close());
   await core.api.updateSettings({ displayName: "Ada" });
@@ -67,6 +68,8 @@ describe("the Planner's turns", () => {
     expect(progress.at(-1)).toMatchObject({ documentId: id, done: true });
     const [answer] = await plannerEntries(core, id);
     expect(answer).toMatchObject({ text: "I added a **Risks** section.", to: "room" });
+    // The answer records what the turn did, for the transcript and agents reading it.
+    expect(answer!.tools).toEqual([{ name: "read_plan", status: "done" }, { name: "edit_plan", status: "done" }]);
     expect((await core.planner.documents.getContent(id)).markdown).toBe("# Launch\n\nWe ship in May.\n\n## Risks\n\n- Late hardware\n");
     expect(await core.api.getPlannerState(id)).toMatchObject({ state: "running-here", ownershipGeneration: 1, keeper: "this-device" });
     // The model was given the person's message with their name, and never the plan itself in the prompt.
@@ -191,5 +194,36 @@ describe("the Planner's turns", () => {
     expect(await core.api.getPlannerState(id)).toMatchObject({ state: "unowned", refusal: { code: "not-configured", message: expect.stringMatching(/turned off/) } });
     expect(core.planner.runtimeStarted()).toBe(false);
     expect(model.requests).toEqual([]);
+  });
+
+  it("records a tool call the gate refused as a denial entry naming the check, and the call as never made", { timeout: 90_000 }, async () => {
+    const github = await startFakeGitHub({ fixtures: defaultFixtures() });
+    cleanups.push(() => github.close());
+    // A GitHub sign-in that expires during the turn: the gate's credential check refuses the tool call then.
+    const expiresAt = Math.ceil((Date.now() + 4_000) / 1000) * 1000;
+    const token = github.state.issuePersonalToken("alice", { expiresAt });
+    const { core, model, id } = await setup({ github: { clientId: defaultFixtures().clientId, url: github.url }, githubToken: token });
+    await waitFor(async () => (await core.api.getAuthState()).state === "signed-in", "signed in with the token", 30_000);
+    model.script(
+      async () => {
+        await waitFor(() => Date.now() > expiresAt + 500, "the sign-in expired", 10_000);
+        return { toolCalls: [{ name: "read_plan", arguments: {} }] };
+      },
+      { text: "I could not read the plan." },
+    );
+    const asked = await core.api.postMessage(id, { text: "@Planner read it", to: "planner", clientRequestId: "deny-1" });
+    await waitFor(async () => (await plannerEntries(core, id)).some((e) => e.turn?.state === "answered"), "answered", 60_000);
+    const entries = await plannerEntries(core, id);
+    const denial = entries.find((e) => e.denial);
+    expect(denial).toMatchObject({
+      text: "The Planner's read_plan was refused by the credential check: The GitHub sign-in has expired.",
+      denial: { tool: "read_plan", check: "credential", reason: "The GitHub sign-in has expired.", turnId: asked.entry.id },
+      sessionGeneration: 0,
+    });
+    expect(denial!.turn).toBeUndefined();
+    // The answer lists no call of the refused tool: it never ran.
+    const answer = entries.find((e) => e.turn?.state === "answered")!;
+    expect(answer).toMatchObject({ text: "I could not read the plan.", turn: { id: asked.entry.id } });
+    expect(answer.tools).toBeUndefined();
   });
 });

@@ -17,12 +17,18 @@
  * that cannot write its answer (ownership moved on) stops the channel's loop, and the new owner takes it from there.
  */
 import type { DocumentId } from "@automerge/automerge-repo";
-import type { ConversationDocument, ConversationEntry } from "../../shared/schema/conversation.js";
+import type { ConversationDocument, ConversationEntry, Denial, TurnTool } from "../../shared/schema/conversation.js";
+import { MAX_PLANNER_ENTRY_LABEL_CHARS, MAX_PLANNER_ENTRY_NOTE_CHARS } from "../../shared/limits.js";
 import { PLANNER_WRITE_ARRIVAL_WAIT_MS } from "../util/limits.js";
 import type { CopilotRuntime, GateAnswer, PlannerEvent, PlannerProvider, PlannerSession } from "./copilot-runtime.js";
 import type { FencedWriter } from "./fenced-writer.js";
 import type { SessionTools } from "./session-tools.js";
 import { backscroll, bootstrap, NEW_SESSION_COMMAND, renderEntry } from "./turn-context.js";
+
+/** `text` cut to `max` characters, the cut marked. */
+function bounded(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
 
 export const PLANNER_SYSTEM_MESSAGE = [
   "You are the Planner of a Chopin plan: you co-author this one plan with the people in its conversation.",
@@ -52,7 +58,17 @@ export interface TurnRunnerDeps {
     abortRequestedBy(planId: DocumentId, turnId: string): Promise<string | null>;
     plannerEntry(
       planId: DocumentId,
-      input: { text: string; turnId?: string; turn?: "started" | "answered"; boundary?: true; clientRequestId: string; ownershipGeneration: number; sessionGeneration: number },
+      input: {
+        text: string;
+        turnId?: string;
+        turn?: "started" | "answered";
+        boundary?: true;
+        tools?: TurnTool[];
+        denial?: Denial;
+        clientRequestId: string;
+        ownershipGeneration: number;
+        sessionGeneration: number;
+      },
     ): Promise<{ documentId: DocumentId; entryId: string; change: (doc: ConversationDocument) => void }>;
   };
   writes: Pick<FencedWriter, "prepare" | "publish" | "arrived">;
@@ -132,12 +148,15 @@ export class TurnRunner {
   async discard(planId: DocumentId): Promise<void> {
     const held = this.#sessions.get(planId);
     this.#sessions.delete(planId);
-    await held?.session.discard();
+    // The running turn's session too: it may be one being made when this was asked (not held yet), which must not
+    // go on waiting for a model that nobody will hear.
+    const running = this.#turns.get(planId)?.session;
+    await Promise.all([held?.session.discard(), running !== held?.session ? running?.discard() : undefined]);
   }
 
   /** Discards every session (sign-out, an ended sign-in); turns go on with fresh ones when this app may run them. */
   async discardAll(): Promise<void> {
-    for (const planId of [...this.#sessions.keys()]) await this.discard(planId);
+    for (const planId of new Set([...this.#sessions.keys(), ...this.#turns.keys()])) await this.discard(planId);
   }
 
   async close(): Promise<void> {
@@ -172,6 +191,12 @@ export class TurnRunner {
     const held = this.#sessions.get(planId);
     const fresh = !held || !sameKey(held.key, key);
     const channel = fresh ? await this.#open(planId, key, provider) : held;
+    // The Planner moved on (a reset, another owner) or the app began to close while the session was being made: a
+    // discard asked meanwhile found nothing to end, so this one ends it now and the turn does not run.
+    if (this.#closed || this.#deps.owns(planId) !== generation) {
+      await this.discard(planId);
+      return false;
+    }
     if (channel.notice !== null) {
       const notice = { text: channel.notice, clientRequestId: `notice:${turnId}`, ownershipGeneration: generation, sessionGeneration };
       channel.notice = null;
@@ -189,12 +214,14 @@ export class TurnRunner {
     const context = chosen.map(renderEntry).join("\n\n");
 
     const messages: string[] = [];
-    const denials: string[] = [];
+    const denials: Denial[] = [];
+    const tools: TurnTool[] = [];
     let failure: string | null = null;
     channel.sink = (event) => {
       this.#deps.onEvent?.(planId, turnId, event);
       if (event.type === "message" && event.content.trim() !== "") messages.push(event.content);
-      else if (event.type === "tool-denied") denials.push(`The Planner's ${event.name} was refused by the ${event.check} check: ${event.reason}`);
+      else if (event.type === "tool-complete") tools.push({ name: bounded(event.name, MAX_PLANNER_ENTRY_LABEL_CHARS), status: event.ok ? "done" : "failed", ...(event.error ? { note: bounded(event.error, MAX_PLANNER_ENTRY_NOTE_CHARS) } : {}) });
+      else if (event.type === "tool-denied") denials.push({ tool: bounded(event.name, MAX_PLANNER_ENTRY_LABEL_CHARS), check: bounded(event.check, MAX_PLANNER_ENTRY_LABEL_CHARS), reason: bounded(event.reason, MAX_PLANNER_ENTRY_NOTE_CHARS), turnId });
       else if (event.type === "error") failure = event.message;
     };
     const running = { turnId, session: channel.session, stoppedBy: null as string | null };
@@ -212,14 +239,15 @@ export class TurnRunner {
     }
 
     for (const [n, denial] of denials.entries()) {
-      if (!(await this.#write(planId, { text: denial, clientRequestId: `denial:${turnId}:${n}`, ownershipGeneration: generation, sessionGeneration }))) return false;
+      const text = `The Planner's ${denial.tool} was refused by the ${denial.check} check: ${denial.reason}`;
+      if (!(await this.#write(planId, { text, denial, clientRequestId: `denial:${turnId}:${n}`, ownershipGeneration: generation, sessionGeneration }))) return false;
     }
     const said = messages.join("\n\n");
     const answer =
       running.stoppedBy !== null
         ? `${said ? `${said}\n\n` : ""}*Stopped by ${running.stoppedBy} before the Planner finished.*`
         : said || (failure !== null ? `The model provider failed, so the Planner could not answer: ${failure}` : "The Planner had nothing to say.");
-    return this.#write(planId, { text: answer, turnId, turn: "answered", clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration });
+    return this.#write(planId, { text: answer, turnId, turn: "answered", tools, clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration });
   }
 
   /**

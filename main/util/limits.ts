@@ -221,3 +221,10 @@ export const PLANNER_TURN_SHARE_MAX_TEXT_CHARS = 16_000;
 export const PLANNER_TURN_SHARE_MAX_TOOLS = 50;
 /** The longest note of a tool call sent to teammates' apps. */
 export const PLANNER_TURN_SHARE_MAX_NOTE_CHARS = 500;
+
+/** A Planner provider's address (Settings or --planner-base-url): as long as any URL a person types. */
+export const MAX_PLANNER_PROVIDER_URL_CHARS = 2048;
+/** A Planner provider's model name ("gpt-4.1", a deployment name). */
+export const MAX_PLANNER_MODEL_CHARS = 200;
+/** A Planner provider's API key: far above any provider's keys, far below anything that could hurt. */
+export const MAX_PLANNER_API_KEY_CHARS = 4096;

@@ -12,7 +12,7 @@
  */
 import { next as A } from "@automerge/automerge";
 import { z } from "zod";
-import { MAX_CLIENT_REQUEST_ID_CHARS, MAX_DISPLAY_NAME_CHARS, MAX_MESSAGE_BYTES } from "../limits.js";
+import { MAX_CLIENT_REQUEST_ID_CHARS, MAX_DISPLAY_NAME_CHARS, MAX_MESSAGE_BYTES, MAX_PLANNER_ENTRY_LABEL_CHARS, MAX_PLANNER_ENTRY_NOTE_CHARS, MAX_PLANNER_ENTRY_TOOLS } from "../limits.js";
 import { utf8Bytes } from "../utf8.js";
 
 export const CONVERSATION_SCHEMA_VERSION = 1;
@@ -51,6 +51,20 @@ export const messageTextSchema = z
 
 export const clientRequestIdSchema = z.string().min(1).max(MAX_CLIENT_REQUEST_ID_CHARS);
 
+const label = scalar(z.string().min(1).max(MAX_PLANNER_ENTRY_LABEL_CHARS));
+const note = scalar(z.string().max(MAX_PLANNER_ENTRY_NOTE_CHARS));
+
+/** A tool call a Planner turn made, as its answer records it: the tool, how it ended, and why when it failed. */
+export const turnToolSchema = z.object({ name: label, status: z.enum(["done", "failed"]), note: note.optional() });
+export type TurnTool = z.infer<typeof turnToolSchema>;
+
+/**
+ * A tool call the permission gate refused before it ran: the tool, the failed check, the check's reason, and the turn
+ * (the message it answers). Kept here, not as the entry's turnId: an entry's turnId marks the turn's answer.
+ */
+export const denialSchema = z.object({ tool: label, check: label, reason: note, turnId: scalar(z.string().max(MAX_CLIENT_REQUEST_ID_CHARS)) });
+export type Denial = z.infer<typeof denialSchema>;
+
 export const conversationEntrySchema = z.object({
   id: z.string().regex(/^[0-9a-f]{32}$/),
   /** Causal position: one more than the highest seq its writer had seen. */
@@ -74,6 +88,10 @@ export const conversationEntrySchema = z.object({
   withdrawnAt: z.number().optional(),
   /** A person's request to stop the Planner's turn for this message (the entry records who asked). */
   abortTurn: scalar(z.string().max(MAX_CLIENT_REQUEST_ID_CHARS)).optional(),
+  /** On a turn's answer: the tool calls the turn made, in order (the latest MAX_PLANNER_ENTRY_TOOLS). */
+  tools: z.array(turnToolSchema).max(MAX_PLANNER_ENTRY_TOOLS).optional(),
+  /** A Planner entry recording a tool call the permission gate refused. */
+  denial: denialSchema.optional(),
   sessionGeneration: z.number().int().min(0).optional(),
   ownershipGeneration: z.number().int().min(0).optional(),
 });

@@ -4,6 +4,7 @@
  * when the plan was opened, what has not reached the relay yet, and the composer. Shows a page at a time: earlier
  * entries come on request, so a long conversation never renders whole.
  */
+import { turnStillRunning } from "../../../shared/planner-turns.js";
 import { useEffect, useRef, useState } from "react";
 import type { ConversationEntryView, PlannerTurnProgress } from "../../../shared/api.js";
 import type { Author } from "../../../shared/schema/conversation.js";
@@ -31,7 +32,7 @@ interface EntryActions {
 function Entry({ entry, actions = {} }: { entry: ConversationEntryView; actions?: EntryActions }) {
   const { author } = entry;
   return (
-    <li className={`message message-${author.kind}${entry.mine ? " is-mine" : ""}`} data-entry-id={entry.id}>
+    <li className={`message message-${author.kind}${entry.mine ? " is-mine" : ""}${entry.denial ? " is-denial" : ""}`} data-entry-id={entry.id}>
       <div className="message-meta">
         <span className="message-author">{authorName(author)}</span>
         {author.kind === "person" && author.login && <span className="message-login">@{author.login}</span>}
@@ -41,6 +42,16 @@ function Entry({ entry, actions = {} }: { entry: ConversationEntryView; actions?
         </time>
       </div>
       <MessageMarkdown text={entry.text} />
+      {entry.tools && entry.tools.length > 0 && (
+        <ul className="turn-tools is-summary" aria-label="Tools the Planner used">
+          {entry.tools.map((tool, n) => (
+            <li key={n} className={`turn-tool is-${tool.status}`} title={tool.note}>
+              {tool.name}
+              {tool.status === "failed" ? ": failed" : ""}
+            </li>
+          ))}
+        </ul>
+      )}
       {entry.delivery === "pending" && (
         <div className="message-state" title="Written on this device; it goes to the team when the relay is reachable.">
           Not yet delivered
@@ -138,7 +149,7 @@ export function ConversationPanel({ documentId, archived }: { documentId: string
               <TurnMark
                 key={entry.id}
                 entry={entry}
-                running={planner.state !== null && planner.state.owner !== null && planner.state.ownershipGeneration === entry.turn.ownershipGeneration}
+                running={planner.state !== null && turnStillRunning(entry.turn, planner.state)}
                 progress={streaming?.turnId === entry.turn.id ? streaming : null}
                 stop={() => void act(() => bridge.api.abortPlannerTurn(documentId))}
               />

@@ -78,6 +78,28 @@ describe("the Planner's state in the conversation panel", () => {
     expect(within(log).queryByText(/Interrupted/)).toBeNull();
   });
 
+  it("shows what a finished turn used, and a refused tool call as a refusal", async () => {
+    const { app, plan } = await openConversation();
+    const log = screen.getByRole("log", { name: "Messages" });
+    app.bridge.receiveMessage(plan.id, {
+      author: { kind: "planner" },
+      text: "The Planner's edit_plan was refused by the credential check: The GitHub sign-in has expired.",
+      denial: { tool: "edit_plan", check: "credential", reason: "The GitHub sign-in has expired.", turnId: "m2" },
+    });
+    app.bridge.receiveMessage(plan.id, {
+      author: { kind: "planner" },
+      text: "I read the plan.",
+      turn: { id: "m2", state: "answered", ownershipGeneration: 1 },
+      tools: [{ name: "read_plan", status: "done" }, { name: "read_repository_file", status: "failed", note: "Not found." }],
+    });
+    await until(() => within(log).queryByRole("list", { name: "Tools the Planner used" }) !== null, "the tools");
+    const used = within(log).getByRole("list", { name: "Tools the Planner used" });
+    expect([...used.querySelectorAll("li")].map((li) => li.textContent)).toEqual(["read_plan", "read_repository_file: failed"]);
+    expect(used.querySelectorAll("li")[1]!.getAttribute("title")).toBe("Not found.");
+    const refusal = within(log).getByText(/was refused by the credential check/).closest("li")!;
+    expect(refusal.className).toContain("is-denial");
+  });
+
   it("streams the running turn of this app: its text so far and its tool calls, a refused one as refused", async () => {
     const { app, plan } = await openConversation();
     app.bridge.setPlannerOwner(plan.id, { user: "bob", device: "device-memory" });

@@ -19,7 +19,7 @@ export interface MemoryConversationDeps {
 export interface MemoryConversations extends ConversationsApi {
   entriesOf(id: string): ConversationEntryView[];
   /** A teammate's (or the Planner's) message arriving, as the relay would bring it: unread, not this person's. */
-  receive(id: string, message: Pick<ConversationEntryView, "text" | "author"> & Partial<Pick<ConversationEntryView, "to" | "turn" | "boundary">>): ConversationEntryView;
+  receive(id: string, message: Pick<ConversationEntryView, "text" | "author"> & Partial<Pick<ConversationEntryView, "to" | "turn" | "boundary" | "tools" | "denial">>): ConversationEntryView;
 }
 
 export function memoryConversations(deps: MemoryConversationDeps): MemoryConversations {
