@@ -9,7 +9,11 @@
  *  - a send with a clientRequestId already used by the same author returns the entry it made, never a second one
  *    (the entry's key is derived from author and request id, so this holds across windows, restarts and replicas);
  *  - a conversation held in storage is opened from it, never begun again over it (begun only where none is held);
- *  - everything read back passes the conversation schema; an entry that does not is counted, not shown.
+ *  - everything read back passes the conversation schema; an entry that does not is counted, not shown;
+ *  - a window that was shown a message of this device's as not yet delivered hears "conversation-changed" once the
+ *    relay's acknowledged heads move (the handle's "remote-heads"): an acknowledgement changes no document, so no
+ *    "change" event says it, and the sync indicator's "sync-status" is published only when its count is looked at
+ *    and differs, which no acknowledgement by itself causes (issue #25: such a message stayed "Not yet delivered").
  */
 import { next as A } from "@automerge/automerge";
 import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
@@ -63,6 +67,8 @@ export class ConversationService {
   readonly #parsed = new Map<DocumentId, ParsedTranscript>();
   /** Who hears the passing (ephemeral) messages of open conversations: never stored, never synced. */
   readonly #passing = new Set<(planId: DocumentId, senderId: string, message: unknown) => void>();
+  /** Plans where a read showed a message sent from here as not yet delivered, since the last acknowledgement. */
+  readonly #shownUndelivered = new Set<DocumentId>();
 
   constructor(deps: ConversationServiceDeps) {
     this.#deps = deps;
@@ -332,6 +338,7 @@ export class ConversationService {
     const conversationId = conversationIdOf(planId);
     this.#open.delete(planId);
     this.#parsed.delete(planId);
+    this.#shownUndelivered.delete(planId);
     this.#deps.records.forget(planId);
     if (this.#deps.repo.handles[conversationId]) this.#deps.repo.delete(conversationId);
   }
@@ -367,7 +374,19 @@ export class ConversationService {
     handle.on("ephemeral-message", ({ senderId, message }) => {
       for (const listener of this.#passing) listener(planId, senderId, message);
     });
+    handle.on("remote-heads", () => this.#acknowledged(planId));
     return handle;
+  }
+
+  /**
+   * A peer's acknowledged heads of the conversation moved (the relay's, which relayHeld reads): windows that show a
+   * message of this device's as not yet delivered read again. Only those, so an acknowledgement costs no read
+   * otherwise; a read that still finds one undelivered marks the plan again.
+   */
+  #acknowledged(planId: DocumentId): void {
+    if (!this.#shownUndelivered.delete(planId)) return;
+    // Emitted from inside the synchronizer's update of the handle: told once it has taken the whole message in.
+    queueMicrotask(() => this.#deps.events.emit("conversation-changed", { documentId: planId }));
   }
 
   /** How entries look to this person: theirs or not, delivered or not, read or not. */
@@ -375,6 +394,7 @@ export class ConversationService {
     const device = this.#deps.author().device;
     const sent = this.#deps.records.sentChanges(planId);
     const shared = this.#deps.plans.isShared(planId);
+    const shownUndelivered = this.#shownUndelivered;
     let notHeld: Set<string> | null = null;
     const undelivered = (hash: string) => {
       if (notHeld === null) {
@@ -391,6 +411,7 @@ export class ConversationService {
       of(entry: ConversationEntry, mark: ReturnType<ConversationRecords["readMark"]>): ConversationEntryView {
         const hash = sent.get(entry.id);
         const delivery = !shared ? "local" : hash !== undefined && undelivered(hash) ? "pending" : "delivered";
+        if (delivery === "pending") shownUndelivered.add(planId);
         const turn = entry.author.kind === "planner" && entry.turnId ? { turn: { id: entry.turnId, state: entry.turn ?? "answered", ownershipGeneration: entry.ownershipGeneration ?? 0 } } : {};
         const marks = {
           ...(entry.boundary ? { boundary: true as const } : {}),
