@@ -59,6 +59,8 @@ test("two people chat both ways, offline and back, and a retried send makes one 
   await say(bob, "Hi Alice, @Planner can wait");
   await expect(messages(alice).getByText("Hi Alice, @Planner can wait")).toBeVisible({ timeout: 20_000 });
   await expect(messages(alice).getByText("to Planner")).toBeVisible();
+  // Sent while connected: once the relay holds it (Alice has it), Bob's window shows it delivered (issue #25).
+  await expect(messages(bob).getByText("Not yet delivered")).toHaveCount(0, { timeout: 20_000 });
 
   // Bob's link to the relay goes down: his message waits, said so, and goes out when the link is back.
   bobsLink.cut();
@@ -69,6 +71,8 @@ test("two people chat both ways, offline and back, and a retried send makes one 
   bobsLink.restore();
   await expect(messages(alice).getByText("Written while offline")).toBeVisible({ timeout: 30_000 });
   await expect(offline.getByText("Not yet delivered")).toHaveCount(0, { timeout: 30_000 });
+  // Every one of Bob's messages shows as delivered, not only the one written offline.
+  await expect(messages(bob).getByText("Not yet delivered")).toHaveCount(0);
 
   // The same send twice (an agent retrying after a lost answer) is one entry, for both people.
   const config = JSON.parse(readFileSync(join(coreA.ready.dataDir, "mcp-config.json"), "utf8")).mcpServers.chopin;
