@@ -3,16 +3,17 @@
  * without decoding the operations. Automerge 2 has no call for it: A.decodeChange decodes every op (~0.3 ms for a
  * keystroke's change, ~0.4 s for a 100 KB paste), which made version history cost seconds on a long-edited plan.
  *
- * A change chunk is magic(4) checksum(4) type(1) length(uLEB) body; the body is deps (count, 32-byte hashes), actor
- * (length, bytes), seq, startOp (uLEB), time (sLEB), message (length, UTF-8), other actors (count, each length and
- * bytes), column metadata (count, then spec and length per column), the columns, extra bytes. The op count is the row
- * count of the action column (an RLE of uLEBs).
+ * A change chunk is magic(4) checksum(4) type(1) length(uLEB) body; the body is the header (../change-header.ts: deps,
+ * actor, seq, startOp, time, message), other actors (count, each length and bytes), column metadata (count, then spec
+ * and length per column), the columns, extra bytes. The op count is the row count of the action column (an RLE of
+ * uLEBs).
  *
  * What must stay true: for every well-formed change the result equals what A.decodeChange reports
  * (change-meta.test.ts); a chunk this reader does not know (compressed, a deflated column) goes to A.decodeChange.
  */
 import { next as A } from "@automerge/automerge";
 import { changesSince } from "../automerge-changes.js";
+import { ChangeReader, readChangeHeader } from "../change-header.js";
 import { verifiedChangeHashes } from "./change-hash.js";
 
 export interface ChangeMeta {
@@ -28,62 +29,17 @@ export interface ChangeMeta {
   message: string | null;
 }
 
-const HEADER_BYTES = 8;
-const CHUNK_TYPE_CHANGE = 1;
-const HASH_BYTES = 32;
 /** Column spec of the op action column: column id 4, type uLEB RLE (2). */
 const ACTION_COLUMN_SPEC = (4 << 4) | 2;
 /** Column spec bit for a DEFLATE-compressed column. */
 const DEFLATE_BIT = 8;
-
-class Reader {
-  at: number;
-  constructor(
-    readonly bytes: Uint8Array,
-    at: number,
-    readonly end: number,
-  ) {
-    this.at = at;
-  }
-  byte(): number {
-    if (this.at >= this.end) throw new RangeError("change ends early");
-    return this.bytes[this.at++];
-  }
-  /** Arithmetic, not bit shifts: op counters and times pass 2^31. */
-  uleb(): number {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      const b = this.byte();
-      value += (b & 0x7f) * scale;
-      if ((b & 0x80) === 0) return value;
-      scale *= 128;
-    }
-  }
-  sleb(): number {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      const b = this.byte();
-      value += (b & 0x7f) * scale;
-      scale *= 128;
-      if ((b & 0x80) === 0) return b & 0x40 ? value - scale : value;
-    }
-  }
-  take(length: number): Uint8Array {
-    if (length > this.end - this.at) throw new RangeError("change ends early");
-    const out = this.bytes.subarray(this.at, this.at + length);
-    this.at += length;
-    return out;
-  }
-}
 
 function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
 }
 
 /** Rows in an RLE column of uLEBs: runs of (count > 0, one value), literals (count < 0, that many values), nulls (0, count). */
-function rleRows(column: Reader): number {
+function rleRows(column: ChangeReader): number {
   let rows = 0;
   while (column.at < column.end) {
     const count = column.sleb();
@@ -102,18 +58,9 @@ function rleRows(column: Reader): number {
 
 /** Null where the chunk is not one this reader knows; throws where it is malformed. */
 function readHeader(bytes: Uint8Array, hash: string): ChangeMeta | null {
-  if (bytes[HEADER_BYTES] !== CHUNK_TYPE_CHANGE) return null;
-  const outer = new Reader(bytes, HEADER_BYTES + 1, bytes.length);
-  const length = outer.uleb();
-  const body = new Reader(bytes, outer.at, outer.at + length);
-  if (body.end > bytes.length) throw new RangeError("change ends early");
-  const deps: string[] = [];
-  for (let i = body.uleb(); i > 0; i--) deps.push(hex(body.take(HASH_BYTES)));
-  const actor = hex(body.take(body.uleb()));
-  const seq = body.uleb();
-  const startOp = body.uleb();
-  const time = body.sleb();
-  const messageBytes = body.take(body.uleb());
+  const read = readChangeHeader(bytes, hex);
+  if (read === null) return null;
+  const { header, body } = read;
   for (let i = body.uleb(); i > 0; i--) body.take(body.uleb());
   const columns: { spec: number; length: number }[] = [];
   for (let i = body.uleb(); i > 0; i--) columns.push({ spec: body.uleb(), length: body.uleb() });
@@ -121,20 +68,11 @@ function readHeader(bytes: Uint8Array, hash: string): ChangeMeta | null {
   let at = body.at;
   for (const { spec, length: columnLength } of columns) {
     if (spec & DEFLATE_BIT) return null;
-    if (spec === ACTION_COLUMN_SPEC) ops = rleRows(new Reader(bytes, at, at + columnLength));
+    if (spec === ACTION_COLUMN_SPEC) ops = rleRows(new ChangeReader(bytes, at, at + columnLength));
     at += columnLength;
   }
   if (at > body.end) throw new RangeError("columns overrun the change");
-  return {
-    actor,
-    seq,
-    hash,
-    startOp,
-    maxOp: startOp + ops - 1,
-    deps,
-    time,
-    message: messageBytes.length > 0 ? new TextDecoder().decode(messageBytes) : null,
-  };
+  return { actor: header.actor, seq: header.seq, hash, startOp: header.startOp, maxOp: header.startOp + ops - 1, deps: header.deps, time: header.time, message: header.message };
 }
 
 function decoded(bytes: Uint8Array): ChangeMeta {
