@@ -1,12 +1,14 @@
 /**
  * The channel's plan as the Planner's tools reach it (issue #26): read from this replica, written only as the
  * Planner's fenced write (fenced-writer.ts), its own actor stamped "Planner" in the plan's authors and the change
- * message naming the Planner as agent, so the history and change marks tell its edits from people's. A write's answer
+ * message naming the Planner as agent, so the history and change marks tell its edits from people's
+ * (shared/planner-changes.ts reads both; a write here must keep giving both). A write's answer
  * waits (at most PLANNER_WRITE_ARRIVAL_WAIT_MS) for the accepted change to come back to this replica, so the revision
  * the model gets next is one that holds its own edit.
  */
 import type { DocumentId } from "@automerge/automerge-repo";
 import type { PlanDocument } from "../../shared/schema/plan-document.js";
+import { PLANNER_AUTHOR } from "../../shared/planner-changes.js";
 import { updateTextBounded } from "../../shared/text-update.js";
 import { stampAuthor } from "../documents/authors.js";
 import { agentChangeMessage } from "../documents/change-messages.js";
@@ -14,8 +16,6 @@ import type { DocumentContent } from "../documents/plan-reads.js";
 import { PLANNER_WRITE_ARRIVAL_WAIT_MS } from "../util/limits.js";
 import type { FencedWriter } from "./fenced-writer.js";
 import type { PlanContent, PlanToolsDeps } from "./plan-tools.js";
-
-export const PLANNER_AUTHOR = "Planner";
 
 export interface PlanPublisherDeps {
   documents: { getContent(id: string): Promise<DocumentContent> };
