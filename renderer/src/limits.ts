@@ -65,3 +65,18 @@ export const CONVERSATION_PANEL_PAGE_ENTRIES = 50;
 export const CONVERSATION_DRAFT_SAVE_DELAY_MS = 400;
 /** Past this share of MAX_MESSAGE_BYTES the composer shows how much room is left. */
 export const MESSAGE_ROOM_WARNING_SHARE = 0.9;
+
+/**
+ * Marks of what the Planner changed in a plan (editor/planner-change-marks.ts): shown in full this long after the
+ * change arrives, then fading out over PLANNER_CHANGE_MARK_FADE_MS (at once, without animation, where the person asks
+ * for reduced motion), then gone.
+ */
+export const PLANNER_CHANGE_MARK_SHOW_MS = 8_000;
+export const PLANNER_CHANGE_MARK_FADE_MS = 1_500;
+/**
+ * Marks one Planner change brings at most (a rewrite refined by characters can make hundreds of small edits); past it
+ * the rest are not marked. The version history keeps the whole change.
+ */
+export const MAX_PLANNER_CHANGE_MARKS = 200;
+/** A removed passage is shown struck through up to this many characters, then cut with an ellipsis. */
+export const PLANNER_REMOVED_TEXT_SHOWN_CHARS = 600;

@@ -10,6 +10,7 @@
 import { collab, getSyncedVersion, receiveUpdates, sendableUpdates } from "@codemirror/collab";
 import { ChangeSet, type EditorState, type Extension } from "@codemirror/state";
 import { EditorView, ViewPlugin, type ViewUpdate } from "@codemirror/view";
+import { plannerMarksArrived } from "./change-marks.js";
 import { fromWire, toWire, type AuthorityToMirror, type MirrorChannel, type MirrorToAuthority, type Update } from "./protocol.js";
 
 export type MirrorEnd = MirrorChannel<MirrorToAuthority, AuthorityToMirror>;
@@ -95,7 +96,10 @@ class MirrorPlugin {
       this.options.onFailed?.({ code: "invalid-input", message: "The document sent an edit this editor could not read; reopen the document." });
       return;
     }
-    this.view.dispatch(receiveUpdates(this.view.state, fresh as Update[]));
+    // The Planner's marks ride as the update's effect: collab maps them over the updates after it and this editor's
+    // unconfirmed edits, so they land where that text is in this editor (change-marks.ts).
+    const received = (fresh as Update[]).map(({ clientID, changes, marks }) => (marks ? { clientID, changes, effects: [plannerMarksArrived.of(marks)] } : { clientID, changes }));
+    this.view.dispatch(receiveUpdates(this.view.state, received));
     // With nothing of its own outstanding, say how far this editor is (the authority may forget older updates).
     if (sendableUpdates(this.view.state).length === 0) this.channel.post({ type: "synced", version: getSyncedVersion(this.view.state) });
   }

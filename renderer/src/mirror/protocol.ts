@@ -6,10 +6,13 @@
  * the version they were made against, and the authority rebases them over whatever it accepted since.
  */
 import { ChangeSet } from "@codemirror/state";
+import { checkedMarks, type ChangeMark } from "./change-marks.js";
 
 export interface WireUpdate {
   clientID: string;
   changes: ReturnType<ChangeSet["toJSON"]>;
+  /** The Planner's change marks this update brought (change-marks.ts), in the text after it; only from the authority. */
+  marks?: ChangeMark[];
 }
 
 export type MirrorToAuthority =
@@ -33,17 +36,23 @@ export type AuthorityToMirror =
 export interface Update {
   clientID: string;
   changes: ChangeSet;
+  marks?: ChangeMark[];
 }
 
-export function toWire(update: { clientID: string; changes: ChangeSet }): WireUpdate {
-  return { clientID: update.clientID, changes: update.changes.toJSON() };
+export function toWire(update: { clientID: string; changes: ChangeSet; marks?: ChangeMark[] }): WireUpdate {
+  const wire: WireUpdate = { clientID: update.clientID, changes: update.changes.toJSON() };
+  if (update.marks && update.marks.length > 0) wire.marks = update.marks;
+  return wire;
 }
 
-/** Null for an update that is not a well-formed ChangeSet (a message from something else). */
+/** Null for an update that is not a well-formed ChangeSet (a message from something else); malformed marks are dropped. */
 export function fromWire(update: WireUpdate): Update | null {
   try {
     if (typeof update?.clientID !== "string") return null;
-    return { clientID: update.clientID, changes: ChangeSet.fromJSON(update.changes) };
+    const changes = ChangeSet.fromJSON(update.changes);
+    if (update.marks === undefined) return { clientID: update.clientID, changes };
+    const marks = checkedMarks(update.marks, changes.newLength);
+    return marks.length > 0 ? { clientID: update.clientID, changes, marks } : { clientID: update.clientID, changes };
   } catch {
     return null;
   }

@@ -10,6 +10,7 @@ import { allHold, mirrorSession, type MirrorSession } from "./mirror-test-suppor
 import { TextAuthority } from "./text-authority.js";
 import type { AuthorityToMirror } from "./protocol.js";
 import { waitFor } from "../../../shared/wait-for.js";
+import { PLANNER_AUTHOR, PLANNER_CHANGE_MESSAGE } from "../../../shared/planner-changes.js";
 
 const sessions: MirrorSession[] = [];
 afterEach(() => {
@@ -216,6 +217,29 @@ describe("TextAuthority on its own", () => {
     sent.length = 0;
     authority.receive({ type: "pull", version: 1 });
     expect(sent).toEqual([expect.objectContaining({ type: "failed" })]);
+    authority.detach();
+  });
+
+  it("sends a Planner edit's marks with its update, again on a pull, and none with a person's update", async () => {
+    const s = await open({ text: "We ship in May.\n" });
+    const sent: AuthorityToMirror[] = [];
+    const authority = new TextAuthority({ baseText: "We ship in May.\n", send: (m) => sent.push(m) });
+    authority.attach(s.mine);
+    s.remoteSplice(0, 0, "So: ");
+    await waitFor(() => authority.version === 1, "the person's update", 10_000);
+    s.remote.update((doc) => {
+      const fork = A.change(A.clone(doc, { actor: "f1".repeat(16) }), { message: PLANNER_CHANGE_MESSAGE }, (d) => {
+        A.splice(d, ["text"], d.text.length, 0, "Risks.\n");
+        d.authors[A.getActorId(d)] = PLANNER_AUTHOR;
+      });
+      return A.applyChanges(doc, A.getChanges(doc, fork))[0];
+    });
+    await waitFor(() => authority.version === 2, "the Planner's update", 10_000);
+    const marks = [{ kind: "added", from: 20, to: 26 }];
+    expect(sent.filter((m) => m.type === "updates").map((m) => m.type === "updates" && m.updates.map((u) => u.marks))).toEqual([[undefined], [marks]]);
+    sent.length = 0;
+    authority.receive({ type: "pull", version: 0 });
+    expect(sent).toEqual([{ type: "updates", version: 0, updates: [expect.not.objectContaining({ marks: expect.anything() }), expect.objectContaining({ marks })] }]);
     authority.detach();
   });
 });

@@ -10,6 +10,8 @@
  *   brought that the mirror's starting text did not have (a stale snapshot): nothing typed while opening is lost.
  * - A pushed update that does not fit the text it claims to change is refused with a typed "failed" message; the
  *   document is untouched by it.
+ * - An update that brought a Planner edit carries that edit's change marks (planner-edit-marks.ts), kept with it in
+ *   the log so a resend carries them too; the mirror's own edits never carry any.
  */
 import { next as A } from "@automerge/automerge";
 import type { DocHandle, DocHandleChangePayload } from "@automerge/automerge-repo";
@@ -19,6 +21,7 @@ import { MAX_DISPLAY_NAME_CHARS } from "../../../shared/limits.js";
 import { UPDATED_AT_GRANULARITY_MS } from "../limits.js";
 import type { PlanDocument } from "../../../shared/schema/plan-document.js";
 import { BODY_FIELD, replacementOf, spliceChanges, textChangesOf } from "./automerge-text-changes.js";
+import { plannerEditMarks } from "./planner-edit-marks.js";
 import { fromWire, toWire, type AuthorityToMirror, type MirrorToAuthority, type Update } from "./protocol.js";
 
 /** The client id of updates that came from the document (other people, the core, an agent), not from the mirror. */
@@ -153,12 +156,16 @@ export class TextAuthority {
     }
   }
 
-  #documentChanged({ patches, doc }: DocHandleChangePayload<PlanDocument>): void {
+  #documentChanged({ patches, doc, patchInfo }: DocHandleChangePayload<PlanDocument>): void {
     if (this.#applyingOwn || this.#failed) return;
     const changes = textChangesOf(patches, this.#text!.length);
     if (changes === null) return;
     const update = changes === "unknown" ? replacementOf(this.#text!.toString(), bodyOf(doc)) : changes;
-    if (update) this.#accept([{ clientID: DOCUMENT_CLIENT_ID, changes: update }]);
+    if (!update) return;
+    // What the Planner did, if this brought one of its edits: marked in every editor that has the plan open.
+    const before = patchInfo?.before;
+    const marks = before ? plannerEditMarks(doc, A.getHeads(before), update.newLength) : [];
+    this.#accept([marks.length > 0 ? { clientID: DOCUMENT_CLIENT_ID, changes: update, marks } : { clientID: DOCUMENT_CLIENT_ID, changes: update }]);
   }
 
   #accept(updates: Update[]): void {
