@@ -17,6 +17,7 @@ import { READ_ONLY } from "./edit-lock.js";
 import { keyboardFocusRing } from "./keyboard-focus-ring.js";
 import { keydownTyping } from "./keydown-typing.js";
 import { openLinkAtCaret, openLinksOnModClick } from "./link-open.js";
+import { plannerChangeMarks } from "./planner-change-marks.js";
 import { markdownPresentation } from "./markdown-editing.js";
 import { richPaste } from "./rich-paste.js";
 import { tabIndentKeys } from "./tab-indent.js";
@@ -49,7 +50,7 @@ export function planPresentation(): Extension[] {
 
 /**
  * Editing: history, keys (find and replace on Mod+F; Mod+Enter opens the link at the caret, else toggles the tasks of the selected lines), printable keys typed at keydown, Tab indenting lists and code only (tab-indent.ts), the body's size limit, Mod+click on a
- * link, rich paste as Markdown and the mirror of the document's body.
+ * link, rich paste as Markdown, the mirror of the document's body and the marks of what the Planner changed in it.
  */
 export function planBinding(mirror: MirrorEnd, extensions: Extension[] = [], mirrorOptions: EditorMirrorOptions = {}): Extension[] {
   return [
@@ -63,6 +64,7 @@ export function planBinding(mirror: MirrorEnd, extensions: Extension[] = [], mir
     openLinksOnModClick(),
     richPaste(),
     editorMirror(mirror, mirrorOptions),
+    plannerChangeMarks(),
     ...extensions,
   ];
 }
