@@ -17,7 +17,7 @@ import { PLANNER_CHANGE_MARK_FADE_MS, PLANNER_CHANGE_MARK_SHOW_MS } from "../lim
 import { unconfirmedEdits } from "../mirror/editor-mirror.js";
 import { allHold, mirrorSession, type MirrorSession } from "../mirror/mirror-test-support.js";
 import "../test/jsdom-layout.js";
-import { ADDED_TITLE, plannerChangeMarks, REMOVED_TITLE, shownPlannerMarks } from "./planner-change-marks.js";
+import { ADDED_TITLE, movedFromTitle, movedTitle, plannerChangeMarks, REMOVED_TITLE, shownPlannerMarks } from "./planner-change-marks.js";
 
 const sessions: MirrorSession[] = [];
 afterEach(() => {
@@ -129,5 +129,22 @@ describe("the Planner's change marks in the editor", () => {
     expect(added(s)).toBe("June");
     const [{ mark }] = shownPlannerMarks(s.view.state).filter(({ mark }) => mark.kind === "added");
     expect(mark.kind === "added" && s.view.state.doc.sliceString(mark.from, mark.to)).toBe("June");
+  });
+
+  it("outlines a moved block where it is now and marks where it was, as moved rather than removed and added", async () => {
+    const before = "# Launch\n\n## Risks\n\n- Supply\n\n## Team\n\nAda.\n";
+    const after = "# Launch\n\n## Team\n\nAda.\n\n## Risks\n\n- Supply\n";
+    const { s } = await open(before);
+    plannerWrites(s.remote, after);
+    await waitFor(() => allHold(s, after) && s.view.dom.querySelector(".cm-planner-moved") !== null, "the move marked", 10_000);
+    const kinds = shownPlannerMarks(s.view.state).map(({ mark }) => mark.kind).sort();
+    expect(kinds).toEqual(["moved", "moved-from"]);
+    const [{ mark: moved }] = shownPlannerMarks(s.view.state).filter(({ mark }) => mark.kind === "moved");
+    const direction = moved.kind === "moved" ? moved.direction : "down";
+    expect(s.view.dom.querySelectorAll(`[title="${movedTitle(direction)}"]`).length).toBeGreaterThan(0);
+    const marker = s.view.dom.querySelector(`[role="img"][aria-label="${movedFromTitle(direction)}"]`);
+    expect(marker?.textContent).toMatch(/^Moved [↑↓]$/);
+    expect(ghosts(s)).toHaveLength(0);
+    expect(added(s)).toBe("");
   });
 });
