@@ -11,7 +11,7 @@
 import { z } from "zod";
 import type { ApiMethod, ChopinApi } from "./api.js";
 import { ChopinError } from "./errors.js";
-import { MAX_CLIENT_REQUEST_ID_CHARS, MAX_CONVERSATION_PAGE_ENTRIES, MAX_MESSAGE_BYTES } from "./limits.js";
+import { MAX_CLIENT_REQUEST_ID_CHARS, MAX_CONVERSATION_PAGE_ENTRIES, MAX_MESSAGE_BYTES, MAX_MESSAGE_REFERENCES } from "./limits.js";
 import { optionsRefusal } from "./options-object.js";
 import { messageTextSchema } from "./schema/conversation.js";
 import { utf8Bytes } from "./utf8.js";
@@ -125,6 +125,10 @@ export const API_ARGUMENTS = {
         .string({ error: "A clientRequestId is text." })
         .min(1, "A clientRequestId cannot be empty.")
         .max(MAX_CLIENT_REQUEST_ID_CHARS, `A clientRequestId is at most ${MAX_CLIENT_REQUEST_ID_CHARS} characters.`),
+      references: z
+        .array(documentId, { error: "references is a list of document ids." })
+        .max(MAX_MESSAGE_REFERENCES, `A message can reference at most ${MAX_MESSAGE_REFERENCES} documents.`)
+        .optional(),
     }),
   ]),
   getConversationDraft: z.tuple([documentId]),

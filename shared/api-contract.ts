@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ChopinApi, ChopinEvents, EventName } from "./api.js";
-import { DEFAULT_DOCUMENT_TITLE, MAX_CONVERSATION_PAGE_ENTRIES, MAX_MESSAGE_BYTES } from "./limits.js";
+import { DEFAULT_DOCUMENT_TITLE, MAX_CONVERSATION_PAGE_ENTRIES, MAX_MESSAGE_BYTES, MAX_MESSAGE_REFERENCES } from "./limits.js";
 
 export interface ContractSubject {
   api: ChopinApi;
@@ -212,6 +212,18 @@ export function chopinApiContract(name: string, start: () => Promise<ContractSub
       expect(await api.getPlannerState(plan.id)).toMatchObject({ offHere: true });
       expect((await api.updatePlannerSettings({ enabled: true, provider: null })).provider).toBeNull();
       expect(await api.getPlannerState(plan.id)).toMatchObject({ offHere: false });
+    });
+
+    run("a message references other documents with their title and revision; never the plan itself, a private one from a shared plan, or too many", async ({ api, unknownId }) => {
+      const plan = await api.createDocument({ title: "Launch" });
+      const spec = await api.createDocument({ title: "Spec" });
+      const sent = await api.postMessage(plan.id, { text: "@Planner see the spec", to: "planner", clientRequestId: "r-1", references: [spec.id, spec.id] });
+      expect(sent.entry.references).toEqual([{ documentId: spec.id, title: "Spec", revision: spec.revision, changedSince: false }]);
+      expect((await api.readConversation(plan.id)).entries[0]!.references).toMatchObject([{ documentId: spec.id, title: "Spec" }]);
+      await expect(api.postMessage(plan.id, { text: "self", to: "room", clientRequestId: "r-2", references: [plan.id] })).rejects.toMatchObject({ code: "invalid-input", message: expect.stringMatching(/itself/) });
+      await expect(api.postMessage(plan.id, { text: "ghost", to: "room", clientRequestId: "r-3", references: [unknownId] })).rejects.toMatchObject({ code: "not-found" });
+      await expect(api.postMessage(plan.id, { text: "many", to: "room", clientRequestId: "r-4", references: Array(MAX_MESSAGE_REFERENCES + 1).fill(spec.id) })).rejects.toMatchObject(invalid);
+      expect((await api.readConversation(plan.id)).total).toBe(1);
     });
 
     run("a message to the Planner can be withdrawn by its author while it waits; a stop needs a running turn", async ({ api }) => {

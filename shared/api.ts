@@ -248,6 +248,8 @@ export interface ConversationEntryView {
   withdrawn?: true;
   /** A request to stop the Planner's turn for this message (its author is who stopped it). */
   abortTurn?: string;
+  /** The documents the message references, as they were when it was sent; changedSince: the document moved on. */
+  references?: { documentId: DocumentId; title: string; revision: string; changedSince: boolean }[];
   /** On a turn's answer: the tool calls the turn made and how each ended. */
   tools?: { name: string; status: "done" | "failed"; note?: string }[];
   /** A tool call the permission gate refused: the tool, the failed check and its reason, and the turn it was in. */
@@ -283,6 +285,8 @@ export interface PostMessageInput {
   to: Addressee;
   /** The idempotency key of this send: a retry with the same key never makes a second entry. */
   clientRequestId: string;
+  /** Documents the message references (`#`), at most MAX_MESSAGE_REFERENCES: evidence for the Planner. */
+  references?: DocumentId[];
 }
 
 export interface PostMessageResult {

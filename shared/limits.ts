@@ -137,3 +137,6 @@ export const MAX_PLANNER_ENTRY_TOOLS = 50;
 export const MAX_PLANNER_ENTRY_LABEL_CHARS = 100;
 /** The longest reason or failure note a Planner entry records for one tool call or denial. */
 export const MAX_PLANNER_ENTRY_NOTE_CHARS = 1_000;
+
+/** Documents one conversation message may reference with `#` (the Planner reads them with read_reference). */
+export const MAX_MESSAGE_REFERENCES = 5;

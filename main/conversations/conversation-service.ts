@@ -35,6 +35,7 @@ import {
 } from "../../shared/schema/conversation.js";
 import { compareMarks, type ConversationRecords } from "../store/conversation-records.js";
 import { ParsedTranscript } from "./parsed-transcript.js";
+import { resolveReferences } from "./message-references.js";
 import type { TypedEmitter } from "../util/typed-emitter.js";
 
 export interface ConversationServiceDeps {
@@ -115,7 +116,9 @@ export class ConversationService {
     const view = this.#viewer(planId, handle);
     const mark = this.#deps.records.readMark(planId);
     const unreadCount = entries.filter((entry) => view.unread(entry, mark)).length;
-    return { documentId: planId, entries: entries.slice(start, end).map((entry) => view.of(entry, mark)), hasMore: start > 0, total: entries.length, unreadCount, unreadable };
+    const shown = entries.slice(start, end);
+    const revisions = await this.#revisionsOf(shown);
+    return { documentId: planId, entries: shown.map((entry) => view.of(entry, mark, revisions)), hasMore: start > 0, total: entries.length, unreadCount, unreadable };
   }
 
   async post(planId: DocumentId, input: PostMessageInput): Promise<PostMessageResult> {
@@ -127,6 +130,7 @@ export class ConversationService {
     const existing = seen.find((entry) => entry.id === id);
     if (existing) return { entry: this.#viewer(planId, handle).of(existing, this.#deps.records.readMark(planId)), created: false };
 
+    const references = input.references && input.references.length > 0 ? await resolveReferences(plan, input.references, this.#deps.plans) : [];
     const entry: ConversationEntry = {
       id,
       seq: (seen.at(-1)?.seq ?? 0) + 1,
@@ -135,6 +139,7 @@ export class ConversationService {
       text: input.text,
       at: this.#now(),
       clientRequestId: input.clientRequestId,
+      ...(references.length > 0 ? { references } : {}),
     };
     handle.change((doc) => {
       doc.entries[id] = stored(entry);
@@ -389,6 +394,17 @@ export class ConversationService {
     queueMicrotask(() => this.#deps.events.emit("conversation-changed", { documentId: planId }));
   }
 
+  /** The revisions now of the documents `entries` reference (those on this device), to say which changed since. */
+  async #revisionsOf(entries: readonly ConversationEntry[]): Promise<Map<string, string>> {
+    const ids = new Set(entries.flatMap((entry) => (entry.references ?? []).map((reference) => reference.documentId)));
+    const revisions = new Map<string, string>();
+    for (const id of ids) {
+      const detail = await this.#deps.plans.getDocument(id).catch(() => null);
+      if (detail) revisions.set(id, detail.revision);
+    }
+    return revisions;
+  }
+
   /** How entries look to this person: theirs or not, delivered or not, read or not. */
   #viewer(planId: DocumentId, handle: ConversationHandle) {
     const device = this.#deps.author().device;
@@ -408,7 +424,7 @@ export class ConversationService {
       !mine(entry) && (mark === null || compareMarks({ seq: entry.seq, at: entry.at, entryId: entry.id }, mark) > 0);
     return {
       unread,
-      of(entry: ConversationEntry, mark: ReturnType<ConversationRecords["readMark"]>): ConversationEntryView {
+      of(entry: ConversationEntry, mark: ReturnType<ConversationRecords["readMark"]>, revisions: ReadonlyMap<string, string> = new Map()): ConversationEntryView {
         const hash = sent.get(entry.id);
         const delivery = !shared ? "local" : hash !== undefined && undelivered(hash) ? "pending" : "delivered";
         if (delivery === "pending") shownUndelivered.add(planId);
@@ -417,6 +433,9 @@ export class ConversationService {
           ...(entry.boundary ? { boundary: true as const } : {}),
           ...(entry.withdrawnAt !== undefined ? { withdrawn: true as const } : {}),
           ...(entry.abortTurn !== undefined ? { abortTurn: entry.abortTurn } : {}),
+          ...(entry.references
+            ? { references: entry.references.map((reference) => ({ ...reference, changedSince: revisions.has(reference.documentId) && revisions.get(reference.documentId) !== reference.revision })) }
+            : {}),
           ...(entry.tools ? { tools: entry.tools } : {}),
           ...(entry.denial ? { denial: entry.denial } : {}),
           ...(entry.author.kind !== "person" && entry.sessionGeneration !== undefined ? { sessionGeneration: entry.sessionGeneration } : {}),
@@ -431,7 +450,8 @@ export class ConversationService {
 function stored(entry: ConversationEntry): unknown {
   const raw = (value: string) => new A.RawString(value);
   const author = entry.author.kind === "person" ? { ...entry.author, name: raw(entry.author.name), device: raw(entry.author.device), ...(entry.author.login ? { login: raw(entry.author.login) } : {}) } : entry.author;
+  const references = entry.references?.map((reference) => ({ documentId: raw(reference.documentId), title: raw(reference.title), revision: raw(reference.revision) }));
   const tools = entry.tools?.map((tool) => ({ ...tool, name: raw(tool.name), ...(tool.note !== undefined ? { note: raw(tool.note) } : {}) }));
   const denial = entry.denial && { tool: raw(entry.denial.tool), check: raw(entry.denial.check), reason: raw(entry.denial.reason), turnId: raw(entry.denial.turnId) };
-  return { ...entry, author, text: raw(entry.text), clientRequestId: raw(entry.clientRequestId), ...(tools ? { tools } : {}), ...(denial ? { denial } : {}) };
+  return { ...entry, author, text: raw(entry.text), clientRequestId: raw(entry.clientRequestId), ...(references ? { references } : {}), ...(tools ? { tools } : {}), ...(denial ? { denial } : {}) };
 }

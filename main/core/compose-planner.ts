@@ -19,7 +19,7 @@ import type { DocumentService } from "../documents/document-service.js";
 import type { GitHubSession } from "../github/github-session.js";
 import { createPermissionFacts, type PermissionFacts } from "../github/permission-facts.js";
 import type { ToolConversations } from "../mcp/tools.js";
-import { CopilotRuntime, type PlannerProvider } from "../planner/copilot-runtime.js";
+import { CopilotRuntime, type PlannerProvider, type PlannerTool } from "../planner/copilot-runtime.js";
 import { plannerEligibility } from "../planner/eligibility.js";
 import { FencedWriter } from "../planner/fenced-writer.js";
 import { LeaseClient, type LeaseTransport } from "../planner/lease-client.js";
@@ -27,6 +27,7 @@ import { LocalLeaseKeeper } from "../planner/local-lease-keeper.js";
 import { checkPermission } from "../planner/permission-gate.js";
 import { planPublisher } from "../planner/plan-publisher.js";
 import { planTools } from "../planner/plan-tools.js";
+import { referenceTool } from "../planner/reference-tool.js";
 import { PlannerOwnership } from "../planner/planner-ownership.js";
 import { sessionTools } from "../planner/session-tools.js";
 import { TurnRunner } from "../planner/turn-runner.js";
@@ -134,7 +135,21 @@ export function composePlanner(deps: PlannerPartDeps) {
     provider,
     identity: () => ({ user: login() ?? deps.displayName(), credentialRevision: login() !== null ? (github.credentials?.revision ?? null) : null }),
     // A bound plan's session also reads its repository, pinned to the default branch's head when the session is made.
-    tools: (planId) => sessionTools(planId, { plan: planTools(planPublisher({ documents: docs, writes }, planId)), repository: async (id) => (await docs.getDocument(id)).repository, rest: github.rest }),
+    tools: (planId, references) =>
+      sessionTools(planId, {
+        plan: [
+          ...planTools(planPublisher({ documents: docs, writes }, planId)),
+          referenceTool({
+            retained: references,
+            content: async (id) => {
+              const { detail, markdown } = await docs.getContent(id);
+              return { title: detail.title, revision: detail.revision, markdown };
+            },
+          }) as PlannerTool<never>,
+        ],
+        repository: async (id) => (await docs.getDocument(id)).repository,
+        rest: github.rest,
+      }),
     onEvent: (planId, turnId, event) => {
       let progress = progressOf.get(`${planId}:${turnId}`);
       if (!progress) progressOf.set(`${planId}:${turnId}`, (progress = turnProgress(planId, turnId)));

@@ -26,7 +26,12 @@ export const NEW_SESSION_COMMAND = "/new";
 export function renderEntry(entry: ConversationEntry): string {
   const { author } = entry;
   const who = author.kind === "person" ? `${author.name}${author.login ? ` (@${author.login})` : ""}` : author.kind === "planner" ? "Planner" : "Chopin";
-  return `${who}${entry.to === "planner" && author.kind === "person" ? " to the Planner" : ""}: ${entry.text}`;
+  const said = `${who}${entry.to === "planner" && author.kind === "person" ? " to the Planner" : ""}: ${entry.text}`;
+  if (!entry.references || entry.references.length === 0) return said;
+  // Named as evidence the Planner may read, never as its plan: read_reference takes these ids.
+  const listed = entry.references.map((r) => `“${r.title}” (document ${r.documentId}, revision ${r.revision} when sent)`).join("; ");
+  return `${said}
+[References for read_reference: ${listed}]`;
 }
 
 interface Bounds {

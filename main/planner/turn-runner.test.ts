@@ -226,4 +226,41 @@ describe("the Planner's turns", () => {
     expect(answer).toMatchObject({ text: "I could not read the plan.", turn: { id: asked.entry.id } });
     expect(answer.tools).toBeUndefined();
   });
+
+  it("reads a document a message references with read_reference, says when it changed, and reads nothing unreferenced", { timeout: 90_000 }, async () => {
+    const { core, model, id } = await setup();
+    const spec = await core.api.createDocument({ title: "Spec", markdown: "# Spec\n\nUse Postgres.\n" });
+    const other = await core.api.createDocument({ title: "Other", markdown: "Not for the Planner.\n" });
+    const results: Record<string, any>[] = [];
+    model.script(
+      { toolCalls: [{ name: "read_reference", arguments: { documentId: spec.id } }] },
+      (request) => {
+        results.push(lastToolResult(request));
+        return { toolCalls: [{ name: "read_reference", arguments: { documentId: other.id } }] };
+      },
+      (request) => {
+        results.push(lastToolResult(request));
+        return { text: "The spec says Postgres." };
+      },
+    );
+    const asked = await core.api.postMessage(id, { text: "@Planner what database?", to: "planner", clientRequestId: "ref-1", references: [spec.id] });
+    expect(asked.entry.references).toEqual([{ documentId: spec.id, title: "Spec", revision: spec.revision, changedSince: false }]);
+    await waitFor(async () => (await plannerEntries(core, id)).some((e) => e.turn?.state === "answered"), "answered", 60_000);
+    const prompt = model.requests[0]!.body.messages.filter((m) => m.role === "user").map(messageText).join("\n");
+    expect(prompt).toContain(`[References for read_reference: “Spec” (document ${spec.id}, revision ${spec.revision} when sent)]`);
+    expect(results[0]).toMatchObject({ ok: true, value: { documentId: spec.id, markdown: "# Spec\n\nUse Postgres.\n", changedSince: false } });
+    expect(results[1]).toMatchObject({ ok: false, error: { code: "not-referenced" } });
+    expect(JSON.stringify(results[1])).not.toContain("Not for the Planner");
+
+    // The referenced document moves on: the message says so, and the next read says so too.
+    await core.api.renameDocument(spec.id, "Spec v2");
+    expect((await core.api.readConversation(id)).entries.find((e) => e.id === asked.entry.id)!.references).toEqual([expect.objectContaining({ title: "Spec", changedSince: true })]);
+    model.script({ toolCalls: [{ name: "read_reference", arguments: { documentId: spec.id } }] }, (request) => {
+      results.push(lastToolResult(request));
+      return { text: "It was renamed." };
+    });
+    await core.api.postMessage(id, { text: "@Planner and now?", to: "planner", clientRequestId: "ref-2" });
+    await waitFor(() => results.length === 3, "read again", 60_000);
+    expect(results[2]).toMatchObject({ ok: true, value: { title: "Spec v2", revisionSeen: spec.revision, changedSince: true } });
+  });
 });

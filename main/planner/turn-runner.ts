@@ -23,6 +23,7 @@ import { PLANNER_WRITE_ARRIVAL_WAIT_MS } from "../util/limits.js";
 import type { CopilotRuntime, GateAnswer, PlannerEvent, PlannerProvider, PlannerSession } from "./copilot-runtime.js";
 import type { FencedWriter } from "./fenced-writer.js";
 import type { SessionTools } from "./session-tools.js";
+import { RetainedReferences } from "./retained-references.js";
 import { backscroll, bootstrap, NEW_SESSION_COMMAND, renderEntry } from "./turn-context.js";
 
 /** `text` cut to `max` characters, the cut marked. */
@@ -76,8 +77,11 @@ export interface TurnRunnerDeps {
   provider(): PlannerProvider | null;
   /** Who is signed in (GitHub login, or this device's person when the provider needs no GitHub), and the credential. */
   identity(): { user: string; credentialRevision: number | null };
-  /** The tools of a session made now, with what its system message and the conversation are told about them. */
-  tools(planId: DocumentId): Promise<SessionTools>;
+  /**
+   * The tools of a session made now, with what its system message and the conversation are told about them;
+   * `references` are the session's own (read_reference reads only those).
+   */
+  tools(planId: DocumentId, references: RetainedReferences): Promise<SessionTools>;
   gate(planId: DocumentId, key: SessionKey, toolName: string, args: unknown): Promise<GateAnswer>;
   /** Told of every turn event (streamed text, tool activity), for the window, and of the turn's end. */
   onEvent?(planId: DocumentId, turnId: string, event: PlannerEvent): void;
@@ -93,6 +97,8 @@ interface ChannelSession {
   given: Set<string>;
   /** Said in the conversation at the session's first turn (why the repository tools are missing), then null. */
   notice: string | null;
+  /** The documents the messages given to this session reference: read_reference reads only these. */
+  references: RetainedReferences;
 }
 
 const sameKey = (a: SessionKey, b: SessionKey) =>
@@ -210,7 +216,10 @@ export class TurnRunner {
     // The message the turn answers is always given, also when it alone is beyond the bootstrap's bound.
     const asked = upTo.at(-1);
     if (asked && chosen.at(-1)?.id !== asked.id) chosen.push(asked);
-    for (const entry of chosen) channel.given.add(entry.id);
+    for (const entry of chosen) {
+      channel.given.add(entry.id);
+      for (const reference of entry.references ?? []) channel.references.retain(reference);
+    }
     const context = chosen.map(renderEntry).join("\n\n");
 
     const messages: string[] = [];
@@ -263,8 +272,9 @@ export class TurnRunner {
 
   async #open(planId: DocumentId, key: SessionKey, provider: PlannerProvider): Promise<ChannelSession> {
     await this.discard(planId);
-    const given = await this.#deps.tools(planId);
-    const channel: ChannelSession = { key, session: null as never, sink: () => undefined, given: new Set(), notice: given.notice };
+    const references = new RetainedReferences();
+    const given = await this.#deps.tools(planId, references);
+    const channel: ChannelSession = { key, session: null as never, sink: () => undefined, given: new Set(), notice: given.notice, references };
     channel.session = await this.#deps.runtime.session({
       provider,
       systemMessage: given.systemNote === null ? PLANNER_SYSTEM_MESSAGE : `${PLANNER_SYSTEM_MESSAGE}\n${given.systemNote}`,

@@ -228,3 +228,8 @@ export const MAX_PLANNER_PROVIDER_URL_CHARS = 2048;
 export const MAX_PLANNER_MODEL_CHARS = 200;
 /** A Planner provider's API key: far above any provider's keys, far below anything that could hurt. */
 export const MAX_PLANNER_API_KEY_CHARS = 4096;
+
+/** References a Planner session retains (the latest ones given to it): read_reference reads only these. */
+export const PLANNER_SESSION_MAX_REFERENCES = 20;
+/** The most of a referenced document read_reference returns: its first characters, the rest said to be cut. */
+export const PLANNER_REFERENCE_MAX_CHARS = 50_000;

@@ -80,3 +80,8 @@ export const PLANNER_CHANGE_MARK_FADE_MS = 1_500;
 export const MAX_PLANNER_CHANGE_MARKS = 200;
 /** A removed passage is shown struck through up to this many characters, then cut with an ellipsis. */
 export const PLANNER_REMOVED_TEXT_SHOWN_CHARS = 600;
+
+/** Documents the composer's `#` picker offers at once (the best matches of what follows the `#`). */
+export const REFERENCE_SUGGESTIONS_SHOWN = 6;
+/** The longest `#query` the picker follows: past it, the `#` is taken as text. */
+export const REFERENCE_QUERY_MAX_CHARS = 60;

@@ -12,7 +12,7 @@
  */
 import { next as A } from "@automerge/automerge";
 import { z } from "zod";
-import { MAX_CLIENT_REQUEST_ID_CHARS, MAX_DISPLAY_NAME_CHARS, MAX_MESSAGE_BYTES, MAX_PLANNER_ENTRY_LABEL_CHARS, MAX_PLANNER_ENTRY_NOTE_CHARS, MAX_PLANNER_ENTRY_TOOLS } from "../limits.js";
+import { MAX_CLIENT_REQUEST_ID_CHARS, MAX_DISPLAY_NAME_CHARS, MAX_MESSAGE_BYTES, MAX_MESSAGE_REFERENCES, MAX_TITLE_CHARS, MAX_PLANNER_ENTRY_LABEL_CHARS, MAX_PLANNER_ENTRY_NOTE_CHARS, MAX_PLANNER_ENTRY_TOOLS } from "../limits.js";
 import { utf8Bytes } from "../utf8.js";
 
 export const CONVERSATION_SCHEMA_VERSION = 1;
@@ -65,6 +65,17 @@ export type TurnTool = z.infer<typeof turnToolSchema>;
 export const denialSchema = z.object({ tool: label, check: label, reason: note, turnId: scalar(z.string().max(MAX_CLIENT_REQUEST_ID_CHARS)) });
 export type Denial = z.infer<typeof denialSchema>;
 
+/**
+ * A document a message references (`#` in the composer): its id, its title and revision when the message was sent.
+ * Evidence for the Planner (read_reference), never an instruction, and never the plan its tools edit.
+ */
+export const messageReferenceSchema = z.object({
+  documentId: scalar(z.string().min(1).max(MAX_CLIENT_REQUEST_ID_CHARS)),
+  title: scalar(z.string().max(MAX_TITLE_CHARS)),
+  revision: scalar(z.string().max(MAX_CLIENT_REQUEST_ID_CHARS)),
+});
+export type MessageReference = z.infer<typeof messageReferenceSchema>;
+
 export const conversationEntrySchema = z.object({
   id: z.string().regex(/^[0-9a-f]{32}$/),
   /** Causal position: one more than the highest seq its writer had seen. */
@@ -88,6 +99,8 @@ export const conversationEntrySchema = z.object({
   withdrawnAt: z.number().optional(),
   /** A person's request to stop the Planner's turn for this message (the entry records who asked). */
   abortTurn: scalar(z.string().max(MAX_CLIENT_REQUEST_ID_CHARS)).optional(),
+  /** On a person's message: the documents it references, as they were when it was sent. */
+  references: z.array(messageReferenceSchema).max(MAX_MESSAGE_REFERENCES).optional(),
   /** On a turn's answer: the tool calls the turn made, in order (the latest MAX_PLANNER_ENTRY_TOOLS). */
   tools: z.array(turnToolSchema).max(MAX_PLANNER_ENTRY_TOOLS).optional(),
   /** A Planner entry recording a tool call the permission gate refused. */

@@ -180,7 +180,7 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
         </div>
         {(outlineOpen || historyOpen || conversationOpen) && (
           <aside className={`doc-side${conversationOpen ? " has-conversation" : ""}`}>
-            {conversationOpen && !preview && <ConversationPanel documentId={doc.id} archived={doc.archivedAt !== null} />}
+            {conversationOpen && !preview && <ConversationPanel documentId={doc.id} archived={doc.archivedAt !== null} shared={doc.shared} />}
             {historyOpen && <HistoryPanel documentId={doc.id} versions={versions} listError={versionsError} />}
             {outlineOpen && <OutlinePanel />}
           </aside>

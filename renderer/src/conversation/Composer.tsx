@@ -1,14 +1,16 @@
 /**
  * Where a message is written: Enter sends, Shift+Enter starts a new line; "@Planner" in the text or the Planner toggle
- * addresses the Planner, anything else goes to the room. The draft is the core's (kept per plan across switching and
- * restarts): read when the plan opens, written once typing pauses and when the plan is left.
+ * addresses the Planner, anything else goes to the room; `#` picks documents the message references
+ * (reference-picker.tsx). The draft is the core's (kept per plan across switching and restarts): read when the plan
+ * opens, written once typing pauses and when the plan is left.
  *
  * What must stay true: a message over MAX_MESSAGE_BYTES is not sent (the composer says how much room is left near the
  * limit); the text is cleared only once the send went out or waits as "not sent" in the list, never lost.
  */
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import type { Addressee } from "../../../shared/schema/conversation.js";
-import { MAX_MESSAGE_BYTES } from "../../../shared/limits.js";
+import { MAX_MESSAGE_BYTES, MAX_MESSAGE_REFERENCES } from "../../../shared/limits.js";
+import { referenceQueryAt, ReferenceOptions, useReferenceCandidates } from "./reference-picker.js";
 import { utf8Bytes } from "../../../shared/utf8.js";
 import { useServices } from "../state/app-services.js";
 import { CONVERSATION_DRAFT_SAVE_DELAY_MS, MESSAGE_ROOM_WARNING_SHARE } from "../limits.js";
@@ -25,17 +27,31 @@ export function Composer({
   documentId,
   disabled,
   plannerUnavailable = null,
+  sharedPlan = false,
   onSend,
 }: {
   documentId: string;
   disabled: string | null;
   /** Why the Planner is not offered here now (off on this app); a message to it still waits for it. */
   plannerUnavailable?: string | null;
-  onSend(text: string, to: Addressee): Promise<SendOutcome>;
+  /** The plan is shared with the team: only shared documents can be referenced. */
+  sharedPlan?: boolean;
+  onSend(text: string, to: Addressee, references: string[]): Promise<SendOutcome>;
 }) {
   const { bridge } = useServices();
   const [text, setText] = useState("");
   const [toPlanner, setToPlanner] = useState(false);
+  const [references, setReferences] = useState<{ id: string; title: string }[]>([]);
+  const [caret, setCaret] = useState(0);
+  const [active, setActive] = useState(0);
+  /** The `#` the person closed the picker at (Escape): not offered again until they type elsewhere. */
+  const [dismissedAt, setDismissedAt] = useState<number | null>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const listId = useId();
+  const hash = referenceQueryAt(text, caret);
+  const picking = hash !== null && hash.start !== dismissedAt && references.length < MAX_MESSAGE_REFERENCES ? hash : null;
+  const candidates = useReferenceCandidates(picking ? picking.query : null, documentId, sharedPlan);
+  const offered = picking && candidates.length > 0 ? candidates : [];
   const typed = useRef(false);
   const pendingSave = useRef<{ id: string; text: string } | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -52,6 +68,7 @@ export function Composer({
     typed.current = false;
     setText("");
     setToPlanner(false);
+    setReferences([]);
     let live = true;
     void bridge.api.getConversationDraft(documentId).then(
       (draft) => {
@@ -66,9 +83,11 @@ export function Composer({
     };
   }, [bridge, documentId]);
 
-  const change = (next: string) => {
+  const change = (next: string, at = box.current?.selectionStart ?? next.length) => {
     typed.current = true;
     setText(next);
+    setCaret(at);
+    setActive(0);
     pendingSave.current = { id: documentId, text: next };
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(flush, CONVERSATION_DRAFT_SAVE_DELAY_MS);
@@ -79,22 +98,50 @@ export function Composer({
   const empty = text.trim() === "";
   const to = addresseeOf(text, toPlanner && plannerUnavailable === null);
 
+  const pick = (document: { id: string; title: string }) => {
+    if (!picking) return;
+    const next = text.slice(0, picking.start) + text.slice(caret);
+    change(next, picking.start);
+    setReferences((list) => (list.some((r) => r.id === document.id) ? list : [...list, { id: document.id, title: document.title }]));
+    requestAnimationFrame(() => box.current?.setSelectionRange(picking.start, picking.start));
+  };
+
   const submit = async () => {
     if (disabled || empty || tooLong) return;
     const sending = text;
-    change("");
+    const referenced = references;
+    change("", 0);
+    setReferences([]);
     flush();
     typed.current = false;
-    const outcome = await onSend(sending, to);
+    const outcome = await onSend(sending, to, referenced.map((r) => r.id));
     // Refused for what it was (nothing kept): the words come back to be fixed, unless something new was typed. A send
     // the link lost waits in the list as "not sent" instead, to be retried as it was.
     if (outcome === "refused" && !typed.current) {
-      change(sending);
+      change(sending, sending.length);
+      setReferences(referenced);
       typed.current = false;
     }
   };
 
   const keyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (offered.length > 0 && !event.nativeEvent.isComposing) {
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        event.preventDefault();
+        setActive((n) => (n + (event.key === "ArrowDown" ? 1 : offered.length - 1)) % offered.length);
+        return;
+      }
+      if (event.key === "Enter" || event.key === "Tab") {
+        event.preventDefault();
+        pick(offered[Math.min(active, offered.length - 1)]!);
+        return;
+      }
+      if (event.key === "Escape") {
+        event.preventDefault();
+        setDismissedAt(picking!.start);
+        return;
+      }
+    }
     if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
     void submit();
@@ -108,13 +155,31 @@ export function Composer({
         void submit();
       }}
     >
+      {references.length > 0 && (
+        <ul className="composer-references" aria-label="References">
+          {references.map((reference) => (
+            <li key={reference.id} className="reference-chip">
+              #{reference.title}
+              <button type="button" className="icon-button" aria-label={`Remove the reference to ${reference.title}`} onClick={() => setReferences((list) => list.filter((r) => r.id !== reference.id))}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {offered.length > 0 && <ReferenceOptions id={listId} options={offered} active={Math.min(active, offered.length - 1)} onPick={pick} />}
       <textarea
+        ref={box}
         aria-label="Message"
+        aria-controls={offered.length > 0 ? listId : undefined}
+        aria-autocomplete="list"
+        aria-activedescendant={offered.length > 0 ? `${listId}-${Math.min(active, offered.length - 1)}` : undefined}
         placeholder={disabled ?? (to === "planner" ? "Ask the Planner…" : plannerUnavailable ? "Write to the room…" : "Write to the room… (@Planner to ask the Planner)")}
         value={text}
         disabled={disabled !== null}
         rows={2}
-        onChange={(event) => change(event.target.value)}
+        onChange={(event) => change(event.target.value, event.target.selectionStart)}
+        onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
         onKeyDown={keyDown}
       />
       <div className="composer-row">

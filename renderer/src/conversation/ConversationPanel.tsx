@@ -42,6 +42,7 @@ function Entry({ entry, actions = {} }: { entry: ConversationEntryView; actions?
         </time>
       </div>
       <MessageMarkdown text={entry.text} />
+      {entry.references && entry.references.length > 0 && <EntryReferences references={entry.references} />}
       {entry.tools && entry.tools.length > 0 && (
         <ul className="turn-tools is-summary" aria-label="Tools the Planner used">
           {entry.tools.map((tool, n) => (
@@ -70,7 +71,7 @@ function Entry({ entry, actions = {} }: { entry: ConversationEntryView; actions?
   );
 }
 
-export function ConversationPanel({ documentId, archived }: { documentId: string; archived: boolean }) {
+export function ConversationPanel({ documentId, archived, shared = false }: { documentId: string; archived: boolean; shared?: boolean }) {
   const { bridge } = useServices();
   const view = useConversation(documentId);
   const planner = usePlannerState(documentId);
@@ -186,7 +187,7 @@ export function ConversationPanel({ documentId, archived }: { documentId: string
           </li>
         ))}
       </ol>
-      <Composer documentId={documentId} disabled={archived ? "This plan is archived: restore it to write here." : null} onSend={view.send} plannerUnavailable={plannerUnavailable(planner.state)} />
+      <Composer documentId={documentId} disabled={archived ? "This plan is archived: restore it to write here." : null} onSend={view.send} plannerUnavailable={plannerUnavailable(planner.state)} sharedPlan={shared} />
     </section>
   );
 }
@@ -230,6 +231,23 @@ const TOOL_STATUS: Record<PlannerTurnProgress["tools"][number]["status"], string
   failed: "failed",
   refused: "refused by the permission check",
 };
+
+/** The documents a message references: each opens on click; one that moved on since says so. */
+function EntryReferences({ references }: { references: NonNullable<ConversationEntryView["references"]> }) {
+  const { documents } = useServices();
+  return (
+    <ul className="message-references" aria-label="Referenced documents">
+      {references.map((reference) => (
+        <li key={reference.documentId}>
+          <button type="button" className="link-button" onClick={() => void documents.getState().open(reference.documentId)}>
+            #{reference.title}
+          </button>
+          {reference.changedSince && <span className="reference-changed"> (changed since)</span>}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 function EntryWithDivider({ entry, newLine, actions }: { entry: ConversationEntryView; newLine: boolean; actions?: EntryActions }) {
   if (!newLine) return <Entry entry={entry} actions={actions} />;

@@ -20,6 +20,8 @@ export interface UnconfirmedSend {
   clientRequestId: string;
   text: string;
   to: Addressee;
+  /** Documents the message references (`#`), sent again as they were on a retry. */
+  references?: string[];
   state: "sending" | "failed";
   error?: string;
 }
@@ -39,7 +41,7 @@ export interface ConversationView {
    * Sends: 'sent' once the core holds it; 'unsent' when the link failed (it waits in the list to be retried as it
    * was); 'refused' when the core refused it for what it is (nothing kept; the reason is the panel's error).
    */
-  send(text: string, to: Addressee): Promise<SendOutcome>;
+  send(text: string, to: Addressee, references?: string[]): Promise<SendOutcome>;
   retry(clientRequestId: string): Promise<SendOutcome>;
   dismiss(clientRequestId: string): void;
 }
@@ -133,7 +135,7 @@ export function useConversation(documentId: string): ConversationView {
       const asked = documentId;
       setUnconfirmed((list) => [...list.filter((s) => s.clientRequestId !== send.clientRequestId), { ...send, state: "sending", error: undefined }]);
       try {
-        await bridge.api.postMessage(asked, { text: send.text, to: send.to, clientRequestId: send.clientRequestId });
+        await bridge.api.postMessage(asked, { text: send.text, to: send.to, clientRequestId: send.clientRequestId, ...(send.references?.length ? { references: send.references } : {}) });
         if (current.current !== asked) return "sent";
         setUnconfirmed((list) => list.filter((s) => s.clientRequestId !== send.clientRequestId));
         await readNewest();
@@ -154,7 +156,10 @@ export function useConversation(documentId: string): ConversationView {
     [bridge, documentId, readNewest],
   );
 
-  const send = useCallback((text: string, to: Addressee) => deliver({ clientRequestId: newRequestId(), text, to, state: "sending" }), [deliver]);
+  const send = useCallback(
+    (text: string, to: Addressee, references?: string[]) => deliver({ clientRequestId: newRequestId(), text, to, ...(references?.length ? { references } : {}), state: "sending" }),
+    [deliver],
+  );
   const unconfirmedRef = useRef(unconfirmed);
   unconfirmedRef.current = unconfirmed;
   const retry = useCallback(

@@ -74,6 +74,13 @@ export function memoryConversations(deps: MemoryConversationDeps): MemoryConvers
       const known = requests.get(`${id}\n${input.clientRequestId}`);
       const existing = entries.find((e) => e.id === known);
       if (existing) return { entry: view(id, existing), created: false };
+      // The core's rules for references, as far as this double keeps documents: another document, shared when the plan is.
+      const references = [...new Set(input.references ?? [])].map((refId) => {
+        const referenced = deps.plan(refId);
+        if (referenced.id === plan.id) throw new ChopinError("invalid-input", "A plan's conversation cannot reference the plan itself: the Planner reads it anyway. Nothing was posted.");
+        if (plan.shared && !referenced.shared) throw new ChopinError("forbidden", `“${referenced.title}” is private to this device; a shared plan's conversation can reference only documents shared with the team. Nothing was posted.`);
+        return { documentId: referenced.id, title: referenced.title, revision: referenced.revision, changedSince: false };
+      });
       const entry: ConversationEntryView = {
         id: (++nextId).toString(16).padStart(32, "0"),
         seq: (entries.at(-1)?.seq ?? 0) + 1,
@@ -84,6 +91,7 @@ export function memoryConversations(deps: MemoryConversationDeps): MemoryConvers
         mine: true,
         delivery: "local",
         unread: false,
+        ...(references.length > 0 ? { references } : {}),
       };
       entries.push(entry);
       requests.set(`${id}\n${input.clientRequestId}`, entry.id);
