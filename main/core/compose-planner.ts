@@ -67,6 +67,13 @@ const DENY_ALL: Pick<PermissionFacts, "isCredentialCurrent" | "hasPushOrAdmin" |
   installationHasAccess: async () => ({ ok: false, reason: "signed-out", message: "GitHub sign-in is not set up on this app.", checkedAt: Date.now() }),
 };
 
+/**
+ * Who holds this device's own leases (private plans): this app, under one name that never changes. A name taken from
+ * the sign-in or the display name changed under a held lease (signing out, renaming), and the keeper then refused its
+ * release and renewals as another person's: a sign-out left the private plan's Planner held until the lease expired.
+ */
+export const LOCAL_LEASE_HOLDER = "this-app";
+
 export function composePlanner(deps: PlannerPartDeps) {
   const { options, db, repo, docs, conversations, github, events } = deps;
   const settings = new PlannerSettingsStore(db, deps.cipher, { offByEnvironment: options.planner?.off === true, commandLineProvider: options.planner?.provider ?? null });
@@ -81,7 +88,7 @@ export function composePlanner(deps: PlannerPartDeps) {
   const localKeeper = new LocalLeaseKeeper({
     db,
     keeps: (id) => deps.holds(id) && !docs.isShared(id),
-    holder: () => ({ user: login() ?? deps.displayName(), device: deps.peerId }),
+    holder: () => ({ user: LOCAL_LEASE_HOLDER, device: deps.peerId }),
     fencedTarget: async (documentId) => fencedTargetOf(repo, (await repo.find(documentId as DocumentId)) as DocHandle<unknown>),
     ...(options.plannerLease?.localTtlMs !== undefined ? { ttlMs: options.plannerLease.localTtlMs } : {}),
   });

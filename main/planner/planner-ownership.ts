@@ -232,9 +232,14 @@ export class PlannerOwnership {
     };
   }
 
-  /** The relay names its users by handle and devices by wire peer id: shown as people and devices. */
+  /**
+   * The relay names its users by handle and devices by wire peer id: shown as people and devices. This device's own
+   * keeper holds leases for this app alone (under a name that never changes: compose-planner's LOCAL_LEASE_HOLDER), so
+   * its holder is shown as this app's person.
+   */
   #shown(client: LeaseClient, held: KnownLease["owner"]): PlannerState["owner"] {
-    return held && client === this.#deps.relay ? { user: nameOfRelayHandle(held.user), device: deviceOfWirePeer(held.device) } : held;
+    if (!held) return null;
+    return client === this.#deps.relay ? { user: nameOfRelayHandle(held.user), device: deviceOfWirePeer(held.device) } : { user: this.#deps.personName(), device: held.device };
   }
 
   #announce(planId: DocumentId): void {

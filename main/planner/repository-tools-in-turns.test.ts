@@ -102,7 +102,7 @@ describe("the repository tools in the Planner's turns", () => {
     await core.api.postMessage(id, { text: "@Planner what is the README about?", to: "planner", clientRequestId: "u-1" });
     await waitFor(async () => (await plannerEntries(core, id)).length === 1, "the answer", 60_000);
     const [first, afterCall] = model.requests;
-    expect(toolNames(first!).sort()).toEqual(["edit_plan", "read_plan"]);
+    expect(toolNames(first!).sort()).toEqual(["edit_plan", "read_plan", "read_reference"]);
     expect(systemMessage(first!)).not.toMatch(/repository/);
     // The runtime refused the unknown tool itself: nothing of ours started, nothing was read from GitHub.
     expect(messageText(afterCall!.body.messages.filter((m) => m.role === "tool").at(-1))).toMatch(/^Tool 'read_repository_file' does not exist\./);
@@ -121,7 +121,7 @@ describe("the repository tools in the Planner's turns", () => {
       `The Planner cannot read octo-org/planets in this session: ${why} Send /new to start a session that tries again.`,
       "I cannot read the repository now.",
     ]);
-    expect(toolNames(model.requests[0]!).sort()).toEqual(["edit_plan", "read_plan"]);
+    expect(toolNames(model.requests[0]!).sort()).toEqual(["edit_plan", "read_plan", "read_reference"]);
     expect(systemMessage(model.requests[0]!)).toContain(`no repository tools are available in this session: ${why}`);
 
     remove();

@@ -18,6 +18,7 @@ import { tempDir } from "../sync/test-helpers.js";
 import { defaultFixtures } from "../../test-support/fake-github/fixtures.js";
 import { startFakeGitHub } from "../../test-support/fake-github/server.js";
 import { GITHUB_TOKEN_REFRESH_LEAD_MS } from "../util/limits.js";
+import { PLANNER_LEASE_TTL_MS } from "../../shared/limits.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -262,5 +263,38 @@ describe("the Planner's turns", () => {
     await core.api.postMessage(id, { text: "@Planner and now?", to: "planner", clientRequestId: "ref-2" });
     await waitFor(() => results.length === 3, "read again", 60_000);
     expect(results[2]).toMatchObject({ ok: true, value: { title: "Spec v2", revisionSeen: spec.revision, changedSince: true } });
+  });
+
+  it("ends the session at sign-out; after signing in again the next turn bootstraps a fresh one from the transcript", { timeout: 120_000 }, async () => {
+    const fixtures = defaultFixtures();
+    const github = await startFakeGitHub({ fixtures });
+    cleanups.push(() => github.close());
+    // Signed in at start with a supplied token (quick); after the sign-out, again through the device flow.
+    const { core, model, id } = await setup({ github: { clientId: fixtures.clientId, url: github.url }, githubToken: github.state.issuePersonalToken("alice") });
+    const signIn = async () => {
+      const { deviceFlow } = await core.api.startSignIn();
+      github.state.approveDevice(deviceFlow!.userCode, "alice");
+      await waitFor(async () => (await core.api.getAuthState()).state === "signed-in", "signed in", 30_000);
+    };
+    await waitFor(async () => (await core.api.getAuthState()).state === "signed-in", "signed in with the token", 30_000);
+    model.script({ text: "First, from the first session." }, { text: "Second, from a fresh one." });
+    await core.api.postMessage(id, { text: "@Planner remember the word heron", to: "planner", clientRequestId: "so-1" });
+    await waitFor(async () => (await plannerEntries(core, id)).length === 1, "first answered", 60_000);
+    expect(core.planner.runtimeSessions()).toBe(1);
+
+    await core.api.signOut();
+    await waitFor(() => core.planner.runtimeSessions() === 0, "the session ended at sign-out", 30_000);
+    await waitFor(async () => !(await core.api.getPlannerState(id)).ownedHere, "the Planner released", 30_000);
+    // Released at this device's keeper, not merely let go here: well before the lease could have expired.
+    await waitFor(() => core.planner.ownership.keeperOf(id).known(id)?.owner === null, "the lease free at its keeper", PLANNER_LEASE_TTL_MS / 3);
+
+    await signIn();
+    await core.api.postMessage(id, { text: "@Planner what was the word?", to: "planner", clientRequestId: "so-2" });
+    await waitFor(async () => (await plannerEntries(core, id)).length === 2, "second answered", 60_000);
+    const fresh = model.requests.at(-1)!.body.messages;
+    expect(fresh.map((m) => m.role)).toEqual(["system", "user"]);
+    // Bootstrapped from the transcript: the earlier exchange is in it, as the conversation recorded it.
+    expect(messageText(fresh[1])).toContain("remember the word heron");
+    expect(messageText(fresh[1])).toContain("First, from the first session.");
   });
 });
