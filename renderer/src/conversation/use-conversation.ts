@@ -75,12 +75,17 @@ export function useConversation(documentId: string): ConversationView {
   const entriesRef = useRef(entries);
   entriesRef.current = entries;
   const olderLoaded = useRef(false);
+  /** Reads of the newest page asked for, and the latest one shown: an older read answering late is not shown. */
+  const reads = useRef({ asked: 0, shown: 0 });
 
   const readNewest = useCallback(async () => {
     const asked = documentId;
+    const read = ++reads.current.asked;
     try {
       const page = await bridge.api.readConversation(asked, { limit: CONVERSATION_PANEL_PAGE_ENTRIES });
       if (current.current !== asked) return;
+      if (read < reads.current.shown) return page;
+      reads.current.shown = read;
       setEntries((loaded) => merged(loaded, page.entries));
       if (!olderLoaded.current) setHasMore(page.hasMore);
       setError(null);
