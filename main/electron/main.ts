@@ -11,7 +11,8 @@ import { createAppCore } from "../core/app-core.js";
 import { describeCoreFailure } from "../store/startup-failure.js";
 import { defaultDataDir } from "../store/app-data-dir.js";
 import type { AppCore } from "../core/types.js";
-import { parseGitHubConfig } from "../github/github-config.js";
+import { GITHUB_TOKEN_ENV, parseGitHubConfig, readGitHubToken } from "../github/github-config.js";
+import { parsePlannerArgs } from "../host/planner-args.js";
 import { APP_CSP, APP_ENTRY_URL, devCsp, originOf, trustedOrigins } from "./app-origin.js";
 import { registerAppScheme, serveAppProtocol } from "./app-protocol.js";
 import { parseElectronArgs } from "./cli-args.js";
@@ -55,11 +56,18 @@ async function start(): Promise<void> {
 
   // Checked after ready, so a bad GitHub option is shown in the error dialog rather than crashing silently.
   const github = parseGitHubConfig(args.github);
+  // The environment's Planner settings and supplied GitHub token, as host mode takes them (a bad value is shown in the
+  // error dialog); the token is taken out of the environment so nothing this process starts inherits it.
+  const planner = parsePlannerArgs(new Map(), process.env);
+  const githubToken = readGitHubToken(process.env);
+  delete process.env[GITHUB_TOKEN_ENV];
   const core: AppCore = await createAppCore({
     dataDir: app.getPath("userData"),
     githubClientId: github.clientId,
     githubApiUrl: github.apiBaseUrl,
     githubWebUrl: github.webBaseUrl,
+    ...(githubToken !== null ? { githubToken } : {}),
+    planner,
     // safeStorage only works after ready; the core asks it lazily, when a sign-in is saved or restored.
     osCipher: createSafeStorageCipher(safeStorage),
     // The window says "Not saved yet" with the same sentence; the log keeps when it started.
