@@ -58,6 +58,19 @@ export interface ConversationServiceDeps {
 
 type ConversationHandle = DocHandle<ConversationDocument>;
 
+/** A Planner entry as the owner's app writes it (a fenced write): its text, its turn and what the turn did. */
+export interface PlannerEntryInput {
+  text: string;
+  turnId?: string;
+  turn?: "started" | "answered";
+  boundary?: true;
+  tools?: TurnTool[];
+  denial?: Denial;
+  clientRequestId: string;
+  ownershipGeneration: number;
+  sessionGeneration: number;
+}
+
 export class ConversationService {
   readonly #deps: ConversationServiceDeps;
   readonly #now: () => number;
@@ -194,17 +207,7 @@ export class ConversationService {
    */
   async plannerEntry(
     planId: DocumentId,
-    input: {
-      text: string;
-      turnId?: string;
-      turn?: "started" | "answered";
-      boundary?: true;
-      tools?: TurnTool[];
-      denial?: Denial;
-      clientRequestId: string;
-      ownershipGeneration: number;
-      sessionGeneration: number;
-    },
+    input: PlannerEntryInput,
   ): Promise<{ documentId: DocumentId; entryId: string; change: (doc: ConversationDocument) => void }> {
     const { handle } = await this.#openFor(planId);
     const author = { kind: "planner" } as const;

@@ -24,6 +24,7 @@ import type { CopilotRuntime, GateAnswer, PlannerEvent, PlannerProvider, Planner
 import type { FencedWriter } from "./fenced-writer.js";
 import type { SessionTools } from "./session-tools.js";
 import { RetainedReferences } from "./retained-references.js";
+import type { PlannerEntryInput } from "../conversations/conversation-service.js";
 import { backscroll, bootstrap, NEW_SESSION_COMMAND, renderEntry } from "./turn-context.js";
 
 /** `text` cut to `max` characters, the cut marked. */
@@ -59,17 +60,7 @@ export interface TurnRunnerDeps {
     abortRequestedBy(planId: DocumentId, turnId: string): Promise<string | null>;
     plannerEntry(
       planId: DocumentId,
-      input: {
-        text: string;
-        turnId?: string;
-        turn?: "started" | "answered";
-        boundary?: true;
-        tools?: TurnTool[];
-        denial?: Denial;
-        clientRequestId: string;
-        ownershipGeneration: number;
-        sessionGeneration: number;
-      },
+      input: PlannerEntryInput,
     ): Promise<{ documentId: DocumentId; entryId: string; change: (doc: ConversationDocument) => void }>;
   };
   writes: Pick<FencedWriter, "prepare" | "publish" | "arrived">;

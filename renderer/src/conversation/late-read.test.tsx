@@ -5,23 +5,17 @@
  * read had shown).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { fireEvent, screen, within } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import "../test/jsdom-layout.js";
 import { until } from "../test/until.js";
-import { cleanupApps, renderApp } from "../test/render-app.js";
+import { cleanupApps, renderAppWithConversationOpen } from "../test/render-app.js";
 import type { ConversationPage } from "../../../shared/api.js";
 
 afterEach(cleanupApps);
 
 describe("the conversation panel's reads", () => {
   it("never shows an older read that answers after a newer one", async () => {
-    const app = renderApp();
-    const plan = await app.bridge.api.createDocument({ title: "Launch" });
-    const nav = screen.getByRole("navigation", { name: "Documents" });
-    await until(() => within(nav).queryByText("Launch") !== null, "listed");
-    fireEvent.click(within(nav).getByText("Launch"));
-    await until(() => screen.queryByRole("button", { name: "Conversation" }) !== null, "open");
-    fireEvent.click(screen.getByRole("button", { name: "Conversation" }));
+    const { app, plan } = await renderAppWithConversationOpen("Launch");
     await until(() => screen.queryByText(/No messages yet/) !== null, "empty");
 
     // The next read is held back with what the conversation was then (empty); later reads go through.

@@ -8,21 +8,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fireEvent, screen, within } from "@testing-library/react";
 import "../test/jsdom-layout.js";
 import { until } from "../test/until.js";
-import { cleanupApps, renderApp } from "../test/render-app.js";
+import { cleanupApps, renderAppWithConversationOpen } from "../test/render-app.js";
 
 afterEach(cleanupApps);
 
 async function openConversation() {
-  const app = renderApp();
-  app.bridge.settings.displayName = "Bob";
-  const plan = await app.bridge.api.createDocument({ title: "Launch" });
-  const nav = screen.getByRole("navigation", { name: "Documents" });
-  await until(() => within(nav).queryByText("Launch") !== null, "listed");
-  fireEvent.click(within(nav).getByText("Launch"));
-  await until(() => screen.queryByRole("button", { name: "Conversation" }) !== null, "open");
-  fireEvent.click(screen.getByRole("button", { name: "Conversation" }));
+  const opened = await renderAppWithConversationOpen("Launch", async (bridge) => {
+    bridge.settings.displayName = "Bob";
+  });
   await until(() => screen.queryByRole("status", { name: "Planner" }) !== null, "the Planner's state");
-  return { app, plan };
+  return opened;
 }
 
 const planner = () => screen.getByRole("status", { name: "Planner" });

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fireEvent, screen, within } from "@testing-library/react";
 import "../test/jsdom-layout.js";
 import { until } from "../test/until.js";
-import { cleanupApps, renderApp } from "../test/render-app.js";
+import { cleanupApps, renderAppWithConversationOpen } from "../test/render-app.js";
+import type { DocumentDetail } from "../../../shared/api.js";
 import { referenceQueryAt } from "./reference-picker.js";
 
 afterEach(cleanupApps);
@@ -24,16 +25,11 @@ describe("the # at the caret", () => {
 });
 
 async function openConversation() {
-  const app = renderApp();
-  const spec = await app.bridge.api.createDocument({ title: "Spec" });
-  await app.bridge.api.createDocument({ title: "Roadmap" });
-  const plan = await app.bridge.api.createDocument({ title: "Launch" });
-  const nav = screen.getByRole("navigation", { name: "Documents" });
-  await until(() => within(nav).queryByText("Launch") !== null, "listed");
-  fireEvent.click(within(nav).getByText("Launch"));
-  await until(() => screen.queryByRole("button", { name: "Conversation" }) !== null, "open");
-  fireEvent.click(screen.getByRole("button", { name: "Conversation" }));
-  await until(() => screen.queryByRole("textbox", { name: "Message" }) !== null, "the composer");
+  let spec = null as unknown as DocumentDetail;
+  const { app, plan } = await renderAppWithConversationOpen("Launch", async (bridge) => {
+    spec = await bridge.api.createDocument({ title: "Spec" });
+    await bridge.api.createDocument({ title: "Roadmap" });
+  });
   return { app, plan, spec };
 }
 

@@ -45,3 +45,20 @@ export async function renderAppWithPlanOpen(title = "Plan", prepare?: (bridge: M
   await until(() => screen.queryByRole("textbox", { name: "Document title" }) !== null, "the title field");
   return app;
 }
+
+/**
+ * The App with plan `title` opened from the list (made through the bridge, after what `before` makes) and its
+ * conversation panel open; resolves once the composer is there.
+ */
+export async function renderAppWithConversationOpen(title = "Plan", before: (bridge: MemoryBridge) => Promise<void> = async () => {}) {
+  const app = renderApp();
+  await before(app.bridge);
+  const plan = await app.bridge.api.createDocument({ title });
+  const nav = screen.getByRole("navigation", { name: "Documents" });
+  await until(() => within(nav).queryByText(title) !== null, `${title} listed`);
+  fireEvent.click(within(nav).getByText(title));
+  await until(() => screen.queryByRole("button", { name: "Conversation" }) !== null, "the plan open");
+  fireEvent.click(screen.getByRole("button", { name: "Conversation" }));
+  await until(() => screen.queryByRole("textbox", { name: "Message" }) !== null, "the composer");
+  return { app, plan };
+}
