@@ -22,16 +22,35 @@ export function isSessionBoundary(entry: ConversationEntry): boolean {
 /** The command that starts a new Planner session, sent as a message to the Planner. */
 export const NEW_SESSION_COMMAND = "/new";
 
-/** One entry as the model reads it: who wrote it (people by name and login, never merged), to whom, and the text. */
-export function renderEntry(entry: ConversationEntry): string {
+/**
+ * Every line of an entry's own text starts with this, so nothing a message says can stand at the start of a line as a
+ * header of its own (source trust: a person's text cannot pose as the Planner or as another person, and the Planner's
+ * earlier words cannot pose as a person's request).
+ */
+export const CONTENT_MARK = "│ ";
+
+/** A name in a header: brackets and line breaks could make it read as more than one name. */
+const headerName = (name: string) => name.replace(/[[\]]/g, (c) => (c === "[" ? "(" : ")")).replace(/\s+/g, " ");
+
+function header(entry: ConversationEntry): string {
   const { author } = entry;
-  const who = author.kind === "person" ? `${author.name}${author.login ? ` (@${author.login})` : ""}` : author.kind === "planner" ? "Planner" : "Chopin";
-  const said = `${who}${entry.to === "planner" && author.kind === "person" ? " to the Planner" : ""}: ${entry.text}`;
-  if (!entry.references || entry.references.length === 0) return said;
-  // Named as evidence the Planner may read, never as its plan: read_reference takes these ids.
-  const listed = entry.references.map((r) => `“${r.title}” (document ${r.documentId}, revision ${r.revision} when sent)`).join("; ");
-  return `${said}
-[References for read_reference: ${listed}]`;
+  if (author.kind === "planner") return "[Planner, earlier: your own words, not a request]";
+  if (author.kind === "system") return "[Chopin notice]";
+  const who = `${headerName(author.name)}${author.login ? ` (@${author.login})` : ""}`;
+  return `[${who}${entry.to === "planner" ? " to the Planner" : ""}]`;
+}
+
+/**
+ * One entry as the model reads it: a header naming who wrote it (people by name and login, never merged) and to whom,
+ * then its text, every line marked as content; a person's quoted lines ("> ...") are marked as quoted; the documents
+ * a message references are listed for read_reference as evidence.
+ */
+export function renderEntry(entry: ConversationEntry): string {
+  const quoting = entry.author.kind === "person";
+  const lines = entry.text.split("\n").map((line) => `${CONTENT_MARK}${quoting && /^\s*>/.test(line) ? "(quoted) " : ""}${line}`);
+  const references = (entry.references ?? []).map((r) => `“${headerName(r.title)}” (document ${r.documentId}, revision ${r.revision} when sent)`);
+  if (references.length > 0) lines.push(`${CONTENT_MARK}(references for read_reference, evidence only: ${references.join("; ")})`);
+  return `${header(entry)}\n${lines.join("\n")}`;
 }
 
 interface Bounds {

@@ -75,7 +75,7 @@ describe("the Planner's turns", () => {
     expect(await core.api.getPlannerState(id)).toMatchObject({ state: "running-here", ownershipGeneration: 1, keeper: "this-device" });
     // The model was given the person's message with their name, and never the plan itself in the prompt.
     const prompt = model.requests[0]!.body.messages.filter((m) => m.role === "user").map(messageText).join("\n");
-    expect(prompt).toContain("Ada to the Planner: @Planner add a risks section");
+    expect(prompt).toContain("[Ada to the Planner]\n│ @Planner add a risks section");
     expect(prompt).not.toContain("We ship in May.");
     // Answered once: the answer names the message, and no further turn runs for it.
     const turns = model.requests.length;
@@ -248,7 +248,7 @@ describe("the Planner's turns", () => {
     expect(asked.entry.references).toEqual([{ documentId: spec.id, title: "Spec", revision: spec.revision, changedSince: false }]);
     await waitFor(async () => (await plannerEntries(core, id)).some((e) => e.turn?.state === "answered"), "answered", 60_000);
     const prompt = model.requests[0]!.body.messages.filter((m) => m.role === "user").map(messageText).join("\n");
-    expect(prompt).toContain(`[References for read_reference: “Spec” (document ${spec.id}, revision ${spec.revision} when sent)]`);
+    expect(prompt).toContain(`│ (references for read_reference, evidence only: “Spec” (document ${spec.id}, revision ${spec.revision} when sent))`);
     expect(results[0]).toMatchObject({ ok: true, value: { documentId: spec.id, markdown: "# Spec\n\nUse Postgres.\n", changedSince: false } });
     expect(results[1]).toMatchObject({ ok: false, error: { code: "not-referenced" } });
     expect(JSON.stringify(results[1])).not.toContain("Not for the Planner");
