@@ -8,48 +8,26 @@
  */
 import { expect, test } from "@playwright/test";
 import { PLANNER_LEASE_TTL_MS } from "../shared/limits.js";
-import { connectFakeGitHub } from "../test-support/fake-github/control.js";
-import { defaultFixtures } from "../test-support/fake-github/fixtures.js";
-import { connectCoreApi, type CoreApiClient } from "./support/core-api-client.js";
-import { startFakeGitHubProcess, type FakeGitHubProcess } from "./support/fake-github.js";
-import { startCore, stopAll, tempDir } from "./support/processes.js";
-import { addRelayUser, startRelayProcess } from "./support/relay.js";
-import { freePort } from "./support/tcp-proxy.js";
-import { startPlannerModel, type PlannerModel } from "./support/planner-model.js";
+import type { CoreApiClient } from "./support/core-api-client.js";
+import { signIn, startPlannerTeam, type PlannerTeam } from "./support/planner-team.js";
+import { stopAll } from "./support/processes.js";
 
-let fake: FakeGitHubProcess | undefined;
-let model: PlannerModel | undefined;
+let team: PlannerTeam | undefined;
 const clients: CoreApiClient[] = [];
 test.afterAll(async () => {
   for (const client of clients) client.close();
   await stopAll();
-  await fake?.stop();
-  await model?.fake.close();
+  await team?.close();
 });
 
 test("the owner's app killed loses the Planner when its lease expires at the relay, and the next claim is generation 2", async () => {
   test.setTimeout(180_000);
-  fake = await startFakeGitHubProcess();
-  // The Planner's turns never end here (the model never answers): messages to it keep waiting, so ownership alone is
-  // what the test watches.
-  model = await startPlannerModel({ hang: true });
-  const github = ["--github-client-id", defaultFixtures().clientId, "--github-api-url", fake.url, "--github-web-url", fake.url, ...model.args];
-  const relayDir = tempDir("killed-relay");
-  const port = await freePort();
-  const [tokenA, tokenB] = [await addRelayUser(relayDir, "alice"), await addRelayUser(relayDir, "bob")];
-  await startRelayProcess(relayDir, port);
-  const [coreA, coreB] = await Promise.all([
-    startCore(tempDir("killed-a"), ["--relay", `ws://127.0.0.1:${port}`, "--relay-token", tokenA, ...github], model.env),
-    startCore(tempDir("killed-b"), ["--relay", `ws://127.0.0.1:${port}`, "--relay-token", tokenB, ...github], model.env),
-  ]);
-  const [alice, bob] = [await connectCoreApi(coreA.ready), await connectCoreApi(coreB.ready)];
+  // The Planner's turns never end here (the model never answers): Alice's app is mid-turn when it is killed.
+  team = await startPlannerTeam("killed");
+  const { coreA, coreB } = team;
+  const [alice, bob] = [await signIn(team, coreA.ready, "alice"), await signIn(team, coreB.ready, "bob")];
   clients.push(alice, bob);
-  for (const [client, login] of [[alice, "alice"], [bob, "bob"]] as const) {
-    const { deviceFlow } = await client.api.startSignIn();
-    await connectFakeGitHub(fake.url).approveDevice(deviceFlow!.userCode, login);
-    await expect.poll(async () => (await client.api.getAuthState()).state, { timeout: 30_000 }).toBe("signed-in");
-    await expect.poll(async () => (await client.api.getSyncStatus()).state, { timeout: 30_000 }).toBe("connected");
-  }
+  for (const client of [alice, bob]) await expect.poll(async () => (await client.api.getSyncStatus()).state, { timeout: 30_000 }).toBe("connected");
 
   const plan = await alice.api.createDocument({ title: "Owned", shared: true });
   await expect.poll(async () => (await bob.api.listDocuments()).some((d) => d.id === plan.id && !d.arriving), { timeout: 30_000 }).toBe(true);

@@ -7,37 +7,18 @@
  * message makes his app the owner under generation 2, which Alice's window shows too.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { connectFakeGitHub } from "../test-support/fake-github/control.js";
-import { defaultFixtures } from "../test-support/fake-github/fixtures.js";
 import { createDocument, openApp, openDocument } from "./support/app-page.js";
-import { connectCoreApi } from "./support/core-api-client.js";
-import { startFakeGitHubProcess, type FakeGitHubProcess } from "./support/fake-github.js";
-import { startCore, stopAll, tempDir, type CoreReady } from "./support/processes.js";
-import { addRelayUser, startRelayProcess } from "./support/relay.js";
-import { freePort } from "./support/tcp-proxy.js";
-import { startPlannerModel, type PlannerModel } from "./support/planner-model.js";
+import { signIn, startPlannerTeam, type PlannerTeam } from "./support/planner-team.js";
+import { stopAll } from "./support/processes.js";
 
-let fake: FakeGitHubProcess | undefined;
-let model: PlannerModel | undefined;
+let team: PlannerTeam | undefined;
 test.afterAll(async () => {
   await stopAll();
-  await fake?.stop();
-  await model?.fake.close();
+  await team?.close();
 });
 
 const planner = (page: Page) => page.getByRole("status", { name: "Planner" });
 const messages = (page: Page) => page.getByRole("log", { name: "Messages" });
-
-async function signIn(ready: CoreReady, login: string): Promise<void> {
-  const client = await connectCoreApi(ready);
-  try {
-    const { deviceFlow } = await client.api.startSignIn();
-    await connectFakeGitHub(fake!.url).approveDevice(deviceFlow!.userCode, login);
-    await expect.poll(async () => (await client.api.getAuthState()).state, { timeout: 30_000 }).toBe("signed-in");
-  } finally {
-    client.close();
-  }
-}
 
 async function openConversation(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Conversation" }).click();
@@ -45,21 +26,12 @@ async function openConversation(page: Page): Promise<void> {
 }
 
 test("the owner is shown in both windows once one of them asks the Planner, and a confirmed reset hands it on", async ({ browser }) => {
-  fake = await startFakeGitHubProcess();
   // The Planner's turns never end here (the model never answers): messages to it keep waiting, so ownership alone is
   // what the test watches.
-  model = await startPlannerModel({ hang: true });
-  const github = ["--github-client-id", defaultFixtures().clientId, "--github-api-url", fake.url, "--github-web-url", fake.url, ...model.args];
-  const relayDir = tempDir("planner-relay");
-  const port = await freePort();
-  const [tokenA, tokenB] = [await addRelayUser(relayDir, "alice"), await addRelayUser(relayDir, "bob")];
-  await startRelayProcess(relayDir, port);
-  const [coreA, coreB] = await Promise.all([
-    startCore(tempDir("planner-a"), ["--relay", `ws://127.0.0.1:${port}`, "--relay-token", tokenA, ...github], model.env),
-    startCore(tempDir("planner-b"), ["--relay", `ws://127.0.0.1:${port}`, "--relay-token", tokenB, ...github], model.env),
-  ]);
-  await signIn(coreA.ready, "alice");
-  await signIn(coreB.ready, "bob");
+  team = await startPlannerTeam("planner");
+  const { coreA, coreB } = team;
+  (await signIn(team, coreA.ready, "alice")).close();
+  (await signIn(team, coreB.ready, "bob")).close();
   const alice = await openApp(browser, coreA.ready.url);
   const bob = await openApp(browser, coreB.ready.url);
 
