@@ -6,6 +6,7 @@
 import type { Brief, CreatedVia, Provenance, RepositoryBinding } from "./schema/plan-document.js";
 import type { ErrorShape } from "./errors.js";
 import type { Addressee, Author } from "./schema/conversation.js";
+import type { AgentColor, AgentModelChoice, AgentToolName } from "./schema/agent-profiles.js";
 
 /** An Automerge document id (the part after `automerge:`). */
 export type DocumentId = string;
@@ -366,6 +367,86 @@ export interface PlannerApi {
   getPlannerState(id: DocumentId): Promise<PlannerState>;
   /** Any editor's reset: whoever runs the Planner here stops; the conversation records who reset it. */
   resetPlannerOwnership(id: DocumentId): Promise<PlannerState>;
+}
+
+/** This app's experimental features (issue #27), each off unless turned on here or for one run. */
+export interface ExperimentalSettings {
+  /** The Settings switch, kept on this device: agent chat and its Agents page. Off unless turned on. */
+  enableAgentChat: boolean;
+  /** This run was started with --enable-agent-chat or CHOPIN_ENABLE_AGENT_CHAT=1: agent chat is on whatever the switch says. */
+  agentChatByCommandLine: boolean;
+  /** Whether agent chat is on now: the switch or the command line. */
+  agentChatOn: boolean;
+}
+
+export interface ExperimentalSettingsPatch {
+  enableAgentChat?: boolean;
+}
+
+/** Built by createExperimentalApi (main/agents/). */
+export interface ExperimentalApi {
+  getExperimentalSettings(): Promise<ExperimentalSettings>;
+  /** Every window hears the result ("experimental-settings-changed"). */
+  updateExperimentalSettings(patch: ExperimentalSettingsPatch): Promise<ExperimentalSettings>;
+}
+
+/** An agent profile (issue #27): who an agent is and what it may do, kept with the team (or on this device). */
+export interface AgentProfile {
+  id: string;
+  name: string;
+  color: AgentColor;
+  /** Markdown, given to the agent with every session. */
+  instructions: string;
+  model: AgentModelChoice;
+  /** The tools it may use, in AGENT_TOOL_NAMES order. */
+  tools: AgentToolName[];
+  /** The Planner: built in, never removed, its name fixed. */
+  builtIn: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface AgentList {
+  /** "team": the connected relay's team keeps these (synced); "device": no relay is configured, they stay here. */
+  scope: "device" | "team";
+  /**
+   * A relay is configured but this device has not learnt its team yet (its first connection): only the Planner is
+   * listed and changes are refused ('relay-unavailable') until the team's profiles can be reached.
+   */
+  teamPending: boolean;
+  /** The Planner first, then by name. */
+  agents: AgentProfile[];
+  /** Profiles that did not pass the schema (a newer app's, or damaged): kept in the document, not listed. */
+  unreadable: number;
+}
+
+export interface AgentInput {
+  name: string;
+  /** Default: DEFAULT_AGENT_COLOR. */
+  color?: AgentColor;
+  /** Default: none. */
+  instructions?: string;
+  /** Default: the team default. */
+  model?: AgentModelChoice;
+  /** Default: DEFAULT_AGENT_TOOLS (every tool that only reads). */
+  tools?: AgentToolName[];
+}
+
+/** Only the fields named change; a teammate's concurrent change of another field stays. */
+export type AgentPatch = Partial<AgentInput>;
+
+/**
+ * Agent profiles (issue #27). Every method refuses with 'agent-chat-disabled' while agent chat is off on this app
+ * (nothing is read or changed, nothing deleted). Built by createAgentsApi (main/agents/).
+ */
+export interface AgentsApi {
+  listAgents(): Promise<AgentList>;
+  /** Answers once the profile is on disk here. */
+  createAgent(input: AgentInput): Promise<AgentProfile>;
+  /** 'agent-not-found' for an unknown id; 'agent-built-in' for renaming the Planner. */
+  updateAgent(id: string, patch: AgentPatch): Promise<AgentProfile>;
+  /** 'agent-not-found' for an unknown id; 'agent-built-in' for the Planner. */
+  removeAgent(id: string): Promise<void>;
 }
 
 /** Everything a window may ask of the core: one interface per domain, each built beside its service. */

@@ -50,6 +50,12 @@ export const ERROR_CODES = [
   "planner-owner-unavailable",
   /** The plan's repository does not let this person run the Planner (push or admin, the App's access); nothing posted. */
   "repository-forbidden",
+  /** Agent chat (issue #27) is turned off on this app (Settings → Experimental); nothing was read or changed. */
+  "agent-chat-disabled",
+  /** No agent profile has that id (it was removed, here or by a teammate); nothing was changed. */
+  "agent-not-found",
+  /** The built-in Planner profile cannot be removed or renamed; nothing was changed. */
+  "agent-built-in",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -140,3 +140,14 @@ export const MAX_PLANNER_ENTRY_NOTE_CHARS = 1_000;
 
 /** Documents one conversation message may reference with `#` (the Planner reads them with read_reference). */
 export const MAX_MESSAGE_REFERENCES = 5;
+
+/**
+ * Agent profiles (issue #27), shared with the team: the profiles a team keeps besides the built-in Planner (creation
+ * refuses the next one), a name's length in UTF-16 code units (as a title's), instructions in UTF-8 bytes (Markdown,
+ * sent to a model with every session, so far below a message's bound), a model's name, and a profile id.
+ */
+export const MAX_AGENT_PROFILES = 50;
+export const MAX_AGENT_NAME_CHARS = 60;
+export const MAX_AGENT_INSTRUCTIONS_BYTES = 16 * 1024;
+export const MAX_AGENT_MODEL_CHARS = 200;
+export const MAX_AGENT_ID_CHARS = 64;
