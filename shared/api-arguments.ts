@@ -14,6 +14,7 @@ import { ChopinError } from "./errors.js";
 import { MAX_CLIENT_REQUEST_ID_CHARS, MAX_CONVERSATION_PAGE_ENTRIES, MAX_MESSAGE_BYTES, MAX_MESSAGE_REFERENCES } from "./limits.js";
 import { optionsRefusal } from "./options-object.js";
 import { messageTextSchema } from "./schema/conversation.js";
+import { AGENT_ID_PATTERN, agentInputFields } from "./schema/agent-profiles.js";
 import { utf8Bytes } from "./utf8.js";
 
 /** An options object: a plain object with these fields (or, when `optional`, nothing at all). */
@@ -41,6 +42,7 @@ const documentId = z.string({ error: "A document id is text (the plan's id, or i
 const versionId = z.string({ error: "A version id is text, as listVersions gives it." });
 const entryId = z.string({ error: "An entry id is text, as a conversation page gives it." }).regex(/^[0-9a-f]{32}$/, "That is not an entry id.");
 const heads = z.array(z.string(), { error: "Heads are a list of change hashes." });
+const agentId = z.string({ error: "An agent id is text, as listAgents gives it." }).regex(AGENT_ID_PATTERN, "That is not an agent id.");
 const text = (what: string) => z.string({ error: `${what} must be text.` });
 const flag = (what: string) => z.boolean({ error: `${what} must be true or false.` });
 
@@ -143,6 +145,29 @@ export const API_ARGUMENTS = {
     // The provider's fields are the Planner settings' to judge (main/planner/planner-settings.ts names each field).
     options("The Planner's settings", { enabled: flag("enabled").optional(), provider: z.unknown().optional() }),
   ]),
+  getExperimentalSettings: z.tuple([]),
+  updateExperimentalSettings: z.tuple([options("Experimental settings", { enableAgentChat: flag("enableAgentChat").optional() })]),
+  listAgents: z.tuple([]),
+  createAgent: z.tuple([
+    options("A new agent's details", {
+      name: agentInputFields.name,
+      color: agentInputFields.color.optional(),
+      instructions: agentInputFields.instructions.optional(),
+      model: agentInputFields.model.optional(),
+      tools: agentInputFields.tools.optional(),
+    }),
+  ]),
+  updateAgent: z.tuple([
+    agentId,
+    options("An agent's changes", {
+      name: agentInputFields.name.optional(),
+      color: agentInputFields.color.optional(),
+      instructions: agentInputFields.instructions.optional(),
+      model: agentInputFields.model.optional(),
+      tools: agentInputFields.tools.optional(),
+    }),
+  ]),
+  removeAgent: z.tuple([agentId]),
 } satisfies { [M in ApiMethod]: z.ZodType<unknown[]> };
 
 /** Every argument, and where it goes wrong, in one sentence: "path: problem" for a field, the sentence itself else. */

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChopinApi, ChopinEvents, EventName } from "./api.js";
 import { DEFAULT_DOCUMENT_TITLE, MAX_CONVERSATION_PAGE_ENTRIES, MAX_MESSAGE_BYTES, MAX_MESSAGE_REFERENCES } from "./limits.js";
+import { agentContractCases } from "./api-contract-agents.js";
 
 export interface ContractSubject {
   api: ChopinApi;
@@ -20,9 +21,12 @@ const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 const utf8 = (text: string) => base64(new TextEncoder().encode(text));
 const invalid = { code: "invalid-input" };
 
+/** One case of the suite: a fresh subject, closed afterwards whatever happened. */
+export type ContractCase = (title: string, body: (subject: ContractSubject) => Promise<void>) => void;
+
 export function chopinApiContract(name: string, start: () => Promise<ContractSubject>): void {
   describe(`the ChopinApi contract: ${name}`, () => {
-    const run = (title: string, body: (subject: ContractSubject) => Promise<void>) =>
+    const run: ContractCase = (title, body) =>
       it(title, { timeout: 60_000 }, async () => {
         const subject = await start();
         try {
@@ -237,5 +241,7 @@ export function chopinApiContract(name: string, start: () => Promise<ContractSub
       await expect(api.withdrawMessage(plan.id, "not an id")).rejects.toMatchObject(invalid);
       await expect(api.abortPlannerTurn(plan.id)).rejects.toMatchObject({ code: "not-found", message: expect.stringMatching(/No Planner turn is running/) });
     });
+
+    agentContractCases(run);
   });
 }

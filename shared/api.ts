@@ -450,7 +450,7 @@ export interface AgentsApi {
 }
 
 /** Everything a window may ask of the core: one interface per domain, each built beside its service. */
-export interface ChopinApi extends DocumentsApi, VersionsApi, SettingsApi, SyncApi, GitHubApi, ConversationsApi, PlannerApi {}
+export interface ChopinApi extends DocumentsApi, VersionsApi, SettingsApi, SyncApi, GitHubApi, ConversationsApi, PlannerApi, ExperimentalApi, AgentsApi {}
 
 /** A plan as a Markdown file (exportMarkdown). */
 export interface MarkdownFile {
@@ -539,6 +539,9 @@ export interface ChopinEvents {
   "planner-settings-changed": PlannerSettings;
   /** The Planner's turn running on this app, as it goes: its text so far and its tool calls (the owner's app only). */
   "planner-turn": PlannerTurnProgress;
+  "experimental-settings-changed": ExperimentalSettings;
+  /** The agent profiles changed (here, or a teammate's edit arrived), or which ones apply (the relay changed); only while agent chat is on. */
+  "agents-changed": AgentList;
 }
 
 /** A running turn of the Planner, as the app that runs it streams it to its windows. */
@@ -601,6 +604,12 @@ export const API_METHODS = [
   "resetPlannerOwnership",
   "getPlannerSettings",
   "updatePlannerSettings",
+  "getExperimentalSettings",
+  "updateExperimentalSettings",
+  "listAgents",
+  "createAgent",
+  "updateAgent",
+  "removeAgent",
 ] as const satisfies readonly ApiMethod[];
 
 // Compile-time proof that API_METHODS lists every method of ChopinApi.
@@ -608,7 +617,7 @@ type MissingMethods = Exclude<ApiMethod, (typeof API_METHODS)[number]>;
 const _allMethodsListed: MissingMethods extends never ? true : never = true;
 void _allMethodsListed;
 
-export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed", "auth-state", "conversation-changed", "planner-changed", "planner-settings-changed", "planner-turn"] as const satisfies readonly EventName[];
+export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed", "auth-state", "conversation-changed", "planner-changed", "planner-settings-changed", "planner-turn", "experimental-settings-changed", "agents-changed"] as const satisfies readonly EventName[];
 
 // Compile-time proof that EVENT_NAMES lists every event of ChopinEvents (the shells forward exactly these).
 type MissingEvents = Exclude<EventName, (typeof EVENT_NAMES)[number]>;

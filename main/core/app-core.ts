@@ -13,6 +13,9 @@ import { toHexHeads } from "../documents/heads.js";
 import { refusedOnceClosing } from "../util/closed-guard.js";
 import { chmodSync, mkdirSync } from "node:fs";
 import { createPlannerApi } from "../planner/planner-api.js";
+import { AgentChatSwitch } from "../agents/agent-chat-switch.js";
+import { AgentProfiles } from "../agents/agent-profiles.js";
+import { createAgentsApi, createExperimentalApi } from "../agents/agents-api.js";
 import { Repo, type DocumentId, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinApi, ChopinEvents } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
@@ -112,8 +115,28 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   conversations.notePlans((await docs.listDocuments()).map((d) => d.id));
   conversations.notePlans((await docs.listDocuments({ archived: true })).map((d) => d.id));
   events.on("documents-changed", ({ ids }) => conversations.notePlans(ids));
-  const isShared = (id: string) => docs.isShared(conversations.planOf(id) ?? id);
-  const sharing = { setRelay: docs.setRelay.bind(docs), setTeamIndex: docs.setTeamIndex.bind(docs), isShared };
+  // Agent profiles (issue #27): the configured relay team's document is shared with it, this device's never.
+  const agentChat = new AgentChatSwitch(db, options.enableAgentChat === true);
+  const agents = new AgentProfiles({
+    repo,
+    holds: (id) => chunks.holds([id]),
+    deviceId: peerId,
+    chatOn: () => agentChat.on(),
+    changed: (list) => events.emit("agents-changed", list),
+  });
+  const isShared = (id: string) => docs.isShared(conversations.planOf(id) ?? id) || agents.isTeamDocument(id);
+  const sharing = {
+    setRelay(url: string | null) {
+      docs.setRelay(url);
+      agents.setRelay(url);
+    },
+    async setTeamIndex(documentId: string | null, confirmed?: boolean) {
+      // The team is named before its list loads: its profiles need only the name, not the list.
+      agents.setTeam(documentId);
+      await docs.setTeamIndex(documentId, confirmed);
+    },
+    isShared,
+  };
 
   const syncStatus = new SyncStatusPublisher(repo, () => relay!, isShared, events);
   // Each (re)connection to the relay retries fetching the team's plans this device lacks (team-prefetch.ts).
@@ -217,6 +240,8 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     ...createGitHubApi(github, docs),
     ...createConversationsApi(conversations, plannerAsked),
     ...createPlannerApi(ownership, planner.settings),
+    ...createExperimentalApi(agentChat, agents, (after) => events.emit("experimental-settings-changed", after)),
+    ...createAgentsApi(agents),
   };
 
 

@@ -45,6 +45,8 @@ export interface AppCoreOptions {
    * writes but runs no turn: for tests of ownership alone, which must not reach for a model.
    */
   planner?: { provider?: { type: "openai" | "anthropic" | "azure"; baseUrl: string; model: string; apiKey: string }; copilotModel?: string; off?: boolean; turns?: boolean };
+  /** Agent chat on for this run whatever Settings say (host mode: --enable-agent-chat or CHOPIN_ENABLE_AGENT_CHAT=1). */
+  enableAgentChat?: boolean;
   /** Planner lease timing of this app (tests shorten it; the relay's lease length is the relay's own). */
   plannerLease?: { renewEveryMs?: number; stopMarginMs?: number; localTtlMs?: number };
 }

@@ -30,6 +30,7 @@ import { firstHeadingText } from "../../../shared/markdown-headings.js";
 import { checkArguments } from "../../../shared/api-arguments.js";
 import { memoryConversations, type MemoryConversations } from "./memory-conversations.js";
 import { memoryPlanner, type MemoryPlanner } from "./memory-planner.js";
+import { memoryAgents, type MemoryAgents } from "./memory-agents.js";
 
 /** The core's refusal to share without a team relay (main/documents/share-guard.ts), in its shape. */
 const noRelay = () => new ChopinError("no-relay", "No team relay is configured, so this document cannot be shared yet.");
@@ -59,6 +60,8 @@ export interface MemoryBridge extends ChopinBridge {
   receiveMessage: MemoryConversations["receive"];
   /** Plays another app taking the Planner in a plan (or nobody holding it: null), as the keeper would push it. */
   setPlannerOwner: MemoryPlanner["setOwner"];
+  /** The agent profiles and the agent-chat switch (memory-agents.ts): tests play the command line and teammates. */
+  agents: MemoryAgents;
   /** Makes the next call of `method` fail with this error. */
   failNext(method: keyof ChopinApi, error: ChopinError): void;
 }
@@ -108,6 +111,12 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
     settingsChanged: (settings) => bridge.emit("planner-settings-changed", settings),
   });
   bridge.setPlannerOwner = planner.setOwner;
+  const agents = memoryAgents({
+    now: () => ++clock,
+    settingsChanged: (settings) => bridge.emit("experimental-settings-changed", settings),
+    agentsChanged: (list) => bridge.emit("agents-changed", list),
+  });
+  bridge.agents = agents;
   const api: ChopinApi = {
     async listDocuments(query) {
       const archived = query?.archived ?? false;
@@ -303,6 +312,12 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
     getPlannerSettings: planner.getPlannerSettings,
     updatePlannerSettings: planner.updatePlannerSettings,
     resetPlannerOwnership: planner.resetPlannerOwnership,
+    getExperimentalSettings: agents.getExperimentalSettings,
+    updateExperimentalSettings: agents.updateExperimentalSettings,
+    listAgents: agents.listAgents,
+    createAgent: agents.createAgent,
+    updateAgent: agents.updateAgent,
+    removeAgent: agents.removeAgent,
   };
   /** Replaces the auth state the way the core does: every change is announced. */
   function setAuth(next: Partial<AuthState> & Pick<AuthState, "state">) {
