@@ -19,6 +19,7 @@ describe("parseHostArgs", () => {
       github: { clientId: null, apiBaseUrl: "https://api.github.com", webBaseUrl: "https://github.com" },
       githubToken: null,
       planner: { off: false },
+      enableAgentChat: false,
     });
   });
 

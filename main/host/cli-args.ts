@@ -1,6 +1,7 @@
 /**
  * Parses host mode's command line: `--headless --data-dir DIR [--relay URL --relay-token T] [--ui-port P]
- * [--mcp-port P] [--github-client-id ID --github-api-url URL --github-web-url URL] [--planner-provider ...]`, with CHOPIN_* environment
+ * [--mcp-port P] [--github-client-id ID --github-api-url URL --github-web-url URL] [--planner-provider ...]
+ * [--enable-agent-chat]`, with CHOPIN_* environment
  * equivalents, and CHOPIN_GITHUB_TOKEN (a GitHub user access token to sign in with, from the environment only: a
  * flag would show it in `ps`). Bad values are typed errors with a sentence, not crashes.
  */
@@ -10,6 +11,7 @@ import { DEFAULT_MCP_PORT, DEFAULT_UI_PORT } from "../../shared/defaults.js";
 import { GITHUB_FLAGS, GITHUB_TOKEN_ENV, parseGitHubConfig, readGitHubToken, type GitHubConfig } from "../github/github-config.js";
 import type { AppCoreOptions } from "../core/types.js";
 import { PLANNER_FLAGS, parsePlannerArgs } from "./planner-args.js";
+import { AGENT_CHAT_ENV, AGENT_CHAT_FLAG, parseAgentChatArg } from "./agent-chat-args.js";
 
 export interface HostArgs {
   headless: boolean;
@@ -26,6 +28,8 @@ export interface HostArgs {
   githubToken: string | null;
   /** The Planner's provider and whether it is off (planner-args.ts). */
   planner: NonNullable<AppCoreOptions["planner"]>;
+  /** Agent chat on for this run (agent-chat-args.ts). */
+  enableAgentChat: boolean;
 }
 
 /** The options, for util.parseArgs (shared/node/cli-options.ts). */
@@ -33,6 +37,7 @@ const OPTIONS: OptionKinds = {
   headless: { type: "boolean" },
   open: { type: "boolean" },
   "no-open": { type: "boolean" },
+  [AGENT_CHAT_FLAG.slice(2)]: { type: "boolean" },
   "data-dir": { type: "string" },
   relay: { type: "string" },
   "relay-token": { type: "string" },
@@ -42,7 +47,7 @@ const OPTIONS: OptionKinds = {
   ...Object.fromEntries(Object.values(PLANNER_FLAGS).map((flag) => [flag.slice(2), { type: "string" as const }])),
 };
 const OFFERED =
-  "Options: --headless --data-dir DIR --relay URL --relay-token TOKEN --ui-port P --mcp-port P --no-open --github-client-id ID --github-api-url URL --github-web-url URL --planner-provider openai|anthropic|azure --planner-base-url URL --planner-model NAME. " +
+  `Options: --headless --data-dir DIR --relay URL --relay-token TOKEN --ui-port P --mcp-port P --no-open --github-client-id ID --github-api-url URL --github-web-url URL --planner-provider openai|anthropic|azure --planner-base-url URL --planner-model NAME ${AGENT_CHAT_FLAG} (or ${AGENT_CHAT_ENV}=1). ` +
   `Environment only: ${GITHUB_TOKEN_ENV}=TOKEN signs in to GitHub (checked against --github-api-url) with a user access token held in memory only.`;
 
 function parsePort(flag: string, raw: string): number {
@@ -88,5 +93,6 @@ export function parseHostArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
     ),
     githubToken: readGitHubToken(env),
     planner: parsePlannerArgs(values, env),
+    enableAgentChat: parseAgentChatArg(flags.has(AGENT_CHAT_FLAG), env),
   };
 }

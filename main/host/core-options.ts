@@ -17,6 +17,7 @@ export function hostCoreOptions(args: HostArgs, dataDir: string, onStorageFault?
     githubWebUrl: args.github.webBaseUrl,
     githubToken: args.githubToken,
     planner: args.planner,
+    enableAgentChat: args.enableAgentChat,
     ...(onStorageFault ? { onStorageFault } : {}),
   };
 }
