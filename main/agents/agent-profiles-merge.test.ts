@@ -6,7 +6,7 @@
  * other profile still lists. Both replicas began the document on their own, from the shared genesis.
  */
 import { describe, expect, it } from "vitest";
-import { PLANNER_AGENT_ID } from "../../shared/schema/agent-profiles.js";
+import { AGENT_TOOL_NAMES, PLANNER_AGENT_ID } from "../../shared/schema/agent-profiles.js";
 import { mergeReplicas, profilesReplica, type ProfilesReplica } from "./agent-profiles-test-support.js";
 
 const scope = { kind: "team" as const, teamIndexId: "team-index-1" };
@@ -21,22 +21,21 @@ function teamMember(device: string): ProfilesReplica {
 const names = async (member: ProfilesReplica) => (await member.profiles.list()).agents.map((a) => a.name);
 
 describe("two replicas of a team's agent profiles, edited at once", () => {
-  it("keep both new agents, both fields of one profile, and both tools allowed", async () => {
+  it("keep both new agents, and edits of different fields of one profile (the Planner's included) both", async () => {
     const alice = teamMember("device-alice");
     const bob = teamMember("device-bob");
     const scout = await alice.profiles.create({ name: "Scout", tools: ["read_plan"] });
-    await alice.profiles.update(PLANNER_AGENT_ID, { tools: ["read_plan"] });
     mergeReplicas(alice, bob, scope);
     expect(await names(bob)).toEqual(["Planner", "Scout"]);
 
     // Concurrently: Alice adds Critic and renames Scout; Bob adds Builder, rewrites Scout's instructions and allows
-    // another tool; both allow a tool each on the Planner.
+    // another tool. Neither had changed the Planner before: each takes one tool from it, and changes one field.
     await alice.profiles.create({ name: "Critic" });
     await alice.profiles.update(scout.id, { name: "Scout II" });
-    await alice.profiles.update(PLANNER_AGENT_ID, { tools: ["read_plan", "edit_plan"], color: "red" });
+    await alice.profiles.update(PLANNER_AGENT_ID, { tools: AGENT_TOOL_NAMES.filter((name) => name !== "edit_plan"), color: "red" });
     await bob.profiles.create({ name: "Builder" });
     await bob.profiles.update(scout.id, { instructions: "Find the gaps.", tools: ["read_plan", "search_repository"] });
-    await bob.profiles.update(PLANNER_AGENT_ID, { tools: ["read_plan", "read_reference"], instructions: "Short answers." });
+    await bob.profiles.update(PLANNER_AGENT_ID, { tools: AGENT_TOOL_NAMES.filter((name) => name !== "read_reference"), instructions: "Short answers." });
     mergeReplicas(alice, bob, scope);
 
     const seen = await alice.profiles.list();
@@ -44,7 +43,7 @@ describe("two replicas of a team's agent profiles, edited at once", () => {
     expect(seen.agents.map((a) => a.name)).toEqual(["Planner", "Builder", "Critic", "Scout II"]);
     expect(seen.agents.find((a) => a.id === scout.id)).toMatchObject({ name: "Scout II", instructions: "Find the gaps.", tools: ["read_plan", "search_repository"] });
     // The Planner's record began at genesis on both sides: one object, its fields merged (not one whole profile winning).
-    expect(seen.agents[0]).toMatchObject({ color: "red", instructions: "Short answers.", tools: ["read_plan", "edit_plan", "read_reference"] });
+    expect(seen.agents[0]).toMatchObject({ color: "red", instructions: "Short answers.", tools: AGENT_TOOL_NAMES.filter((name) => name !== "edit_plan" && name !== "read_reference") });
     expect(seen.unreadable).toBe(0);
   });
 
