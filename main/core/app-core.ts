@@ -210,7 +210,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
 
   const token = loadOrCreateMcpToken(db);
   const relayUrl = () => settings.get().relayUrl;
-  const mcpStart = await startMcpOnStablePort({ documents: docs, db, token, relayUrl, conversations: toolConversations }, options.mcpPort ?? DEFAULT_MCP_PORT, db);
+  const mcpStart = await startMcpOnStablePort({ documents: docs, db, token, relayUrl, conversations: toolConversations, agents }, options.mcpPort ?? DEFAULT_MCP_PORT, db);
   const mcpServer = mcpStart.server;
   const configPath = writeMcpConfig(options.dataDir, mcpServer.url, token);
 

@@ -22,6 +22,7 @@ import { bodyRefusal, headerRefusal } from "./transport-checks.js";
 import { ClientSessions, UNKNOWN_CLIENT } from "./sessions.js";
 import { callTool, DOCUMENT_TOOL_DEFINITIONS, DOCUMENT_TOOLS } from "./tools.js";
 import { CONVERSATION_TOOL_DEFINITIONS } from "./conversation-tools.js";
+import { AGENT_TOOL_DEFINITIONS, type ToolAgents } from "./agent-tools.js";
 import { ToolRegistry } from "../util/tool-registry.js";
 
 export const MCP_SERVER_INFO = { name: "chopin", version: "0.1.0" };
@@ -48,6 +49,8 @@ export interface McpServerOptions {
   relayUrl?: () => string | null;
   /** Each plan's conversation: with it, the conversation tools are listed too. */
   conversations?: ToolConversations;
+  /** The agent profiles (issue #27): with them, list_agents is listed too (it refuses while agent chat is off). */
+  agents?: ToolAgents;
 }
 
 export interface RunningMcpServer {
@@ -63,7 +66,10 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
   const relayUrl = options.relayUrl ?? (() => null);
   let port = 0;
 
-  const tools = options.conversations ? new ToolRegistry<ToolContext>([...DOCUMENT_TOOL_DEFINITIONS, ...CONVERSATION_TOOL_DEFINITIONS]) : DOCUMENT_TOOLS;
+  const tools =
+    options.conversations || options.agents
+      ? new ToolRegistry<ToolContext>([...DOCUMENT_TOOL_DEFINITIONS, ...(options.conversations ? CONVERSATION_TOOL_DEFINITIONS : []), ...(options.agents ? AGENT_TOOL_DEFINITIONS : [])])
+      : DOCUMENT_TOOLS;
   const toolList = tools.list().map(({ name, description, inputSchema }) => ({
     name,
     description,
@@ -74,7 +80,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
     const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList }));
     server.setRequestHandler(CallToolRequestSchema, async (request) =>
-      callTool(request.params.name, request.params.arguments, { documents: options.documents, replays, clientName, relayUrl, conversations: options.conversations }, tools),
+      callTool(request.params.name, request.params.arguments, { documents: options.documents, replays, clientName, relayUrl, conversations: options.conversations, agents: options.agents }, tools),
     );
     return server;
   };

@@ -4,6 +4,7 @@
  * {"error":{code,message,details}}), never a thrown protocol error, so an agent can read and act on it. No tool deletes
  * anything. A write answers only once it is on disk.
  */
+import type { ToolAgents } from "./agent-tools.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ChopinError, toErrorShape, type ErrorShape } from "../../shared/errors.js";
 import type { DocumentId } from "@automerge/automerge-repo";
@@ -34,6 +35,8 @@ export interface ToolContext {
   relayUrl?: () => string | null;
   /** Each plan's conversation; the conversation tools are listed only where it is given. */
   conversations?: ToolConversations;
+  /** The agent profiles (issue #27); the agent tools are listed only where they are given. */
+  agents?: ToolAgents;
 }
 
 /**
