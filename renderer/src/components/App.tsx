@@ -19,6 +19,8 @@ import { matchShortcut, modKeyName } from "./shortcuts.js";
 import { RefusedScreen } from "./FatalScreen.js";
 import { CORE_DOWN_REASON, useCoreReachable } from "./use-core-reachable.js";
 import { useWindowTitle } from "./window-title.js";
+import { AgentsPage } from "../agents/AgentsPage.js";
+import { useExperimentalSettings } from "../state/use-experimental-settings.js";
 
 export function App() {
   const services = useServices();
@@ -27,7 +29,10 @@ export function App() {
   const dialog = useStore(ui, (s) => s.dialog);
   const refused = useStore(services.connection, (s) => s.core === "refused");
   const coreReachable = useCoreReachable();
-  useWindowTitle(selected ? selected.title : null);
+  // The Agents page (issue #27) shows only while agent chat is on: turned off, the main area is the documents' again.
+  const agentChatOn = useExperimentalSettings().settings?.agentChatOn === true;
+  const showAgents = useStore(ui, (s) => s.page === "agents") && agentChatOn;
+  useWindowTitle(showAgents ? "Agents" : selected ? selected.title : null);
 
   useEffect(() => services.start(), [services]);
 
@@ -65,9 +70,11 @@ export function App() {
     <div className="app">
       <FileDrop />
       <Sidebar />
-      <main className="main" aria-label={selected ? selected.title || "Untitled" : "No document open"}>
+      <main className="main" aria-label={showAgents ? "Agents" : selected ? selected.title || "Untitled" : "No document open"}>
         <NoticeBanner />
-        {selected ? (
+        {showAgents ? (
+          <AgentsPage />
+        ) : selected ? (
           <DocumentView key={selected.id} doc={selected} />
         ) : (
           <div className="empty-state">

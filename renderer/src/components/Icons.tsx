@@ -23,6 +23,12 @@ const paths: Record<string, ReactElement> = {
   ),
   list: <path d="M5.5 4h8M5.5 8h8M5.5 12h8M2.5 4h.01M2.5 8h.01M2.5 12h.01" />,
   chat: <path d="M2.5 3.5h11v7.5H7l-3 2.5V11H2.5z" />,
+  agents: (
+    <>
+      <rect x="3" y="5" width="10" height="8" rx="2" />
+      <path d="M8 2.5V5M6 9h.01M10 9h.01" />
+    </>
+  ),
   share: (
     <>
       <circle cx="4" cy="8" r="1.75" />

@@ -1,5 +1,5 @@
 /**
- * Settings: display name, relay URL and token, the GitHub account, the Planner, and how to connect a coding agent over MCP. The token field is
+ * Settings: display name, relay URL and token, the GitHub account, the Planner, experimental features, and how to connect a coding agent over MCP. The token field is
  * write-only: it starts empty, shows only whether a token is stored, and is cleared after saving.
  */
 import { useEffect, useState, type FormEvent } from "react";
@@ -10,6 +10,7 @@ import { describeError } from "../state/describe-error.js";
 import { Dialog } from "./Dialog.js";
 import { GitHubAccountSection } from "./GitHubAccountSection.js";
 import { PlannerSettingsSection } from "./PlannerSettingsSection.js";
+import { ExperimentalSettingsSection } from "./ExperimentalSettingsSection.js";
 import { Field } from "./SettingsField.js";
 import { CopyButton } from "./CopyButton.js";
 import { relayCheck } from "./relay-check.js";
@@ -184,6 +185,7 @@ export function SettingsDialog() {
           </>
         )}
       </section>
+      <ExperimentalSettingsSection />
     </Dialog>
   );
 }

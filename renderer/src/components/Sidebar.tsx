@@ -1,5 +1,6 @@
 /**
- * The document list: search, the Archived filter and New document, with the GitHub account in the footer.
+ * The document list: search, the Archived filter and New document, with the GitHub account in the footer; while agent
+ * chat is on (Settings → Experimental, issue #27), an Agents entry above them opens the Agents page.
  * Refreshes itself on 'documents-changed'. Each search-focus request (Mod+Shift+F, the palette) focuses and selects
  * the search field; ArrowDown in the field moves into the list (DocumentList), ArrowUp on its first row back. Each
  * list-focus request (ui.focusDocumentList: a dialog's opener is gone) focuses the list's current row, or the search
@@ -15,6 +16,7 @@ import { DocumentList, type DocumentListHandle } from "./DocumentList.js";
 import { Icon } from "./Icons.js";
 import { CORE_DOWN_REASON, useCoreReachable } from "./use-core-reachable.js";
 import { shortcutHint } from "./shortcuts.js";
+import { useExperimentalSettings } from "../state/use-experimental-settings.js";
 
 export function Sidebar() {
   const { documents, ui } = useServices();
@@ -29,6 +31,8 @@ export function Sidebar() {
   const searchRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<DocumentListHandle>(null);
   const coreReachable = useCoreReachable();
+  const agentChatOn = useExperimentalSettings().settings?.agentChatOn === true;
+  const onAgentsPage = useStore(ui, (s) => s.page === "agents") && agentChatOn;
   const store = documents.getState;
 
   useEffect(() => {
@@ -65,6 +69,17 @@ export function Sidebar() {
         <Icon name="plus" />
         New document
       </button>
+      {agentChatOn && (
+        <button
+          type="button"
+          className={onAgentsPage ? "sidebar-link is-current" : "sidebar-link"}
+          aria-current={onAgentsPage ? "page" : undefined}
+          onClick={() => ui.getState().showPage("agents")}
+        >
+          <Icon name="agents" />
+          Agents
+        </button>
+      )}
       <div className="search">
         <Icon name="search" />
         <input

@@ -105,6 +105,13 @@ export function createAppServices(
           }),
         );
       }
+      // A document opened (from the list, the palette, a new one) is shown: the Agents page gives way (issue #27).
+      stops.push(
+        documents.subscribe((s, before) => {
+          const opened = (s.opening !== before.opening && s.opening !== null) || (s.selected !== null && s.selected.id !== before.selected?.id);
+          if (opened && ui.getState().page !== "documents") ui.getState().showPage("documents");
+        }),
+      );
       const storage = pageStorage();
       stops.push(rememberLastOpen(documents, storage));
       void documents

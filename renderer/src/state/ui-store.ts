@@ -7,6 +7,9 @@ import type { DocumentId, VersionContent } from "../../../shared/api.js";
 
 export type DialogName = "settings" | "palette" | "repository";
 
+/** What the main area shows: the open document (or the empty state), or the Agents page (issue #27, while agent chat is on). */
+export type PageName = "documents" | "agents";
+
 export interface ConfirmRequest {
   title: string;
   message: string;
@@ -31,6 +34,9 @@ export interface ViewedVersion {
 }
 
 export interface UiState {
+  /** Back to "documents" whenever a document is opened (app-services.ts). */
+  page: PageName;
+  showPage(page: PageName): void;
   dialog: DialogName | null;
   confirm: ConfirmRequest | null;
   outlineOpen: boolean;
@@ -88,6 +94,8 @@ export type UiStore = StoreApi<UiState>;
 
 export function createUiStore(): UiStore {
   return createStore<UiState>((set, get) => ({
+    page: "documents",
+    showPage: (page) => set({ page }),
     dialog: null,
     confirm: null,
     outlineOpen: true,
