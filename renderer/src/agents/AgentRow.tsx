@@ -21,14 +21,14 @@ export function AgentRow({ agent, editable, onConfigure, onRemove }: { agent: Ag
           {modelWords(agent.model)} · {toolCountWords(agent)}
         </span>
       </div>
-      <button type="button" className="icon-button" aria-label={`Configure ${agent.name}`} title={`Configure ${agent.name}`} disabled={!editable} onClick={onConfigure}>
-        <Icon name="gear" />
-      </button>
       {!agent.builtIn && (
         <button type="button" className="button button-small" aria-label={`Remove ${agent.name}`} disabled={!editable} onClick={onRemove}>
           Remove
         </button>
       )}
+      <button type="button" className="icon-button" aria-label={`Configure ${agent.name}`} title={`Configure ${agent.name}`} disabled={!editable} onClick={onConfigure}>
+        <Icon name="gear" />
+      </button>
     </li>
   );
 }

@@ -4,8 +4,8 @@
  * saves at once. A run started with --enable-agent-chat (or CHOPIN_ENABLE_AGENT_CHAT=1) has it on whatever the switch
  * says, and this says so rather than show a switch that seems to do nothing.
  *
- * What must stay true: turning it off is said to keep what it made (the core deletes nothing); a refused save leaves
- * the switch as the core has it and says why.
+ * What must stay true: turning it off is said to keep what it made (the core deletes nothing); the switch shows the
+ * choice at once and, refused, goes back to what the core has and says why.
  */
 import { useId, useState } from "react";
 import { useServices } from "../state/app-services.js";
@@ -18,10 +18,11 @@ export function ExperimentalSettingsSection() {
   const hintId = useId();
   const { settings, error, show } = useExperimentalSettings();
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  /** What the person just chose, shown at once while the core saves it; null: the core's value. */
+  const [pending, setPending] = useState<boolean | null>(null);
 
   const turn = async (on: boolean) => {
-    setBusy(true);
+    setPending(on);
     try {
       const after = await bridge.api.updateExperimentalSettings({ enableAgentChat: on });
       show(after);
@@ -29,7 +30,7 @@ export function ExperimentalSettingsSection() {
     } catch (failure) {
       setMessage({ kind: "error", text: describeError(failure) });
     } finally {
-      setBusy(false);
+      setPending(null);
     }
   };
 
@@ -43,7 +44,7 @@ export function ExperimentalSettingsSection() {
       {settings && (
         <>
           <label className="toggle">
-            <input type="checkbox" checked={settings.enableAgentChat} disabled={busy} aria-describedby={hintId} onChange={(e) => void turn(e.target.checked)} />
+            <input type="checkbox" checked={pending ?? settings.enableAgentChat} disabled={pending !== null} aria-describedby={hintId} onChange={(e) => void turn(e.target.checked)} />
             <span>Agent chat</span>
           </label>
           <p className="field-hint" id={hintId}>
