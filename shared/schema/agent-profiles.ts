@@ -27,8 +27,8 @@ export const PLANNER_AGENT_NAME = "Planner";
 
 /**
  * The tools a profile may allow, by their registry names: the Planner's plan tools (main/planner/plan-tools.ts), its
- * reference reader (issue #26, still to come) and the read-only repository tools (main/github/repository-tools/; a
- * test there keeps this list naming each of them).
+ * reference reader (main/planner/reference-tool.ts) and the read-only repository tools (main/github/repository-tools/).
+ * main/agents/agent-tool-names.test.ts keeps this list equal to theirs.
  */
 export const AGENT_TOOL_NAMES = [
   "read_plan",
