@@ -5,6 +5,7 @@
  * pass their own). GitHub values are returned raw: they are validated after `ready`, where a bad one can be shown
  * in a dialog instead of crashing before there is a window.
  */
+import { AGENT_CHAT_FLAG } from "../host/agent-chat-args.js";
 import { resolve } from "node:path";
 import { readOptions, type OptionKinds } from "../../shared/node/cli-options.js";
 import { GITHUB_FLAGS, type GitHubConfigInput } from "../github/github-config.js";
@@ -14,11 +15,14 @@ export interface ElectronArgs {
   dataDir: string | null;
   /** Raw GitHub options as given; parseGitHubConfig checks them. */
   github: GitHubConfigInput;
+  /** --enable-agent-chat was given (agent chat on for this run). */
+  enableAgentChat: boolean;
 }
 
 /** The desktop app's own options; anything else on the command line is Chromium's or the OS's and is left alone. */
 const OPTIONS: OptionKinds = {
   "data-dir": { type: "string" },
+  [AGENT_CHAT_FLAG.slice(2)]: { type: "boolean" },
   ...Object.fromEntries(Object.values(GITHUB_FLAGS).map((flag) => [flag.slice(2), { type: "string" as const }])),
 };
 
@@ -36,5 +40,5 @@ export function parseElectronArgs(argv: readonly string[], cwd: string = process
     const value = valueOf(values, GITHUB_FLAGS[key].slice(2));
     if (value !== null) github[key] = value;
   }
-  return { dataDir: dataDir === null ? null : resolve(cwd, dataDir), github };
+  return { dataDir: dataDir === null ? null : resolve(cwd, dataDir), github, enableAgentChat: values[AGENT_CHAT_FLAG.slice(2)] === true };
 }

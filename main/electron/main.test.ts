@@ -119,6 +119,7 @@ describe("main.ts", () => {
         githubApiUrl: "https://api.github.com",
         githubWebUrl: "https://github.com",
         planner: { off: false },
+        enableAgentChat: false,
         osCipher: expect.objectContaining({ isEncryptionAvailable: expect.any(Function) }),
         onStorageFault: expect.any(Function),
       },
@@ -128,15 +129,15 @@ describe("main.ts", () => {
     expect(String(h.windows[0].prefs.preload)).toMatch(/preload[\\/]index\.cjs$/);
   });
 
-  it("takes AGENT=off, the Planner's provider and CHOPIN_GITHUB_TOKEN from the environment, and leaves the token out of it", async () => {
-    process.argv = ["electron", ".", "--data-dir", "/tmp/chopin-e2e"];
+  it("takes --enable-agent-chat, AGENT=off, the Planner's provider and CHOPIN_GITHUB_TOKEN from the environment, and leaves the token out of it", async () => {
+    process.argv = ["electron", ".", "--data-dir", "/tmp/chopin-e2e", "--enable-agent-chat"];
     const saved = { ...process.env };
     Object.assign(process.env, { AGENT: "off", CHOPIN_GITHUB_TOKEN: "github_pat_x", CHOPIN_PLANNER_PROVIDER: "openai", CHOPIN_PLANNER_BASE_URL: "http://127.0.0.1:9/v1", CHOPIN_PLANNER_MODEL: "m", CHOPIN_PLANNER_API_KEY: "sk-1" });
     try {
       await import("./main.js");
       h.readyResolve!();
       await waitFor(() => h.windows.length === 1, "the window");
-      expect(h.coreOptions[0]).toMatchObject({ githubToken: "github_pat_x", planner: { off: true, provider: { type: "openai", baseUrl: "http://127.0.0.1:9/v1", model: "m", apiKey: "sk-1" } } });
+      expect(h.coreOptions[0]).toMatchObject({ githubToken: "github_pat_x", enableAgentChat: true, planner: { off: true, provider: { type: "openai", baseUrl: "http://127.0.0.1:9/v1", model: "m", apiKey: "sk-1" } } });
       expect(process.env.CHOPIN_GITHUB_TOKEN).toBeUndefined();
     } finally {
       for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];

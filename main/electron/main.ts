@@ -13,6 +13,7 @@ import { defaultDataDir } from "../store/app-data-dir.js";
 import type { AppCore } from "../core/types.js";
 import { GITHUB_TOKEN_ENV, parseGitHubConfig, readGitHubToken } from "../github/github-config.js";
 import { parsePlannerArgs } from "../host/planner-args.js";
+import { parseAgentChatArg } from "../host/agent-chat-args.js";
 import { APP_CSP, APP_ENTRY_URL, devCsp, originOf, trustedOrigins } from "./app-origin.js";
 import { registerAppScheme, serveAppProtocol } from "./app-protocol.js";
 import { parseElectronArgs } from "./cli-args.js";
@@ -59,6 +60,7 @@ async function start(): Promise<void> {
   // The environment's Planner settings and supplied GitHub token, as host mode takes them (a bad value is shown in the
   // error dialog); the token is taken out of the environment so nothing this process starts inherits it.
   const planner = parsePlannerArgs(new Map(), process.env);
+  const enableAgentChat = parseAgentChatArg(args.enableAgentChat, process.env);
   const githubToken = readGitHubToken(process.env);
   delete process.env[GITHUB_TOKEN_ENV];
   const core: AppCore = await createAppCore({
@@ -68,6 +70,7 @@ async function start(): Promise<void> {
     githubWebUrl: github.webBaseUrl,
     ...(githubToken !== null ? { githubToken } : {}),
     planner,
+    enableAgentChat,
     // safeStorage only works after ready; the core asks it lazily, when a sign-in is saved or restored.
     osCipher: createSafeStorageCipher(safeStorage),
     // The window says "Not saved yet" with the same sentence; the log keeps when it started.
