@@ -5,7 +5,7 @@
  */
 import { next as A } from "@automerge/automerge";
 import { describe, expect, it } from "vitest";
-import { MAX_AGENT_INSTRUCTIONS_BYTES, MAX_AGENT_NAME_CHARS } from "../../shared/limits.js";
+import { MAX_AGENT_INSTRUCTIONS_BYTES, MAX_AGENT_NAME_CHARS, MAX_AGENT_PROFILES } from "../../shared/limits.js";
 import { PLANNER_AGENT_ID } from "../../shared/schema/agent-profiles.js";
 import { plannerProfile, readProfiles } from "./agent-profiles-read.js";
 
@@ -59,5 +59,15 @@ describe("reading agent profiles", () => {
   it("lists only the tools this app knows, in the fixed order", () => {
     const read = readProfiles({ profiles: { a1: { ...good("a1", "A"), tools: { pull_request_read: true, future_tool: true, read_plan: true } } } });
     expect(read.agents[1]!.tools).toEqual(["read_plan", "pull_request_read"]);
+  });
+
+  it(`lists at most ${MAX_AGENT_PROFILES} besides the Planner, the first in list order, and counts the rest`, () => {
+    const many = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${String(i).padStart(3, "0")}`, good(`p${String(i).padStart(3, "0")}`, `Agent ${String(i).padStart(3, "0")}`)]));
+    expect(readProfiles({ profiles: many(MAX_AGENT_PROFILES) })).toMatchObject({ unreadable: 0 });
+    expect(readProfiles({ profiles: many(MAX_AGENT_PROFILES) }).agents).toHaveLength(MAX_AGENT_PROFILES + 1);
+    const over = readProfiles({ profiles: many(MAX_AGENT_PROFILES + 2) });
+    expect(over.agents).toHaveLength(MAX_AGENT_PROFILES + 1);
+    expect(over.unreadable).toBe(2);
+    expect(over.agents.at(-1)!.name).toBe(`Agent ${String(MAX_AGENT_PROFILES - 1).padStart(3, "0")}`);
   });
 });

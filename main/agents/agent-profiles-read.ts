@@ -5,9 +5,11 @@
  *
  * What must stay true: the Planner is always listed, first, named PLANNER_AGENT_NAME whatever its record says (its
  * defaults where its record is missing or unreadable); the others follow by name (case folded), then id, the same
- * order on every device.
+ * order on every device; at most MAX_AGENT_PROFILES of them are listed, the first in that order, the rest counted
+ * with the unreadable (creation keeps to the bound here, but a teammate's app may not have).
  */
 import type { AgentList, AgentProfile } from "../../shared/api.js";
+import { MAX_AGENT_PROFILES } from "../../shared/limits.js";
 import { PLANNER_AGENT_ID, PLANNER_AGENT_NAME, plannerDefaults, storedAgentProfileSchema } from "../../shared/schema/agent-profiles.js";
 
 export interface ReadProfiles {
@@ -46,7 +48,9 @@ export function readProfiles(doc: unknown): ReadProfiles {
     if (profile.builtIn) planner = { ...profile, name: PLANNER_AGENT_NAME };
     else agents.push(profile);
   }
-  return { agents: [planner ?? plannerProfile(), ...agents.sort(byListOrder)], unreadable, ids: new Set(entries.map(([key]) => key)) };
+  const listed = agents.sort(byListOrder).slice(0, MAX_AGENT_PROFILES);
+  unreadable += agents.length - listed.length;
+  return { agents: [planner ?? plannerProfile(), ...listed], unreadable, ids: new Set(entries.map(([key]) => key)) };
 }
 
 export function listOf(read: ReadProfiles, scope: AgentList["scope"]): AgentList {

@@ -2,6 +2,7 @@
  * What the Agents page says about profiles (issue #27): colour, tool and provider names a person reads, a model choice
  * in words, where the profiles are kept, and what is not shown. One place, so the list and the form say the same.
  */
+import { MAX_AGENT_PROFILES } from "../../../shared/limits.js";
 import type { AgentList, AgentProfile } from "../../../shared/api.js";
 import type { AgentColor, AgentModelChoice, AgentProvider, AgentToolName } from "../../../shared/schema/agent-profiles.js";
 
@@ -57,5 +58,5 @@ export function scopeWords(list: AgentList): string {
 export function unreadableWords(count: number): string | null {
   if (count === 0) return null;
   const which = count === 1 ? "1 agent profile" : `${count} agent profiles`;
-  return `${which} could not be read on this app (made by a newer Chopin, or damaged) and ${count === 1 ? "is" : "are"} not shown. Nothing was removed.`;
+  return `${which} could not be read on this app (made by a newer Chopin, damaged, or past the limit of ${MAX_AGENT_PROFILES}) and ${count === 1 ? "is" : "are"} not shown. Nothing was removed.`;
 }

@@ -159,7 +159,7 @@ describe("the Agents page", () => {
     cleanupApps();
     await openAgentsPage((bridge) => Object.assign(bridge.agents.state, { scope: "team", unreadable: 2 }));
     expect(within(page()).getByText(/Shared with your team through the relay/)).toBeTruthy();
-    expect(within(page()).getByRole("note").textContent).toBe("2 agent profiles could not be read on this app (made by a newer Chopin, or damaged) and are not shown. Nothing was removed.");
+    expect(within(page()).getByRole("note").textContent).toBe("2 agent profiles could not be read on this app (made by a newer Chopin, damaged, or past the limit of 50) and are not shown. Nothing was removed.");
   });
 
   it("gives way to a document opened from the list", async () => {
