@@ -77,4 +77,14 @@ describe("the composer's # picker", () => {
     await until(() => app.bridge.conversations(plan.id).length === 1, "sent");
     expect(app.bridge.conversations(plan.id)[0]!.references).toBeUndefined();
   });
+
+  it("says a referenced document changed since, as soon as it changes", async () => {
+    const { app, plan, spec } = await openConversation();
+    await app.bridge.api.postMessage(plan.id, { text: "see the spec", to: "room", clientRequestId: "c-1", references: [spec.id] });
+    const log = screen.getByRole("log", { name: "Messages" });
+    await until(() => within(log).queryByRole("button", { name: "#Spec" }) !== null, "the reference shown");
+    expect(within(log).queryByText("(changed since)")).toBeNull();
+    await app.bridge.api.renameDocument(spec.id, "Spec v2");
+    await until(() => within(log).queryByText("(changed since)") !== null, "said to have changed");
+  });
 });

@@ -114,9 +114,15 @@ export function useConversation(documentId: string): ConversationView {
     const off = bridge.on("conversation-changed", (change) => {
       if (change.documentId === documentId) void readNewest();
     });
+    // A document a shown message references changed: read again, so the message can say it changed since.
+    const offDocuments = bridge.on("documents-changed", ({ ids }) => {
+      const referenced = new Set(entriesRef.current.flatMap((entry) => (entry.references ?? []).map((reference) => reference.documentId)));
+      if (ids.some((id) => referenced.has(id))) void readNewest();
+    });
     return () => {
       live = false;
       off();
+      offDocuments();
     };
   }, [bridge, documentId, readNewest]);
 

@@ -90,7 +90,8 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
     return d;
   };
   const touch = (d: DocumentDetail, patch: Partial<DocumentDetail>) => {
-    Object.assign(d, patch, { updatedAt: ++clock });
+    // A change is a new revision, as in the core (a referenced document then reads as changed since).
+    Object.assign(d, patch, { updatedAt: ++clock, revision: `r${clock}` });
     bridge.emit("documents-changed", { ids: [d.id] });
     return d;
   };

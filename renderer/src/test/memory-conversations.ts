@@ -36,7 +36,15 @@ export function memoryConversations(deps: MemoryConversationDeps): MemoryConvers
   };
   const view = (id: string, entry: ConversationEntryView): ConversationEntryView => {
     const mark = readThrough.get(id) ?? -1;
-    return { ...entry, delivery: deps.plan(id).shared ? "delivered" : "local", unread: !entry.mine && entriesOf(id).indexOf(entry) > mark };
+    const changedSince = (reference: NonNullable<ConversationEntryView["references"]>[number]) => {
+      try {
+        return deps.plan(reference.documentId).revision !== reference.revision;
+      } catch {
+        return false;
+      }
+    };
+    const references = entry.references?.map((reference) => ({ ...reference, changedSince: changedSince(reference) }));
+    return { ...entry, ...(references ? { references } : {}), delivery: deps.plan(id).shared ? "delivered" : "local", unread: !entry.mine && entriesOf(id).indexOf(entry) > mark };
   };
   return {
     entriesOf,
