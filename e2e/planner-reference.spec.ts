@@ -60,7 +60,11 @@ test("a document picked with # is read by the Planner, shown as a link, and said
   await typeAtEnd(page, " And Redis.");
   await expect(editor(page)).toContainText("And Redis.");
   await openDocument(page, "Launch");
-  // The conversation panel stays open across plans; it is opened again only if it was closed.
-  if (!(await log.isVisible())) await page.getByRole("button", { name: "Conversation" }).click();
+  // Whichever side panel the plan opens with, the conversation is brought up (the toggle says whether it is).
+  const conversation = page.getByRole("button", { name: "Conversation" });
+  await expect(async () => {
+    if ((await conversation.getAttribute("aria-pressed")) !== "true") await conversation.click();
+    await expect(log).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await expect(log.getByText("(changed since)")).toBeVisible({ timeout: 30_000 });
 });
