@@ -151,3 +151,8 @@ export const MAX_AGENT_NAME_CHARS = 60;
 export const MAX_AGENT_INSTRUCTIONS_BYTES = 16 * 1024;
 export const MAX_AGENT_MODEL_CHARS = 200;
 export const MAX_AGENT_ID_CHARS = 64;
+/**
+ * An agent chat's person key ("github:<login>" or "device:<device id>", as conversation entries key their authors),
+ * as a chat plan records it: far above either form, so only a damaged or hostile record is refused.
+ */
+export const MAX_AGENT_CHAT_PERSON_CHARS = 200;

@@ -3,8 +3,8 @@
  * present, must be positive whole numbers because they become part of request paths.
  */
 import { describe, expect, it } from "vitest";
-import { MAX_GITHUB_NODE_ID_CHARS, MAX_MCP_CLIENT_NAME_CHARS } from "../limits.js";
-import { provenanceSchema, repositoryBindingSchema } from "./plan-document.js";
+import { MAX_AGENT_CHAT_PERSON_CHARS, MAX_GITHUB_NODE_ID_CHARS, MAX_MCP_CLIENT_NAME_CHARS } from "../limits.js";
+import { agentChatMarkSchema, provenanceSchema, repositoryBindingSchema } from "./plan-document.js";
 
 const base = { owner: "octo-org", name: "planets", nodeId: "R_kgDO00001001", defaultBranch: "main" };
 
@@ -36,5 +36,15 @@ describe("stored string bounds", () => {
   it("provenance clientName: accepts MAX_MCP_CLIENT_NAME_CHARS characters, refuses one more", () => {
     expect(provenanceSchema.safeParse({ clientName: "c".repeat(MAX_MCP_CLIENT_NAME_CHARS) }).success).toBe(true);
     expect(provenanceSchema.safeParse({ clientName: "c".repeat(MAX_MCP_CLIENT_NAME_CHARS + 1) }).success).toBe(false);
+  });
+});
+
+describe("agentChatMarkSchema: an agent chat's plan mark", () => {
+  it("takes a person key up to MAX_AGENT_CHAT_PERSON_CHARS and refuses one character more, an empty one, or a bad agent id", () => {
+    const agentId = "a".repeat(32);
+    expect(agentChatMarkSchema.safeParse({ agentId, person: "x".repeat(MAX_AGENT_CHAT_PERSON_CHARS) }).success).toBe(true);
+    expect(agentChatMarkSchema.safeParse({ agentId, person: "x".repeat(MAX_AGENT_CHAT_PERSON_CHARS + 1) }).success).toBe(false);
+    expect(agentChatMarkSchema.safeParse({ agentId, person: "" }).success).toBe(false);
+    expect(agentChatMarkSchema.safeParse({ agentId: "Not An Id", person: "github:alice" }).success).toBe(false);
   });
 });

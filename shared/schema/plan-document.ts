@@ -4,7 +4,8 @@
  * to migrations.ts; readers accept every version a migration can lift.
  */
 import { z } from "zod";
-import { MAX_MCP_BRANCH_CHARS, MAX_MCP_BRIEF_ITEM_CHARS, MAX_MCP_BRIEF_ITEMS, MAX_MCP_CLIENT_NAME_CHARS, MAX_MCP_COMMIT_CHARS, MAX_GITHUB_NODE_ID_CHARS, MAX_MCP_GOAL_CHARS, MAX_REPOSITORY_NAME_CHARS, MAX_REPOSITORY_OWNER_CHARS, MAX_TITLE_CHARS } from "../limits.js";
+import { AGENT_ID_PATTERN } from "./agent-profiles.js";
+import { MAX_AGENT_CHAT_PERSON_CHARS, MAX_MCP_BRANCH_CHARS, MAX_MCP_BRIEF_ITEM_CHARS, MAX_MCP_BRIEF_ITEMS, MAX_MCP_CLIENT_NAME_CHARS, MAX_MCP_COMMIT_CHARS, MAX_GITHUB_NODE_ID_CHARS, MAX_MCP_GOAL_CHARS, MAX_REPOSITORY_NAME_CHARS, MAX_REPOSITORY_OWNER_CHARS, MAX_TITLE_CHARS } from "../limits.js";
 
 export const PLAN_DOCUMENT_SCHEMA_VERSION = 1;
 
@@ -55,6 +56,18 @@ export const briefSchema = z.object({
 });
 export type Brief = z.infer<typeof briefSchema>;
 
+/**
+ * Marks a plan as an agent chat's own plan (issue #27): the agent drafts there, its conversation is the chat. Fixed by
+ * the chat's genesis (shared/node/agent-chat-identity.ts), never written afterwards. Such a plan is listed under
+ * Agents, never among plans.
+ */
+export const agentChatMarkSchema = z.object({
+  agentId: z.string().regex(AGENT_ID_PATTERN),
+  /** The chat's person: "github:<login>" or "device:<device id>". Only they post, only their apps run it. */
+  person: z.string().min(1).max(MAX_AGENT_CHAT_PERSON_CHARS),
+});
+export type AgentChatMark = z.infer<typeof agentChatMarkSchema>;
+
 export const planDocumentSchema = z.object({
   schemaVersion: z.literal(PLAN_DOCUMENT_SCHEMA_VERSION),
   kind: z.literal("plan"),
@@ -71,5 +84,7 @@ export const planDocumentSchema = z.object({
   updatedAt: z.number(),
   /** Automerge actor id -> display name, so version history can say who made a change. */
   authors: z.record(z.string(), z.string()).default({}),
+  /** Optional (no schema version bump): present only on an agent chat's own plan. */
+  agentChat: agentChatMarkSchema.optional(),
 });
 export type PlanDocument = z.infer<typeof planDocumentSchema>;
