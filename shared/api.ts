@@ -3,7 +3,7 @@
  * (checked with `satisfies`), and host mode bridges the same interface over a WebSocket. Calls are promises that
  * resolve with plain JSON or reject with a ChopinError; events are pushed with payloads typed by ChopinEvents.
  */
-import type { Brief, CreatedVia, Provenance, RepositoryBinding } from "./schema/plan-document.js";
+import type { AgentChatMark, Brief, CreatedVia, Provenance, RepositoryBinding } from "./schema/plan-document.js";
 import type { ErrorShape } from "./errors.js";
 import type { Addressee, Author } from "./schema/conversation.js";
 import type { AgentColor, AgentModelChoice, AgentToolName } from "./schema/agent-profiles.js";
@@ -39,6 +39,8 @@ export interface DocumentDetail extends DocumentSummary {
   brief: Brief | null;
   /** Opaque token that changes with every change to the document (digest of its heads). */
   revision: string;
+  /** Set on an agent chat's own plan (issue #27): whose chat with which agent. Such a plan is never listed. */
+  agentChat?: AgentChatMark;
 }
 
 export interface ListDocumentsQuery {

@@ -38,6 +38,7 @@ import type { TypedEmitter } from "../util/typed-emitter.js";
 import type { AgentAuthor } from "./change-messages.js";
 import { CoalescedIds, watchRepoChanges } from "./change-watcher.js";
 import { importDocument } from "./document-import.js";
+import { agentChatPlanExists, openOrBeginAgentChatPlan, type AgentChatPlanStart } from "./agent-chat-plan.js";
 import { refetchDamagedPlan } from "./damaged-refetch.js";
 import { persistDocument, waitSaved } from "./document-saving.js";
 import type { IndexEntry } from "../../shared/schema/workspace-index.js";
@@ -99,6 +100,7 @@ export class DocumentService implements DocumentApi {
   readonly #db: Database;
   readonly #waitSavedTimeoutMs: number;
   readonly #setAside: SetAsideChunks | undefined;
+  readonly #holds: (documentId: string) => boolean;
   /** Writes to one plan run one at a time (per-document-queue.ts). */
   readonly #writes = new PerDocumentQueue();
 
@@ -135,6 +137,7 @@ export class DocumentService implements DocumentApi {
     this.#db = options.db;
     this.#waitSavedTimeoutMs = options.waitSavedTimeoutMs ?? WAIT_SAVED_TIMEOUT_MS;
     this.#setAside = options.setAside;
+    this.#holds = holds;
   }
 
   static async open(options: DocumentServiceOptions): Promise<DocumentService> {
@@ -326,6 +329,18 @@ export class DocumentService implements DocumentApi {
   /** MCP's full-body update: refuses a stale revision ('revision-conflict', details.revision = current). */
   async updateMarkdown(id: string, expectedRevision: string, markdown: string, by?: AgentAuthor): Promise<DocumentDetail> {
     return this.#oneAtATime(id, () => writes.updateMarkdown(this.#access, id, expectedRevision, markdown, by));
+  }
+
+  // ---- agent chats' own plans (agent-chat-plan.ts, issue #27) ----
+
+  /** Whether an agent chat's plan is here or listed: a read only, nothing is made. */
+  agentChatPlanExists(documentId: DocumentId): boolean {
+    return agentChatPlanExists(this.#access, documentId, this.#holds);
+  }
+
+  /** The chat's plan, begun at its derived id where this device does not hold it; answered once on disk. */
+  async openOrBeginAgentChatPlan(start: AgentChatPlanStart): Promise<DocumentDetail> {
+    return this.#oneAtATime(start.documentId, () => openOrBeginAgentChatPlan(this.#access, start, this.#holds));
   }
 
   /** Adds a saved Automerge document as a new one; refuses anything else with 'invalid-document'. */

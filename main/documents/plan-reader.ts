@@ -73,5 +73,6 @@ export function toDetail(handle: PlanHandle, plan: PlanDocument, shared: boolean
     provenance: plan.provenance,
     brief: plan.brief,
     revision: revisionOfHandle(handle),
+    ...(plan.agentChat ? { agentChat: { agentId: plan.agentChat.agentId, person: plan.agentChat.person } } : {}),
   };
 }

@@ -42,6 +42,8 @@ export function listDocuments(access: PlanAccess, db: Database, input?: ListDocu
   const bodyOnly: DocumentSummary[] = [];
   for (const [id, { entry, shared }] of access.indexes.list()) {
     if ((entry.archivedAt !== null) !== archived) continue;
+    // An agent chat's own plan is listed under Agents (main/agent-chat/), never among plans, nor searched.
+    if (entry.agentChat) continue;
     // A teammate's plan listed before its content reached this device: the window says it is on its way.
     const summary: DocumentSummary = { id, ...entry, shared, ...(shared && access.arriving(id) ? { arriving: true as const } : {}) };
     // Titles come from the index (always current); bodies from the text snapshots (search.ts).

@@ -22,6 +22,7 @@ export function entryOf(plan: PlanDocument): IndexEntry {
     archivedAt: plan.archivedAt,
     createdAt: plan.createdAt,
     updatedAt: plan.updatedAt,
+    ...(plan.agentChat ? { agentChat: { agentId: plan.agentChat.agentId, person: plan.agentChat.person } } : {}),
   };
 }
 
@@ -51,7 +52,9 @@ function sameEntry(a: unknown, b: IndexEntry): boolean {
     x.createdVia === b.createdVia &&
     x.archivedAt === b.archivedAt &&
     x.createdAt === b.createdAt &&
-    x.updatedAt === b.updatedAt
+    x.updatedAt === b.updatedAt &&
+    x.agentChat?.agentId === b.agentChat?.agentId &&
+    x.agentChat?.person === b.agentChat?.person
   );
 }
 
@@ -74,6 +77,8 @@ export function upsertEntry(handle: IndexHandle, id: string, entry: IndexEntry):
     if (existing.archivedAt !== entry.archivedAt) existing.archivedAt = entry.archivedAt;
     if (existing.createdAt !== entry.createdAt) existing.createdAt = entry.createdAt;
     if (existing.updatedAt !== entry.updatedAt) existing.updatedAt = entry.updatedAt;
+    // A chat plan's mark never changes once made: copied where an entry lacks it, never removed.
+    if (entry.agentChat && existing.agentChat === undefined) existing.agentChat = { ...entry.agentChat };
   });
   return true;
 }

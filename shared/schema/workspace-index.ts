@@ -6,7 +6,7 @@
 import { next as A } from "@automerge/automerge";
 import { z } from "zod";
 import { MAX_TITLE_CHARS } from "../limits.js";
-import { createdViaSchema } from "./plan-document.js";
+import { agentChatMarkSchema, createdViaSchema } from "./plan-document.js";
 
 export const WORKSPACE_INDEX_SCHEMA_VERSION = 1;
 
@@ -25,6 +25,11 @@ export const indexEntrySchema = z.object({
   archivedAt: z.number().nullable(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  /**
+   * An agent chat's own plan (issue #27), copied from the plan's mark: lists leave it out, so it is never shown among
+   * plans, searched or listed over MCP. Optional: an older app reads such an entry as an ordinary plan's.
+   */
+  agentChat: agentChatMarkSchema.optional(),
 });
 export type IndexEntry = z.infer<typeof indexEntrySchema>;
 
