@@ -41,7 +41,7 @@ export function importsOf(source: string): string[] {
  * main/'s folders, each with the main/ folders it may import besides itself (and shared/). "main" is main/'s own
  * files (the host-mode entry, cli.ts), a shell like main/host/ and main/electron/.
  */
-const SERVICES = ["main/util", "main/store", "main/documents", "main/conversations", "main/planner", "main/github", "main/settings", "main/sync", "main/agents", "main/mcp", "main/api"];
+const SERVICES = ["main/util", "main/store", "main/documents", "main/conversations", "main/planner", "main/github", "main/settings", "main/sync", "main/agents", "main/agent-chat", "main/mcp", "main/api"];
 export const MAIN_IMPORTS: Record<string, readonly string[]> = {
   "main/util": [],
   "main/store": ["main/util"],
@@ -52,7 +52,8 @@ export const MAIN_IMPORTS: Record<string, readonly string[]> = {
   "main/settings": ["main/github", "main/store", "main/util"],
   "main/sync": ["main/documents", "main/settings", "main/store", "main/util"],
   "main/agents": ["main/store", "main/util"],
-  "main/mcp": ["main/agents", "main/conversations", "main/documents", "main/github", "main/store", "main/util"],
+  "main/agent-chat": ["main/documents", "main/util"],
+  "main/mcp": ["main/agent-chat", "main/agents", "main/conversations", "main/documents", "main/github", "main/store", "main/util"],
   "main/api": ["main/conversations", "main/documents", "main/github", "main/mcp", "main/settings", "main/store", "main/sync", "main/util"],
   "main/core": SERVICES,
   "main/host": [...SERVICES, "main/core"],

@@ -43,6 +43,19 @@ const versionId = z.string({ error: "A version id is text, as listVersions gives
 const entryId = z.string({ error: "An entry id is text, as a conversation page gives it." }).regex(/^[0-9a-f]{32}$/, "That is not an entry id.");
 const heads = z.array(z.string(), { error: "Heads are a list of change hashes." });
 const agentId = z.string({ error: "An agent id is text, as listAgents gives it." }).regex(AGENT_ID_PATTERN, "That is not an agent id.");
+const clientRequestId = z
+  .string({ error: "A clientRequestId is text." })
+  .min(1, "A clientRequestId cannot be empty.")
+  .max(MAX_CLIENT_REQUEST_ID_CHARS, `A clientRequestId is at most ${MAX_CLIENT_REQUEST_ID_CHARS} characters.`);
+const conversationQuery = optionalOptions("A conversation query", {
+  limit: z
+    .number({ error: "limit must be a number." })
+    .int("limit must be a whole number.")
+    .min(1, "limit must be at least 1.")
+    .max(MAX_CONVERSATION_PAGE_ENTRIES, `limit is at most ${MAX_CONVERSATION_PAGE_ENTRIES}.`)
+    .optional(),
+  before: entryId.optional(),
+});
 const text = (what: string) => z.string({ error: `${what} must be text.` });
 const flag = (what: string) => z.boolean({ error: `${what} must be true or false.` });
 
@@ -108,25 +121,14 @@ export const API_ARGUMENTS = {
   refreshRepositoryBinding: z.tuple([documentId]),
   readConversation: z.tuple([
     documentId,
-    optionalOptions("A conversation query", {
-      limit: z
-        .number({ error: "limit must be a number." })
-        .int("limit must be a whole number.")
-        .min(1, "limit must be at least 1.")
-        .max(MAX_CONVERSATION_PAGE_ENTRIES, `limit is at most ${MAX_CONVERSATION_PAGE_ENTRIES}.`)
-        .optional(),
-      before: entryId.optional(),
-    }),
+    conversationQuery,
   ]),
   postMessage: z.tuple([
     documentId,
     options("A message", {
       text: z.string({ error: "A message's text must be text." }).pipe(messageTextSchema),
       to: z.enum(["planner", "room"], { error: 'A message goes to "planner" or "room".' }),
-      clientRequestId: z
-        .string({ error: "A clientRequestId is text." })
-        .min(1, "A clientRequestId cannot be empty.")
-        .max(MAX_CLIENT_REQUEST_ID_CHARS, `A clientRequestId is at most ${MAX_CLIENT_REQUEST_ID_CHARS} characters.`),
+      clientRequestId,
       references: z
         .array(documentId, { error: "references is a list of document ids." })
         .max(MAX_MESSAGE_REFERENCES, `A message can reference at most ${MAX_MESSAGE_REFERENCES} documents.`)
@@ -168,6 +170,18 @@ export const API_ARGUMENTS = {
     }),
   ]),
   removeAgent: z.tuple([agentId]),
+  readAgentChat: z.tuple([
+    agentId,
+    conversationQuery,
+  ]),
+  sendAgentChat: z.tuple([
+    agentId,
+    options("A message", {
+      text: z.string({ error: "A message's text must be text." }).pipe(messageTextSchema),
+      clientRequestId,
+    }),
+  ]),
+  stopAgentChat: z.tuple([agentId]),
 } satisfies { [M in ApiMethod]: z.ZodType<unknown[]> };
 
 /** Every argument, and where it goes wrong, in one sentence: "path: problem" for a field, the sentence itself else. */

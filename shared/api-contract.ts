@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { ChopinApi, ChopinEvents, EventName } from "./api.js";
 import { DEFAULT_DOCUMENT_TITLE, MAX_CONVERSATION_PAGE_ENTRIES, MAX_MESSAGE_BYTES, MAX_MESSAGE_REFERENCES } from "./limits.js";
 import { agentContractCases } from "./api-contract-agents.js";
+import { agentChatContractCases } from "./api-contract-agent-chat.js";
 
 export interface ContractSubject {
   api: ChopinApi;
@@ -243,5 +244,6 @@ export function chopinApiContract(name: string, start: () => Promise<ContractSub
     });
 
     agentContractCases(run);
+    agentChatContractCases(run);
   });
 }

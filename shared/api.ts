@@ -451,8 +451,50 @@ export interface AgentsApi {
   removeAgent(id: string): Promise<void>;
 }
 
+/**
+ * A person's chat with an agent (issue #27): the chat's own plan (`planId`, where the agent drafts; never listed among
+ * plans) and that plan's ordinary conversation. Its events are the plan's: "conversation-changed", "planner-changed"
+ * and "planner-turn", keyed by `planId`.
+ */
+export interface AgentChat {
+  planId: DocumentId;
+  page: ConversationPage;
+  /** 'active' from a message to the agent until its answer is in, with no later message pending (shared/agent-chat-state.ts). */
+  state: "waiting" | "active";
+  /** Who runs the agent here: only the chat's person's apps ever do. */
+  planner: PlannerState;
+}
+
+export interface AgentChatSendInput {
+  /** Markdown, 1 to MAX_MESSAGE_BYTES bytes of UTF-8. */
+  text: string;
+  /** The idempotency key of this send: a retry with the same key returns the same entry. */
+  clientRequestId: string;
+}
+
+export interface AgentChatSendResult {
+  planId: DocumentId;
+  entry: ConversationEntryView;
+  /** False when an earlier send with the same clientRequestId already made this entry. */
+  created: boolean;
+}
+
+/**
+ * This person's chats with agents (issue #27). Every method refuses with 'agent-chat-disabled' while agent chat is off
+ * on this app and with 'agent-not-found' for an agent the profiles do not hold. Built by createAgentChatApi
+ * (main/agent-chat/).
+ */
+export interface AgentChatApi {
+  /** A read only: null when the chat was never used here or by this person's other devices (nothing is made). */
+  readAgentChat(agentId: string, query?: ConversationQuery): Promise<AgentChat | null>;
+  /** Begins the chat on first send (the same plan on every device of the person), then posts to the agent. */
+  sendAgentChat(agentId: string, input: AgentChatSendInput): Promise<AgentChatSendResult>;
+  /** Stops the agent's running turn ('not-found' when none runs); recorded in the chat as who stopped it. */
+  stopAgentChat(agentId: string): Promise<ConversationEntryView>;
+}
+
 /** Everything a window may ask of the core: one interface per domain, each built beside its service. */
-export interface ChopinApi extends DocumentsApi, VersionsApi, SettingsApi, SyncApi, GitHubApi, ConversationsApi, PlannerApi, ExperimentalApi, AgentsApi {}
+export interface ChopinApi extends DocumentsApi, VersionsApi, SettingsApi, SyncApi, GitHubApi, ConversationsApi, PlannerApi, ExperimentalApi, AgentsApi, AgentChatApi {}
 
 /** A plan as a Markdown file (exportMarkdown). */
 export interface MarkdownFile {
@@ -612,6 +654,9 @@ export const API_METHODS = [
   "createAgent",
   "updateAgent",
   "removeAgent",
+  "readAgentChat",
+  "sendAgentChat",
+  "stopAgentChat",
 ] as const satisfies readonly ApiMethod[];
 
 // Compile-time proof that API_METHODS lists every method of ChopinApi.

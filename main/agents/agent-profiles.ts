@@ -111,6 +111,18 @@ export class AgentProfiles {
     return listOf(readProfiles(handle.doc()), opened.scope.kind);
   }
 
+  /** One profile of the current scope ('agent-not-found' when it holds none by that id; readable ones only). */
+  async find(id: string): Promise<AgentProfile> {
+    const found = (await this.list()).agents.find((agent) => agent.id === id);
+    if (!found) throw this.#notFound();
+    return found;
+  }
+
+  /** The scope whose profiles apply now (agent chats are derived from it), or null while the team is pending. */
+  currentScope(): AgentProfilesScope | null {
+    return this.#scope();
+  }
+
   async create(input: AgentInput): Promise<AgentProfile> {
     const { handle, scope } = await this.#writable();
     const read = readProfiles(handle.doc());

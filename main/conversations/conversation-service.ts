@@ -13,7 +13,8 @@
  *  - a window that was shown a message of this device's as not yet delivered hears "conversation-changed" once the
  *    relay's acknowledged heads move (the handle's "remote-heads"): an acknowledgement changes no document, so no
  *    "change" event says it, and the sync indicator's "sync-status" is published only when its count is looked at
- *    and differs, which no acknowledgement by itself causes (issue #25: such a message stayed "Not yet delivered").
+ *    and differs, which no acknowledgement by itself causes (issue #25: such a message stayed "Not yet delivered");
+ *  - in an agent chat's plan (issue #27) only the chat's person posts or asks to stop a turn; teammates read it.
  */
 import { next as A } from "@automerge/automerge";
 import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
@@ -21,7 +22,7 @@ import type { ChopinEvents, ConversationEntryView, ConversationPage, Conversatio
 import { ChopinError } from "../../shared/errors.js";
 import { CONVERSATION_PAGE_DEFAULT_ENTRIES, MAX_PLANNER_ENTRY_TOOLS } from "../../shared/limits.js";
 import { z } from "zod";
-import { conversationGenesis, conversationIdOf, entryIdOf } from "../../shared/node/conversation-identity.js";
+import { authorKey, conversationGenesis, conversationIdOf, entryIdOf } from "../../shared/node/conversation-identity.js";
 import { changesNotHeld } from "../../shared/automerge-changes.js";
 import {
   denialSchema,
@@ -134,9 +135,15 @@ export class ConversationService {
     return { documentId: planId, entries: shown.map((entry) => view.of(entry, mark, revisions)), hasMore: start > 0, total: entries.length, unreadCount, unreadable };
   }
 
+  /** This app's person as entries key their authors: "github:<login>" when signed in, else "device:<device id>". */
+  personKey(): string {
+    return authorKey(this.#deps.author());
+  }
+
   async post(planId: DocumentId, input: PostMessageInput): Promise<PostMessageResult> {
     const { handle, plan } = await this.#openFor(planId);
     if (plan.archivedAt !== null) throw new ChopinError("document-archived", "This plan is archived: its conversation takes no new messages until it is restored.");
+    this.#needChatPerson(plan);
     const author = this.#deps.author();
     const id = entryIdOf(author, input.clientRequestId);
     const seen = this.#transcript(planId, handle).entries;
@@ -308,7 +315,8 @@ export class ConversationService {
    * this person's naming the turn, so the conversation records who stopped it. Refused when no turn is running.
    */
   async requestAbort(planId: DocumentId): Promise<ConversationEntryView> {
-    const { handle } = await this.#openFor(planId);
+    const { handle, plan } = await this.#openFor(planId);
+    this.#needChatPerson(plan);
     const entries = this.#transcript(planId, handle).entries;
     const answered = new Set(entries.flatMap((e) => (e.author.kind === "planner" && e.turnId && e.turn !== "started" ? [e.turnId] : [])));
     const running = entries.findLast((e) => e.author.kind === "planner" && e.turn === "started" && e.turnId && !answered.has(e.turnId));
@@ -349,6 +357,13 @@ export class ConversationService {
     this.#shownUndelivered.delete(planId);
     this.#deps.records.forget(planId);
     if (this.#deps.repo.handles[conversationId]) this.#deps.repo.delete(conversationId);
+  }
+
+  /** An agent chat is its person's: anyone else reads it and writes nothing in it. */
+  #needChatPerson(plan: DocumentDetail): void {
+    if (plan.agentChat && plan.agentChat.person !== this.personKey()) {
+      throw new ChopinError("forbidden", "This is a teammate's chat with an agent: you can read it, and only they write in it. Nothing was sent.");
+    }
   }
 
   #transcript(planId: DocumentId, handle: ConversationHandle): { entries: ConversationEntry[]; unreadable: number } {

@@ -16,6 +16,9 @@ import { createPlannerApi } from "../planner/planner-api.js";
 import { AgentChatSwitch } from "../agents/agent-chat-switch.js";
 import { AgentProfiles } from "../agents/agent-profiles.js";
 import { createAgentsApi, createExperimentalApi } from "../agents/agents-api.js";
+import { AgentChatService } from "../agent-chat/agent-chat-service.js";
+import { createAgentChatApi } from "../agent-chat/agent-chat-api.js";
+import { chatAgentOf } from "./chat-agent.js";
 import { Repo, type DocumentId, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinApi, ChopinEvents } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
@@ -114,6 +117,8 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   });
   conversations.notePlans((await docs.listDocuments()).map((d) => d.id));
   conversations.notePlans((await docs.listDocuments({ archived: true })).map((d) => d.id));
+  // Agent chats' plans are never listed among plans; their conversations are shared as any plan's (issue #27).
+  conversations.notePlans(docs.agentChatPlanIds());
   events.on("documents-changed", ({ ids }) => conversations.notePlans(ids));
   // Agent profiles (issue #27): the configured relay team's document is shared with it, this device's never.
   const agentChat = new AgentChatSwitch(db, options.enableAgentChat === true);
@@ -205,12 +210,22 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     displayName: () => settings.get().displayName,
     holds: (id) => chunks.holds([id]),
     relay: { leaseTransport: relay.leaseTransport, connected: () => relay!.status().state === "connected" },
+    agentOf: chatAgentOf({ plans: docs, profiles: agents }),
   });
   const { ownership, toolConversations, plannerAsked } = planner;
 
+  // Each person's chats with agents (issue #27): plans and conversations run by the Planner's machinery above.
+  const agentChats = new AgentChatService({
+    profiles: agents,
+    personKey: () => conversations.personKey(),
+    plans: docs,
+    conversations,
+    planner: { state: (planId) => ownership.state(planId), asked: plannerAsked },
+  });
+
   const token = loadOrCreateMcpToken(db);
   const relayUrl = () => settings.get().relayUrl;
-  const mcpStart = await startMcpOnStablePort({ documents: docs, db, token, relayUrl, conversations: toolConversations, agents }, options.mcpPort ?? DEFAULT_MCP_PORT, db);
+  const mcpStart = await startMcpOnStablePort({ documents: docs, db, token, relayUrl, conversations: toolConversations, agents, agentChats }, options.mcpPort ?? DEFAULT_MCP_PORT, db);
   const mcpServer = mcpStart.server;
   const configPath = writeMcpConfig(options.dataDir, mcpServer.url, token);
 
@@ -242,6 +257,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     ...createPlannerApi(ownership, planner.settings),
     ...createExperimentalApi(agentChat, agents, (after) => events.emit("experimental-settings-changed", after)),
     ...createAgentsApi(agents),
+    ...createAgentChatApi(agentChats),
   };
 
 

@@ -30,7 +30,7 @@ import { planTools } from "../planner/plan-tools.js";
 import { referenceTool } from "../planner/reference-tool.js";
 import { PlannerOwnership } from "../planner/planner-ownership.js";
 import { sessionTools } from "../planner/session-tools.js";
-import { TurnRunner } from "../planner/turn-runner.js";
+import { TurnRunner, type TurnAgent } from "../planner/turn-runner.js";
 import { turnSharer } from "../planner/turn-share.js";
 import { RemoteTurns } from "../planner/remote-turn.js";
 import { deviceOfWirePeer } from "../../shared/relay-user-name.js";
@@ -59,6 +59,8 @@ export interface PlannerPartDeps {
   displayName(): string;
   holds(documentId: string): boolean;
   relay: { leaseTransport: LeaseTransport; connected(): boolean };
+  /** Whose turns a plan runs: an agent chat's agent (issue #27), or null for the Planner. */
+  agentOf?(planId: DocumentId): Promise<TurnAgent>;
 }
 
 const DENY_ALL: Pick<PermissionFacts, "isCredentialCurrent" | "hasPushOrAdmin" | "installationHasAccess"> = {
@@ -109,6 +111,8 @@ export function composePlanner(deps: PlannerPartDeps) {
     offHere: off,
     conversations,
     personName: () => login() ?? deps.displayName(),
+    // An agent chat runs only on its person's apps (issue #27).
+    personKey: () => conversations.personKey(),
     events,
   });
   const writes = new FencedWriter({
@@ -180,6 +184,7 @@ export function composePlanner(deps: PlannerPartDeps) {
       );
       return decision.allowed ? { allowed: true } : { allowed: false, check: decision.failed, reason: decision.reason };
     },
+    ...(deps.agentOf ? { agentOf: deps.agentOf } : {}),
   });
   // A teammate's app runs the Planner here: its running turn, believed only from the lease's holder, reaches the
   // windows as this app's own would; a turn shown ends with its own end, or when the lease moves on.

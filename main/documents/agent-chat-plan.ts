@@ -21,6 +21,11 @@ export function agentChatPlanExists(access: PlanAccess, documentId: DocumentId, 
   return access.repo.handles[documentId]?.isReady() === true || access.indexes.knows(documentId) || holds(documentId);
 }
 
+/** The chat plans this device's lists name (never listed among plans: their conversations still need mapping). */
+export function agentChatPlanIds(access: PlanAccess): string[] {
+  return [...access.indexes.list()].flatMap(([id, listed]) => (listed.entry.agentChat ? [id] : []));
+}
+
 export interface AgentChatPlanStart {
   documentId: DocumentId;
   mark: AgentChatMark;

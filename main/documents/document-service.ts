@@ -38,7 +38,7 @@ import type { TypedEmitter } from "../util/typed-emitter.js";
 import type { AgentAuthor } from "./change-messages.js";
 import { CoalescedIds, watchRepoChanges } from "./change-watcher.js";
 import { importDocument } from "./document-import.js";
-import { agentChatPlanExists, openOrBeginAgentChatPlan, type AgentChatPlanStart } from "./agent-chat-plan.js";
+import { agentChatPlanExists, agentChatPlanIds, openOrBeginAgentChatPlan, type AgentChatPlanStart } from "./agent-chat-plan.js";
 import { refetchDamagedPlan } from "./damaged-refetch.js";
 import { persistDocument, waitSaved } from "./document-saving.js";
 import type { IndexEntry } from "../../shared/schema/workspace-index.js";
@@ -336,6 +336,11 @@ export class DocumentService implements DocumentApi {
   /** Whether an agent chat's plan is here or listed: a read only, nothing is made. */
   agentChatPlanExists(documentId: DocumentId): boolean {
     return agentChatPlanExists(this.#access, documentId, this.#holds);
+  }
+
+  /** The agent chats' plans this device's lists name (listDocuments leaves them out). */
+  agentChatPlanIds(): string[] {
+    return agentChatPlanIds(this.#access);
   }
 
   /** The chat's plan, begun at its derived id where this device does not hold it; answered once on disk. */

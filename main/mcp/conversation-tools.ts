@@ -83,7 +83,7 @@ function turnOf(entry: ConversationEntryView, facts: TurnFacts | null) {
  * generations, the tools a turn used, a denial, a session boundary, a withdrawal or a stop); nothing about this
  * device's own view.
  */
-function shown(entry: ConversationEntryView, facts: TurnFacts | null = null) {
+export function shown(entry: ConversationEntryView, facts: TurnFacts | null = null) {
   const { id: entryId, seq, author, to, text, at, boundary, withdrawn, abortTurn, tools, denial, sessionGeneration } = entry;
   return {
     id: entryId,
@@ -102,12 +102,12 @@ function shown(entry: ConversationEntryView, facts: TurnFacts | null = null) {
   };
 }
 
-function page(read: ConversationPage, facts: TurnFacts | null = null) {
+export function page(read: ConversationPage, facts: TurnFacts | null = null) {
   return { documentId: read.documentId, entries: read.entries.map((entry) => shown(entry, facts)), hasMore: read.hasMore, total: read.total };
 }
 
 /** The channel's Planner state as an agent reads it (issue #25's scriptable surface). */
-function planner(state: PlannerState) {
+export function planner(state: PlannerState) {
   const { owner, ownershipGeneration, sessionGeneration, state: running, ownedHere, keeper } = state;
   return { owner, ownershipGeneration, sessionGeneration, state: running, ownedHere, keeper, ...(state.refusal ? { refusal: state.refusal } : {}) };
 }

@@ -23,6 +23,7 @@ import { ClientSessions, UNKNOWN_CLIENT } from "./sessions.js";
 import { callTool, DOCUMENT_TOOL_DEFINITIONS, DOCUMENT_TOOLS } from "./tools.js";
 import { CONVERSATION_TOOL_DEFINITIONS } from "./conversation-tools.js";
 import { AGENT_TOOL_DEFINITIONS, type ToolAgents } from "./agent-tools.js";
+import { AGENT_CHAT_TOOL_DEFINITIONS, type ToolAgentChats } from "./agent-chat-tools.js";
 import { ToolRegistry } from "../util/tool-registry.js";
 
 export const MCP_SERVER_INFO = { name: "chopin", version: "0.1.0" };
@@ -51,6 +52,8 @@ export interface McpServerOptions {
   conversations?: ToolConversations;
   /** The agent profiles (issue #27): with them, list_agents is listed too (it refuses while agent chat is off). */
   agents?: ToolAgents;
+  /** This person's agent chats (issue #27): with them and the profiles, the chat tools are listed too. */
+  agentChats?: ToolAgentChats;
 }
 
 export interface RunningMcpServer {
@@ -68,7 +71,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
 
   const tools =
     options.conversations || options.agents
-      ? new ToolRegistry<ToolContext>([...DOCUMENT_TOOL_DEFINITIONS, ...(options.conversations ? CONVERSATION_TOOL_DEFINITIONS : []), ...(options.agents ? AGENT_TOOL_DEFINITIONS : [])])
+      ? new ToolRegistry<ToolContext>([...DOCUMENT_TOOL_DEFINITIONS, ...(options.conversations ? CONVERSATION_TOOL_DEFINITIONS : []), ...(options.agents ? AGENT_TOOL_DEFINITIONS : []), ...(options.agents && options.agentChats ? AGENT_CHAT_TOOL_DEFINITIONS : [])])
       : DOCUMENT_TOOLS;
   const toolList = tools.list().map(({ name, description, inputSchema }) => ({
     name,
@@ -80,7 +83,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Running
     const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList }));
     server.setRequestHandler(CallToolRequestSchema, async (request) =>
-      callTool(request.params.name, request.params.arguments, { documents: options.documents, replays, clientName, relayUrl, conversations: options.conversations, agents: options.agents }, tools),
+      callTool(request.params.name, request.params.arguments, { documents: options.documents, replays, clientName, relayUrl, conversations: options.conversations, agents: options.agents, agentChats: options.agentChats }, tools),
     );
     return server;
   };

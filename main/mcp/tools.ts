@@ -5,6 +5,7 @@
  * anything. A write answers only once it is on disk.
  */
 import type { ToolAgents } from "./agent-tools.js";
+import type { ToolAgentChats } from "./agent-chat-tools.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ChopinError, toErrorShape, type ErrorShape } from "../../shared/errors.js";
 import type { DocumentId } from "@automerge/automerge-repo";
@@ -37,6 +38,8 @@ export interface ToolContext {
   conversations?: ToolConversations;
   /** The agent profiles (issue #27); the agent tools are listed only where they are given. */
   agents?: ToolAgents;
+  /** This person's chats with agents (issue #27); the chat tools are listed only where they are given, with agents. */
+  agentChats?: ToolAgentChats;
 }
 
 /**

@@ -43,6 +43,8 @@ export interface PlannerOwnershipDeps {
   conversations: OwnershipConversations;
   /** The name this app's person goes by, for the record of a reset. */
   personName(): string;
+  /** This app's person as an agent chat names its person ("github:<login>" or "device:<id>"). */
+  personKey?(): string;
   events: TypedEmitter<ChopinEvents>;
   waitingClaimStaggerMs?: number;
 }
@@ -111,6 +113,10 @@ export class PlannerOwnership {
   /** Why this app may not take the Planner in this plan now (eligibility, an unreachable relay), or null. */
   async #mayNotRun(planId: DocumentId): Promise<ErrorShape | null> {
     const plan = await this.#deps.plans.getDocument(planId);
+    // An agent chat runs only on its person's apps (issue #27): a teammate who reads it never runs it.
+    if (plan.agentChat && plan.agentChat.person !== this.#deps.personKey?.()) {
+      return toErrorShape(new ChopinError("forbidden", "This is a teammate's chat with an agent: only their own apps run it."));
+    }
     const refusal: unknown = (await this.#deps.eligibility(plan.repository).catch((error: unknown) => error)) ?? this.#unreachable(planId);
     return refusal ? toErrorShape(refusal) : null;
   }

@@ -9,6 +9,10 @@
  * turn is marked begun (a Planner entry, turn "started") before it runs, so one that never answers is interrupted,
  * shown so, and never run again.
  *
+ * An agent chat's plan (issue #27) runs the same way as the agent its profile describes (agent-directive.ts: its
+ * instructions after the base directive, its tools, its model where this app's provider kind matches); while agent
+ * chat is off here its messages wait, and a message to an agent whose profile is gone is answered so, without a model.
+ *
  * Sessions: one per channel, made afresh whenever what it was made for changed (the ownership generation, the session
  * generation, the signed-in user or credential revision, the provider); the old one is discarded first.
  *
@@ -26,6 +30,13 @@ import type { SessionTools } from "./session-tools.js";
 import { RetainedReferences } from "./retained-references.js";
 import type { PlannerEntryInput } from "../conversations/conversation-service.js";
 import { backscroll, bootstrap, NEW_SESSION_COMMAND, renderEntry } from "./turn-context.js";
+import { agentProvider, agentSessionKey, agentSystemSection, agentTools, type ChatAgent } from "./agent-directive.js";
+
+/**
+ * Who a channel's turns run as: null for a plan's Planner; an agent chat's agent; 'paused' while agent chat is off on
+ * this app (its messages wait); 'gone' with the words to answer when the agent's profile cannot be found.
+ */
+export type TurnAgent = null | { kind: "agent"; agent: ChatAgent } | { kind: "paused" } | { kind: "gone"; answer: string };
 
 /** `text` cut to `max` characters, the cut marked. */
 function bounded(text: string, max: number): string {
@@ -47,6 +58,8 @@ export interface SessionKey {
   user: string;
   credentialRevision: number | null;
   provider: string;
+  /** An agent chat's profile as the session was made with it (agent-directive.ts agentSessionKey); "" for the Planner. */
+  agent: string;
 }
 
 export interface TurnRunnerDeps {
@@ -75,6 +88,8 @@ export interface TurnRunnerDeps {
    */
   tools(planId: DocumentId, references: RetainedReferences): Promise<SessionTools>;
   gate(planId: DocumentId, key: SessionKey, toolName: string, args: unknown): Promise<GateAnswer>;
+  /** Whose turns a channel runs (an agent chat's agent); absent or null: the Planner's. */
+  agentOf?(planId: DocumentId): Promise<TurnAgent>;
   /** Told of every turn event (streamed text, tool activity), for the window, and of the turn's end. */
   onEvent?(planId: DocumentId, turnId: string, event: PlannerEvent): void;
   onTurnEnd?(planId: DocumentId, turnId: string): void;
@@ -94,7 +109,7 @@ interface ChannelSession {
 }
 
 const sameKey = (a: SessionKey, b: SessionKey) =>
-  a.ownershipGeneration === b.ownershipGeneration && a.sessionGeneration === b.sessionGeneration && a.user === b.user && a.credentialRevision === b.credentialRevision && a.provider === b.provider;
+  a.ownershipGeneration === b.ownershipGeneration && a.sessionGeneration === b.sessionGeneration && a.user === b.user && a.credentialRevision === b.credentialRevision && a.provider === b.provider && a.agent === b.agent;
 
 const providerName = (provider: PlannerProvider) => (provider.type === "copilot" ? `copilot:${provider.model}` : `${provider.type}:${provider.baseUrl}:${provider.model}`);
 
@@ -172,23 +187,31 @@ export class TurnRunner {
       if (provider === null) return;
       const [next] = await this.#deps.conversations.waitingForPlanner(planId);
       if (!next) return;
-      const done = next.text.trim() === NEW_SESSION_COMMAND ? await this.#newSession(planId, generation, next.entryId) : await this.#turn(planId, generation, provider, next.entryId);
+      const agent = (await this.#deps.agentOf?.(planId)) ?? null;
+      if (agent?.kind === "paused") return;
+      const done =
+        next.text.trim() === NEW_SESSION_COMMAND
+          ? await this.#newSession(planId, generation, next.entryId)
+          : agent?.kind === "gone"
+            ? await this.#answerWithout(planId, generation, next.entryId, agent.answer)
+            : await this.#turn(planId, generation, provider, next.entryId, agent?.agent ?? null);
       if (!done) return;
     }
   }
 
   /** One turn for the message `turnId`; false when its answer could not be written (the channel's loop stops). */
-  async #turn(planId: DocumentId, generation: number, provider: PlannerProvider, turnId: string): Promise<boolean> {
+  async #turn(planId: DocumentId, generation: number, appProvider: PlannerProvider, turnId: string, agent: ChatAgent | null): Promise<boolean> {
     const sessionGeneration = await this.#deps.conversations.sessionGeneration(planId);
     const identity = this.#deps.identity();
-    const key: SessionKey = { ownershipGeneration: generation, sessionGeneration, user: identity.user, credentialRevision: identity.credentialRevision, provider: providerName(provider) };
+    const provider = agent ? agentProvider(appProvider, agent) : appProvider;
+    const key: SessionKey = { ownershipGeneration: generation, sessionGeneration, user: identity.user, credentialRevision: identity.credentialRevision, provider: providerName(provider), agent: agentSessionKey(agent) };
     // Marked begun first: if this turn never answers (crash, abort, the Planner moving to another app), no app runs it
     // again (it may already have changed the plan); the conversation shows it as interrupted.
     const begun = { text: "The Planner is working on this.", turnId, turn: "started" as const, clientRequestId: `start:${turnId}`, ownershipGeneration: generation, sessionGeneration };
     if (!(await this.#write(planId, begun))) return false;
     const held = this.#sessions.get(planId);
     const fresh = !held || !sameKey(held.key, key);
-    const channel = fresh ? await this.#open(planId, key, provider) : held;
+    const channel = fresh ? await this.#open(planId, key, provider, agent) : held;
     // The Planner moved on (a reset, another owner) or the app began to close while the session was being made: a
     // discard asked meanwhile found nothing to end, so this one ends it now and the turn does not run.
     if (this.#closed || this.#deps.owns(planId) !== generation) {
@@ -262,15 +285,21 @@ export class TurnRunner {
     return this.#write(planId, { text, turnId, turn: "answered", boundary: true, clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration });
   }
 
-  async #open(planId: DocumentId, key: SessionKey, provider: PlannerProvider): Promise<ChannelSession> {
+  /** A message answered without the model (an agent chat whose agent is gone): its answer, once, fenced as any. */
+  async #answerWithout(planId: DocumentId, generation: number, turnId: string, text: string): Promise<boolean> {
+    const sessionGeneration = await this.#deps.conversations.sessionGeneration(planId);
+    return this.#write(planId, { text, turnId, turn: "answered", clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration });
+  }
+
+  async #open(planId: DocumentId, key: SessionKey, provider: PlannerProvider, agent: ChatAgent | null): Promise<ChannelSession> {
     await this.discard(planId);
     const references = new RetainedReferences();
     const given = await this.#deps.tools(planId, references);
     const channel: ChannelSession = { key, session: null as never, sink: () => undefined, given: new Set(), notice: given.notice, references };
     channel.session = await this.#deps.runtime.session({
       provider,
-      systemMessage: given.systemNote === null ? PLANNER_SYSTEM_MESSAGE : `${PLANNER_SYSTEM_MESSAGE}\n${given.systemNote}`,
-      tools: given.tools,
+      systemMessage: [PLANNER_SYSTEM_MESSAGE, given.systemNote, agent ? agentSystemSection(agent) : null].filter((part) => part !== null).join("\n"),
+      tools: agent ? agentTools(given.tools, agent) : given.tools,
       gate: (toolName, args) => this.#deps.gate(planId, key, toolName, args),
       onEvent: (event) => channel.sink(event),
     });

@@ -31,6 +31,7 @@ import { checkArguments } from "../../../shared/api-arguments.js";
 import { memoryConversations, type MemoryConversations } from "./memory-conversations.js";
 import { memoryPlanner, type MemoryPlanner } from "./memory-planner.js";
 import { memoryAgents, type MemoryAgents } from "./memory-agents.js";
+import { memoryAgentChat } from "./memory-agent-chat.js";
 
 /** The core's refusal to share without a team relay (main/documents/share-guard.ts), in its shape. */
 const noRelay = () => new ChopinError("no-relay", "No team relay is configured, so this document cannot be shared yet.");
@@ -123,7 +124,8 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
       const archived = query?.archived ?? false;
       const q = query?.query?.toLowerCase();
       return [...docs.values()]
-        .filter((d) => (d.archivedAt !== null) === archived && (!q || d.title.toLowerCase().includes(q)))
+        // An agent chat's own plan is listed under Agents, never among plans (as in the core).
+        .filter((d) => !d.agentChat && (d.archivedAt !== null) === archived && (!q || d.title.toLowerCase().includes(q)))
         .sort((a, b) => b.updatedAt - a.updatedAt)
         .map(summary);
     },
@@ -319,6 +321,22 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
     createAgent: agents.createAgent,
     updateAgent: agents.updateAgent,
     removeAgent: agents.removeAgent,
+    ...memoryAgentChat({
+      needAgent: async (agentId) => {
+        if (!(await agents.listAgents()).agents.some((agent) => agent.id === agentId)) {
+          throw new ChopinError("agent-not-found", "There is no agent with that id: it may have been removed, here or by a teammate. Nothing was changed.");
+        }
+      },
+      person: () => "device:device-memory",
+      docs,
+      now: () => ++clock,
+      api: {
+        readConversation: (id, query) => api.readConversation(id, query),
+        postMessage: (id, input) => api.postMessage(id, input),
+        getPlannerState: (id) => api.getPlannerState(id),
+        abortPlannerTurn: (id) => api.abortPlannerTurn(id),
+      },
+    }),
   };
   /** Replaces the auth state the way the core does: every change is announced. */
   function setAuth(next: Partial<AuthState> & Pick<AuthState, "state">) {

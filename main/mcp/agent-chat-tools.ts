@@ -1,0 +1,94 @@
+/**
+ * The MCP tools over this person's chats with agents (issue #27), in the one tool registry's terms, through the same
+ * service the window uses (main/agent-chat/): `read_agent_chat` (a read only: a chat never used is a null
+ * conversation and nothing is made), `send_agent_chat` (idempotent by idempotencyKey, the send's clientRequestId),
+ * `stop_agent_chat`. An agent is named by its id or its name (any case), as list_agents gives them. Refused with
+ * 'agent-chat-disabled' while agent chat is off here (nothing read or written) and 'agent-not-found' for an agent the
+ * profiles do not hold.
+ */
+import { z } from "zod";
+import type { AgentChat } from "../../shared/api.js";
+import { ChopinError } from "../../shared/errors.js";
+import { MAX_AGENT_ID_CHARS, MAX_AGENT_NAME_CHARS, MAX_CLIENT_REQUEST_ID_CHARS, MAX_CONVERSATION_PAGE_ENTRIES, MAX_MESSAGE_BYTES } from "../../shared/limits.js";
+import { messageTextSchema } from "../../shared/schema/conversation.js";
+import type { AgentChatService } from "../agent-chat/agent-chat-service.js";
+import { defineTool, type AnyTool } from "../util/tool-registry.js";
+import { page, planner, shown } from "./conversation-tools.js";
+import type { ToolContext } from "./tools.js";
+
+/** What the chat tools use: the chat service's read, send and stop. */
+export type ToolAgentChats = Pick<AgentChatService, "read" | "send" | "stop">;
+
+const agent = z
+  .string()
+  .min(1)
+  .max(Math.max(MAX_AGENT_ID_CHARS, MAX_AGENT_NAME_CHARS))
+  .describe("The agent: its id or its name (any case), as list_agents gives them.");
+
+export const AGENT_CHAT_TOOL_INPUTS = {
+  read_agent_chat: z
+    .object({
+      agent,
+      limit: z.number().int().min(1).max(MAX_CONVERSATION_PAGE_ENTRIES).optional().describe(`At most this many entries, the newest (default 50, at most ${MAX_CONVERSATION_PAGE_ENTRIES}).`),
+    })
+    .strict(),
+  send_agent_chat: z
+    .object({
+      agent,
+      text: messageTextSchema.describe(`Markdown, at most ${MAX_MESSAGE_BYTES} bytes of UTF-8.`),
+      idempotencyKey: z.string().min(1).max(MAX_CLIENT_REQUEST_ID_CHARS).describe("Your unique key for this message; a retry with the same key returns the entry the first send made."),
+    })
+    .strict(),
+  stop_agent_chat: z.object({ agent }).strict(),
+} as const;
+
+function need(context: ToolContext): { chats: ToolAgentChats; profiles: NonNullable<ToolContext["agents"]> } {
+  if (!context.agentChats || !context.agents) throw new ChopinError("not-configured", "Agent chat is not available here.");
+  return { chats: context.agentChats, profiles: context.agents };
+}
+
+/** The agent's id from its id or name ('agent-chat-disabled' while off, as the list refuses; 'agent-not-found'). */
+async function agentIdOf(context: ToolContext, named: string): Promise<string> {
+  const { agents } = await need(context).profiles.list();
+  const found = agents.find((a) => a.id === named) ?? agents.find((a) => a.name.localeCompare(named, "en", { sensitivity: "base" }) === 0);
+  if (!found) throw new ChopinError("agent-not-found", `There is no agent with the id or name “${named}”: list_agents lists them. Nothing was read or sent.`);
+  return found.id;
+}
+
+function chatView(chat: AgentChat) {
+  return { planId: chat.planId, state: chat.state, conversation: page(chat.page), planner: planner(chat.planner) };
+}
+
+export const AGENT_CHAT_TOOL_DEFINITIONS: readonly AnyTool<ToolContext>[] = [
+  defineTool({
+    name: "read_agent_chat",
+    description:
+      "Read this person's chat with an agent (experimental: agent chat must be on in this app's Settings → Experimental, else 'agent-chat-disabled'). A read only: a chat never used answers {conversation: null} and nothing is made. Otherwise its planId (the chat's own plan, where the agent drafts: read it with read_document), state ('active' from a message to the agent until its answer is in, else 'waiting'), the newest entries of its conversation (as read_conversation gives them) and who runs the agent.",
+    input: AGENT_CHAT_TOOL_INPUTS.read_agent_chat,
+    errors: ["agent-chat-disabled", "agent-not-found", "relay-unavailable"],
+    async handler(input, context) {
+      const chat = await need(context).chats.read(await agentIdOf(context, input.agent), input.limit !== undefined ? { limit: input.limit } : undefined);
+      return chat === null ? { conversation: null } : chatView(chat);
+    },
+  }),
+  defineTool({
+    name: "send_agent_chat",
+    description:
+      "Send a message to an agent in this person's chat with it, as the person of this app (experimental: 'agent-chat-disabled' while agent chat is off here). The first send begins the chat; the agent answers in the chat when this person's app runs it (follow with read_agent_chat). Idempotent by idempotencyKey.",
+    input: AGENT_CHAT_TOOL_INPUTS.send_agent_chat,
+    errors: ["agent-chat-disabled", "agent-not-found", "relay-unavailable", "storage-failure"],
+    async handler(input, context) {
+      const sent = await need(context).chats.send(await agentIdOf(context, input.agent), { text: input.text, clientRequestId: input.idempotencyKey });
+      return { planId: sent.planId, entry: shown(sent.entry), created: sent.created };
+    },
+  }),
+  defineTool({
+    name: "stop_agent_chat",
+    description: "Stop the agent's running turn in this person's chat with it; recorded in the chat as who stopped it. 'not-found' when no turn is running.",
+    input: AGENT_CHAT_TOOL_INPUTS.stop_agent_chat,
+    errors: ["agent-chat-disabled", "agent-not-found", "not-found"],
+    async handler(input, context) {
+      return { entry: shown(await need(context).chats.stop(await agentIdOf(context, input.agent))) };
+    },
+  }),
+];

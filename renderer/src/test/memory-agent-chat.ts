@@ -1,0 +1,63 @@
+/**
+ * The agent-chat part of the window's test double (memory-bridge.ts): the AgentChatApi contract kept in memory
+ * (shared/api-contract-agent-chat.ts runs against it and the real core alike). A chat is a hidden plan (marked
+ * `agentChat`, left out of the list) with its conversation, begun by the first send, as in the core; its state is
+ * the core's own rule (shared/agent-chat-state.ts).
+ */
+import type { AgentChatApi, ChopinApi, DocumentDetail } from "../../../shared/api.js";
+import { agentChatState } from "../../../shared/agent-chat-state.js";
+import { ChopinError } from "../../../shared/errors.js";
+
+export interface MemoryAgentChatDeps {
+  /** The profiles' find: refuses as the core does ('agent-chat-disabled', 'agent-not-found'). */
+  needAgent(agentId: string): Promise<void>;
+  /** This window's person key ("device:<id>" in the double). */
+  person(): string;
+  docs: Map<string, DocumentDetail>;
+  now(): number;
+  api: Pick<ChopinApi, "readConversation" | "postMessage" | "getPlannerState" | "abortPlannerTurn">;
+}
+
+export function memoryAgentChat(deps: MemoryAgentChatDeps): AgentChatApi {
+  const planIdOf = (agentId: string) => `chat-${agentId}-${deps.person()}`;
+  return {
+    async readAgentChat(agentId, query) {
+      await deps.needAgent(agentId);
+      const planId = planIdOf(agentId);
+      if (!deps.docs.has(planId)) return null;
+      const [page, planner] = await Promise.all([deps.api.readConversation(planId, query), deps.api.getPlannerState(planId)]);
+      const all = page.hasMore ? await deps.api.readConversation(planId, { limit: page.total }) : page;
+      return { planId, page, state: agentChatState(all.entries, planner), planner };
+    },
+    async sendAgentChat(agentId, input) {
+      await deps.needAgent(agentId);
+      const planId = planIdOf(agentId);
+      if (!deps.docs.has(planId)) {
+        const at = deps.now();
+        deps.docs.set(planId, {
+          id: planId,
+          url: `automerge:${planId}`,
+          title: "Agent chat",
+          createdVia: "app",
+          archivedAt: null,
+          createdAt: at,
+          updatedAt: at,
+          shared: false,
+          repository: null,
+          provenance: null,
+          brief: null,
+          revision: "r0",
+          agentChat: { agentId, person: deps.person() },
+        });
+      }
+      const { entry, created } = await deps.api.postMessage(planId, { text: input.text, to: "planner", clientRequestId: input.clientRequestId });
+      return { planId, entry, created };
+    },
+    async stopAgentChat(agentId) {
+      await deps.needAgent(agentId);
+      const planId = planIdOf(agentId);
+      if (!deps.docs.has(planId)) throw new ChopinError("not-found", "This chat has not begun, so no turn of the agent is running.");
+      return deps.api.abortPlannerTurn(planId);
+    },
+  };
+}

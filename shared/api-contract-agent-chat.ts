@@ -1,0 +1,52 @@
+/**
+ * Test support (imported only by the contract suite, shared/api-contract.ts): what the agent chat API of issue #27 must
+ * do, run against the real core and the window's test double alike. Both start local-only, with nobody able to run an
+ * agent (no provider, not signed in), so a message to the agent waits and the chat stays 'active'. Turns, relays and
+ * teammates are the core's own tests' (main/agent-chat/).
+ */
+import { expect } from "vitest";
+import type { ContractCase } from "./api-contract.js";
+import { MAX_CLIENT_REQUEST_ID_CHARS } from "./limits.js";
+import { PLANNER_AGENT_ID } from "./schema/agent-profiles.js";
+
+const disabled = { code: "agent-chat-disabled", message: expect.stringMatching(/Settings → Experimental/) };
+const unknownAgent = "f".repeat(32);
+
+export function agentChatContractCases(run: ContractCase): void {
+  run("agent chat calls are refused in words while agent chat is off, and for an unknown agent once on; bad arguments name the field", async ({ api }) => {
+    await expect(api.readAgentChat(PLANNER_AGENT_ID)).rejects.toMatchObject(disabled);
+    await expect(api.sendAgentChat(PLANNER_AGENT_ID, { text: "hi", clientRequestId: "c1" })).rejects.toMatchObject(disabled);
+    await expect(api.stopAgentChat(PLANNER_AGENT_ID)).rejects.toMatchObject(disabled);
+    await api.updateExperimentalSettings({ enableAgentChat: true });
+    for (const call of [api.readAgentChat(unknownAgent), api.sendAgentChat(unknownAgent, { text: "hi", clientRequestId: "c1" }), api.stopAgentChat(unknownAgent)]) {
+      await expect(call).rejects.toMatchObject({ code: "agent-not-found" });
+    }
+    await expect(api.readAgentChat("Not an id")).rejects.toMatchObject({ code: "invalid-input" });
+    await expect(api.sendAgentChat(PLANNER_AGENT_ID, { text: "", clientRequestId: "c1" })).rejects.toMatchObject({ code: "invalid-input" });
+    await expect(api.sendAgentChat(PLANNER_AGENT_ID, { text: "hi", clientRequestId: "x".repeat(MAX_CLIENT_REQUEST_ID_CHARS + 1) })).rejects.toMatchObject({ code: "invalid-input", message: expect.stringContaining("clientRequestId") });
+    // A key at the bound is taken.
+    expect((await api.sendAgentChat(PLANNER_AGENT_ID, { text: "hi", clientRequestId: "x".repeat(MAX_CLIENT_REQUEST_ID_CHARS) })).created).toBe(true);
+  });
+
+  run("a chat never used reads as null and makes nothing; the first send begins it, a retry is the same entry, and its plan is never listed", async ({ api }) => {
+    await api.updateExperimentalSettings({ enableAgentChat: true });
+    const scout = await api.createAgent({ name: "Scout" });
+    const before = await api.listDocuments();
+    expect(await api.readAgentChat(scout.id)).toBeNull();
+    expect(await api.listDocuments()).toEqual(before);
+    await expect(api.stopAgentChat(scout.id)).rejects.toMatchObject({ code: "not-found" });
+
+    const sent = await api.sendAgentChat(scout.id, { text: "Draft a launch plan", clientRequestId: "first" });
+    expect(sent).toMatchObject({ created: true, entry: { to: "planner", text: "Draft a launch plan", mine: true } });
+    const again = await api.sendAgentChat(scout.id, { text: "Draft a launch plan", clientRequestId: "first" });
+    expect(again).toMatchObject({ planId: sent.planId, created: false, entry: { id: sent.entry.id } });
+
+    const chat = await api.readAgentChat(scout.id);
+    expect(chat).toMatchObject({ planId: sent.planId, state: "active", page: { documentId: sent.planId, total: 1 }, planner: { documentId: sent.planId } });
+    expect(chat!.page.entries.map((e) => e.id)).toEqual([sent.entry.id]);
+    expect(await api.getDocument(sent.planId)).toMatchObject({ id: sent.planId, agentChat: { agentId: scout.id } });
+    expect((await api.listDocuments()).map((d) => d.id)).not.toContain(sent.planId);
+    // Another agent's chat is another plan.
+    expect((await api.sendAgentChat(PLANNER_AGENT_ID, { text: "hello", clientRequestId: "first" })).planId).not.toBe(sent.planId);
+  });
+}
