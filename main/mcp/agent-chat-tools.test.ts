@@ -1,0 +1,74 @@
+/**
+ * read_agent_chat, send_agent_chat and stop_agent_chat over MCP against a real app core (issue #27): listed beside
+ * the other tools; refused with 'agent-chat-disabled' while agent chat is off (nothing made) and 'agent-not-found' for
+ * an agent the profiles do not hold; a chat never used reads as a null conversation and makes nothing; a send names
+ * its agent by id or name, begins the chat once and is idempotent by its key; the chat's plan is not in
+ * list_documents.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { createAppCore } from "../core/app-core.js";
+import type { AppCore } from "../core/types.js";
+import { openLocalDb } from "../store/local-db.js";
+import { tempDir } from "../sync/test-helpers.js";
+import { loadOrCreateMcpToken } from "./token.js";
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function connected() {
+  const dir = tempDir("chopin-mcp-agent-chat-");
+  cleanups.push(() => dir.remove());
+  const core: AppCore = await createAppCore({ dataDir: dir.path, mcpPort: 0 });
+  cleanups.push(() => core.close());
+  const db = openLocalDb(dir.path);
+  const token = loadOrCreateMcpToken(db);
+  db.close();
+  const client = new Client({ name: "claude-code", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(core.mcp.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  cleanups.push(() => client.close());
+  return {
+    core,
+    async call(name: string, args: Record<string, unknown>) {
+      const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+      return { isError: result.isError === true, body: JSON.parse(result.content[0]!.text) };
+    },
+    async tools() {
+      return (await client.listTools()).tools.map((t) => t.name);
+    },
+  };
+}
+
+describe("the agent chat tools over MCP", () => {
+  it("are listed, and refused with agent-chat-disabled while agent chat is off, making nothing", async () => {
+    const agent = await connected();
+    expect(await agent.tools()).toEqual(expect.arrayContaining(["read_agent_chat", "send_agent_chat", "stop_agent_chat"]));
+    for (const [name, args] of [["read_agent_chat", { agent: "planner" }], ["send_agent_chat", { agent: "planner", text: "hi", idempotencyKey: "k" }], ["stop_agent_chat", { agent: "planner" }]] as const) {
+      expect(await agent.call(name, args)).toMatchObject({ isError: true, body: { error: { code: "agent-chat-disabled" } } });
+    }
+    expect(await agent.core.api.listDocuments()).toEqual([]);
+  });
+
+  it("read a chat never used as null, begin it on the first send (by id or name), retry as one entry, and keep its plan out of list_documents", async () => {
+    const agent = await connected();
+    await agent.core.api.updateExperimentalSettings({ enableAgentChat: true });
+    const scout = await agent.core.api.createAgent({ name: "Scout" });
+    expect(await agent.call("read_agent_chat", { agent: "scout" })).toEqual({ isError: false, body: { conversation: null } });
+    expect(await agent.call("read_agent_chat", { agent: "Nobody" })).toMatchObject({ isError: true, body: { error: { code: "agent-not-found" } } });
+    expect(await agent.call("stop_agent_chat", { agent: scout.id })).toMatchObject({ isError: true, body: { error: { code: "not-found" } } });
+    expect((await agent.call("list_documents", {})).body.documents).toEqual([]);
+
+    const sent = await agent.call("send_agent_chat", { agent: "SCOUT", text: "Draft the launch", idempotencyKey: "mcp-1" });
+    expect(sent).toMatchObject({ isError: false, body: { created: true, entry: { to: "planner", text: "Draft the launch" } } });
+    const again = await agent.call("send_agent_chat", { agent: scout.id, text: "Draft the launch", idempotencyKey: "mcp-1" });
+    expect(again.body).toMatchObject({ planId: sent.body.planId, created: false, entry: { id: sent.body.entry.id } });
+
+    const read = await agent.call("read_agent_chat", { agent: scout.id, limit: 1 });
+    expect(read.body).toMatchObject({ planId: sent.body.planId, state: "active", conversation: { total: 1, hasMore: false }, planner: { owner: null } });
+    expect((await agent.call("list_documents", { includeArchived: true })).body.documents).toEqual([]);
+    expect(await agent.call("send_agent_chat", { agent: scout.id, text: "x", idempotencyKey: "k", extra: 1 })).toMatchObject({ isError: true, body: { error: { code: "invalid-input" } } });
+  });
+});
