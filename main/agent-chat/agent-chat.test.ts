@@ -88,6 +88,21 @@ describe("a person's chat with an agent", () => {
     expect(model.requests).toHaveLength(1);
   });
 
+  it("drafts in the chat's own plan with read_plan and edit_plan, which opens like a plan", { timeout: 90_000 }, async () => {
+    const { core, model } = await setup();
+    const drafter = await core.api.createAgent({ name: "Drafter", tools: ["edit_plan"] });
+    const lastToolResult = (request: (typeof model.requests)[number]) => JSON.parse(messageText(request.body.messages.filter((m) => m.role === "tool").at(-1))) as { revision: string };
+    model.script(
+      { toolCalls: [{ name: "read_plan", arguments: {} }] },
+      (request) => ({ toolCalls: [{ name: "edit_plan", arguments: { revision: lastToolResult(request).revision, operations: [{ op: "insert", after: null, markdown: "# Launch\n\n- Pick a date" }] } }] }),
+      { text: "I drafted the launch plan." },
+    );
+    const planId = (await core.api.sendAgentChat(drafter.id, { text: "Draft it", clientRequestId: "d-1" })).planId as DocumentId;
+    await waitFor(async () => (await answers(core, planId)).length === 1, "the agent answered", 60_000);
+    expect((await answers(core, planId))[0]).toMatchObject({ text: "I drafted the launch plan.", tools: [{ name: "read_plan", status: "done" }, { name: "edit_plan", status: "done" }] });
+    expect((await core.planner.documents.getContent(planId)).markdown).toContain("# Launch\n\n- Pick a date");
+  });
+
   it("is active while a turn runs; Stop ends the turn and the chat is waiting again", { timeout: 90_000 }, async () => {
     const { core, model } = await setup();
     const scout = await core.api.createAgent({ name: "Scout" });
