@@ -1,3 +1,8 @@
+/**
+ * The agent chat state rule (issue #27) at its edges: waiting with nothing asked; active from a message to the agent
+ * through its running turn until its answer, and while a later message is pending; waiting when the only unanswered
+ * turn was interrupted or the message withdrawn.
+ */
 import { describe, expect, it } from "vitest";
 import type { ConversationEntryView } from "./api.js";
 import { agentChatState } from "./agent-chat-state.js";

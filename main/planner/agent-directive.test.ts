@@ -1,3 +1,8 @@
+/**
+ * What an agent's profile changes in a chat's turns (issue #27): instructions delimited so no line can end their
+ * section, tools narrowed with read_plan kept, the profile's model only for this app's provider kind, and a session key
+ * that changes with the profile.
+ */
 import { describe, expect, it } from "vitest";
 import { AGENT_INSTRUCTIONS_END, agentProvider, agentSessionKey, agentSystemSection, agentTools, type ChatAgent } from "./agent-directive.js";
 
