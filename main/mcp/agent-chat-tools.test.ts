@@ -5,14 +5,11 @@
  * its agent by id or name, begins the chat once and is idempotent by its key; the chat's plan is not in
  * list_documents.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAppCore } from "../core/app-core.js";
 import type { AppCore } from "../core/types.js";
-import { openLocalDb } from "../store/local-db.js";
 import { tempDir } from "../sync/test-helpers.js";
-import { loadOrCreateMcpToken } from "./token.js";
+import { connectCoreAgent } from "./mcp-test-support.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -24,22 +21,9 @@ async function connected() {
   cleanups.push(() => dir.remove());
   const core: AppCore = await createAppCore({ dataDir: dir.path, mcpPort: 0 });
   cleanups.push(() => core.close());
-  const db = openLocalDb(dir.path);
-  const token = loadOrCreateMcpToken(db);
-  db.close();
-  const client = new Client({ name: "claude-code", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(core.mcp.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
-  cleanups.push(() => client.close());
-  return {
-    core,
-    async call(name: string, args: Record<string, unknown>) {
-      const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
-      return { isError: result.isError === true, body: JSON.parse(result.content[0]!.text) };
-    },
-    async tools() {
-      return (await client.listTools()).tools.map((t) => t.name);
-    },
-  };
+  const agent = await connectCoreAgent(core, dir.path);
+  cleanups.push(() => agent.close());
+  return { core, call: agent.call, tools: agent.tools };
 }
 
 describe("the agent chat tools over MCP", () => {

@@ -2,15 +2,12 @@
  * The conversation tools over MCP against a real app core (issue #25): an agent reads a plan's conversation and posts
  * as the person of this app, retries without a second entry, and gets the MCP layer's typed errors for bad input.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_CONVERSATION_PAGE_ENTRIES, MAX_MESSAGE_BYTES } from "../../shared/limits.js";
 import { createAppCore } from "../core/app-core.js";
 import type { AppCore } from "../core/types.js";
 import { tempDir } from "../sync/test-helpers.js";
-import { loadOrCreateMcpToken } from "./token.js";
-import { openLocalDb } from "../store/local-db.js";
+import { connectCoreAgent } from "./mcp-test-support.js";
 import { waitFor } from "../../shared/wait-for.js";
 import { startFakeOpenAI } from "../../test-support/fake-openai/server.js";
 
@@ -25,22 +22,9 @@ async function agentOn(options: Partial<Parameters<typeof createAppCore>[0]> = {
   const core = await createAppCore({ dataDir: dir.path, mcpPort: 0, ...options });
   cleanups.push(() => core.close());
   await core.api.updateSettings({ displayName: "Ada" });
-  const db = openLocalDb(dir.path);
-  const token = loadOrCreateMcpToken(db);
-  db.close();
-  const client = new Client({ name: "claude-code", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(core.mcp.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
-  cleanups.push(() => client.close());
-  return {
-    core,
-    async call(name, args) {
-      const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
-      return { isError: result.isError === true, body: JSON.parse(result.content[0]!.text) };
-    },
-    async tools() {
-      return (await client.listTools()).tools.map((t) => t.name);
-    },
-  };
+  const agent = await connectCoreAgent(core, dir.path);
+  cleanups.push(() => agent.close());
+  return { core, call: agent.call, tools: agent.tools };
 }
 
 describe("the conversation tools over MCP", () => {

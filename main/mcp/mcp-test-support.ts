@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { makeFixture, type Fixture } from "../documents/test-fixture.js";
 import { startMcpServer, type RunningMcpServer } from "./server.js";
 import { loadOrCreateMcpToken } from "./token.js";
+import { openLocalDb } from "../store/local-db.js";
 
 export interface McpFixture {
   fx: Fixture;
@@ -75,4 +76,30 @@ export async function postMcp(
   });
   const text = await response.text();
   return { status: response.status, sessionId: response.headers.get("mcp-session-id"), json: text ? JSON.parse(text) : null };
+}
+
+/** An agent connected over MCP to a real app core's port, as Claude Code would be, with the core's own token. */
+export interface CoreAgent {
+  call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; body: any }>;
+  tools(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** Connects to `core`, whose data folder is `dataDir` (the token is read from its database, as the config file has it). */
+export async function connectCoreAgent(core: { mcp: { url: string } }, dataDir: string): Promise<CoreAgent> {
+  const db = openLocalDb(dataDir);
+  const token = loadOrCreateMcpToken(db);
+  db.close();
+  const client = new Client({ name: "claude-code", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(core.mcp.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  return {
+    async call(name, args) {
+      const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+      return { isError: result.isError === true, body: JSON.parse(result.content[0]!.text) };
+    },
+    async tools() {
+      return (await client.listTools()).tools.map((t) => t.name);
+    },
+    close: () => client.close(),
+  };
 }
