@@ -5,25 +5,16 @@
  * lists it among plans, has no chat of his own with that agent, and his app, which could run agents, never claims it.
  */
 import type { DocumentId } from "@automerge/automerge-repo";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { waitFor } from "../../shared/wait-for.js";
 import { startFakeGitHub } from "../../test-support/fake-github/server.js";
 import { startFakeOpenAI } from "../../test-support/fake-openai/server.js";
 import { startRelay } from "../../sync-relay/server.js";
 import { createAppCore } from "../core/app-core.js";
 import type { AppCore, AppCoreOptions } from "../core/types.js";
-import { tempDir } from "../sync/test-helpers.js";
+import { cleanupsAfterEach } from "../sync/test-helpers.js";
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
-
-function dir(prefix: string): string {
-  const made = tempDir(prefix);
-  cleanups.push(() => made.remove());
-  return made.path;
-}
+const { cleanups, dir } = cleanupsAfterEach();
 
 async function core(name: string, options: Partial<AppCoreOptions>): Promise<AppCore> {
   const c = await createAppCore({ dataDir: dir(`chopin-chat-${name}-`), mcpPort: 0, enableAgentChat: true, ...options });

@@ -9,7 +9,7 @@
 import { generateAutomergeUrl, parseAutomergeUrl, Repo, type DocumentId, type PeerId } from "@automerge/automerge-repo";
 import type { Chunk, StorageAdapterInterface, StorageKey } from "@automerge/automerge-repo";
 import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ChopinApi, ChopinEvents, ConversationPage, DocumentDetail } from "../../shared/api.js";
 import { waitFor } from "../../shared/wait-for.js";
 import { startRelay } from "../../sync-relay/server.js";
@@ -18,20 +18,11 @@ import type { AppCore } from "../core/types.js";
 import { toHexHeads } from "../documents/heads.js";
 import { ConversationRecords } from "../store/conversation-records.js";
 import { openLocalDb } from "../store/local-db.js";
-import { tempDir } from "../sync/test-helpers.js";
+import { cleanupsAfterEach } from "../sync/test-helpers.js";
 import { TypedEmitter } from "../util/typed-emitter.js";
 import { ConversationService } from "./conversation-service.js";
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
-
-function dir(prefix: string): string {
-  const made = tempDir(prefix);
-  cleanups.push(() => made.remove());
-  return made.path;
-}
+const { cleanups, dir } = cleanupsAfterEach();
 
 /** What a window shows of one entry: it reads the page again on every "conversation-changed" of the plan. */
 function windowOf(events: TypedEmitter<ChopinEvents>, read: () => Promise<ConversationPage>, planId: string, entryId: () => string | undefined) {

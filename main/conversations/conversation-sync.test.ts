@@ -5,25 +5,16 @@
  * retries would have made.
  */
 import type { DocumentId } from "@automerge/automerge-repo";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ChopinApi } from "../../shared/api.js";
 import { conversationIdOf } from "../../shared/node/conversation-identity.js";
 import { waitFor } from "../../shared/wait-for.js";
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { createAppCore } from "../core/app-core.js";
 import type { AppCore } from "../core/types.js";
-import { tempDir } from "../sync/test-helpers.js";
+import { cleanupsAfterEach } from "../sync/test-helpers.js";
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
-
-function dir(prefix: string): string {
-  const made = tempDir(prefix);
-  cleanups.push(() => made.remove());
-  return made.path;
-}
+const { cleanups, dir } = cleanupsAfterEach();
 
 async function core(dataDir: string, relay?: { url: string; token: string }, displayName?: string): Promise<AppCore> {
   const c = await createAppCore({ dataDir, mcpPort: 0, relayUrl: relay?.url, relayToken: relay?.token });

@@ -4,25 +4,16 @@
  * "agents-changed", merges edits made at once, and never sends this device's own profiles (made before the relay was
  * configured) to the relay.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AgentList, ChopinApi } from "../../shared/api.js";
 import { waitFor } from "../../shared/wait-for.js";
 import { startRelay } from "../../sync-relay/server.js";
 import { agentProfilesIdOf } from "../agents/agent-profiles-identity.js";
-import { tempDir } from "../sync/test-helpers.js";
+import { cleanupsAfterEach } from "../sync/test-helpers.js";
 import { createAppCore } from "./app-core.js";
 import type { AppCore } from "./types.js";
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
-
-function dir(prefix: string): string {
-  const made = tempDir(prefix);
-  cleanups.push(() => made.remove());
-  return made.path;
-}
+const { cleanups, dir } = cleanupsAfterEach();
 
 async function core(dataDir: string, relay?: { url: string; token: string }): Promise<AppCore> {
   const c = await createAppCore({ dataDir, mcpPort: 0, relayUrl: relay?.url, relayToken: relay?.token, enableAgentChat: true });

@@ -10,10 +10,30 @@ import { SqliteStorageAdapter } from "../../shared/node/sqlite-storage-adapter.j
 import { startRelay, type RunningRelay } from "../../sync-relay/server.js";
 import { RelayConnection } from "./relay-connection.js";
 import { waitFor } from "../../shared/wait-for.js";
+import { afterEach } from "vitest";
 
 export function tempDir(prefix = "chopin-sync-"): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/**
+ * A test file's cleanups, run newest first after each test, and temp dirs removed with them: what the process-level
+ * tests that start relays and cores in temp dirs each wrote for themselves. Call once at the file's top level.
+ */
+export function cleanupsAfterEach(): { cleanups: Array<() => Promise<void> | void>; dir(prefix: string): string } {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    while (cleanups.length) await cleanups.pop()!();
+  });
+  return {
+    cleanups,
+    dir(prefix) {
+      const made = tempDir(prefix);
+      cleanups.push(() => made.remove());
+      return made.path;
+    },
+  };
 }
 
 /** Resolves once the relay holds `documentId` loaded and ready (a client's create has reached it). */
