@@ -10,7 +10,10 @@ import { turnStillRunning } from "./planner-turns.js";
 
 export type AgentChatState = "waiting" | "active";
 
-export function agentChatState(entries: readonly ConversationEntryView[], planner: Pick<PlannerState, "owner" | "ownershipGeneration">): AgentChatState {
+/** What the rule reads of an entry (a view has it; the core builds it from the stored entry without a whole view). */
+export type ChatStateEntry = Pick<ConversationEntryView, "id" | "author" | "to" | "withdrawn" | "turn">;
+
+export function agentChatState(entries: readonly ChatStateEntry[], planner: Pick<PlannerState, "owner" | "ownershipGeneration">): AgentChatState {
   const answered = new Set<string>();
   const begun = new Map<string, { ownershipGeneration: number }>();
   for (const entry of entries) {

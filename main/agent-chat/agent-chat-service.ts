@@ -20,6 +20,8 @@ import { agentChatState } from "../../shared/agent-chat-state.js";
 import { ChopinError } from "../../shared/errors.js";
 import { agentChatGenesis, agentChatIdOf, type AgentChatKey, type AgentChatScope } from "../../shared/node/agent-chat-identity.js";
 import type { AgentChatPlanStart } from "../documents/agent-chat-plan.js";
+import type { ConversationEntry } from "../../shared/schema/conversation.js";
+import { entryTurn } from "../../shared/planner-turns.js";
 
 export interface AgentChatServiceDeps {
   profiles: {
@@ -36,6 +38,8 @@ export interface AgentChatServiceDeps {
   };
   conversations: {
     read(planId: DocumentId, query?: ConversationQuery): Promise<ConversationPage>;
+    /** Every stored entry (the kept transcript): the state is read from these, not from views of them. */
+    entries(planId: DocumentId): Promise<ConversationEntry[]>;
     post(planId: DocumentId, input: PostMessageInput): Promise<PostMessageResult>;
     requestAbort(planId: DocumentId): Promise<ConversationEntryView>;
   };
@@ -57,9 +61,13 @@ export class AgentChatService {
     const { planId } = await this.#chat(agentId);
     if (!this.#deps.plans.agentChatPlanExists(planId)) return null;
     const [page, planner] = await Promise.all([this.#deps.conversations.read(planId, query), this.#deps.planner.state(planId)]);
-    // The state asks every entry, not only this page's: an older pending message keeps the chat active.
-    const all = page.hasMore ? await this.#deps.conversations.read(planId, { limit: Math.max(page.total, 1) }) : page;
-    return { planId, page, state: agentChatState(all.entries, planner), planner };
+    // The state asks every entry, not only this page's (an older pending message keeps the chat active): from the
+    // kept transcript, without a view of each.
+    const all = (await this.#deps.conversations.entries(planId)).map((entry) => {
+      const turn = entryTurn(entry);
+      return { id: entry.id, author: entry.author, to: entry.to, ...(entry.withdrawnAt !== undefined ? { withdrawn: true as const } : {}), ...(turn ? { turn } : {}) };
+    });
+    return { planId, page, state: agentChatState(all, planner), planner };
   }
 
   async send(agentId: string, input: AgentChatSendInput): Promise<AgentChatSendResult> {

@@ -36,6 +36,7 @@ import {
 } from "../../shared/schema/conversation.js";
 import { compareMarks, type ConversationRecords } from "../store/conversation-records.js";
 import { ParsedTranscript } from "./parsed-transcript.js";
+import { entryTurn } from "../../shared/planner-turns.js";
 import { resolveReferences } from "./message-references.js";
 import type { TypedEmitter } from "../util/typed-emitter.js";
 
@@ -446,7 +447,7 @@ export class ConversationService {
         const hash = sent.get(entry.id);
         const delivery = !shared ? "local" : hash !== undefined && undelivered(hash) ? "pending" : "delivered";
         if (delivery === "pending") shownUndelivered.add(planId);
-        const turn = entry.author.kind === "planner" && entry.turnId ? { turn: { id: entry.turnId, state: entry.turn ?? "answered", ownershipGeneration: entry.ownershipGeneration ?? 0 } } : {};
+        const turn = entryTurn(entry) ? { turn: entryTurn(entry)! } : {};
         const marks = {
           ...(entry.boundary ? { boundary: true as const } : {}),
           ...(entry.withdrawnAt !== undefined ? { withdrawn: true as const } : {}),
