@@ -7,8 +7,11 @@ import type { DocumentId, VersionContent } from "../../../shared/api.js";
 
 export type DialogName = "settings" | "palette" | "repository";
 
-/** What the main area shows: the open document (or the empty state), or the Agents page (issue #27, while agent chat is on). */
-export type PageName = "documents" | "agents";
+/**
+ * What the main area shows: the open document (or the empty state), the Agents page, or this person's chat with one
+ * agent (issue #27, both only while agent chat is on).
+ */
+export type PageName = "documents" | "agents" | "agent-chat";
 
 export interface ConfirmRequest {
   title: string;
@@ -37,6 +40,10 @@ export interface UiState {
   /** Back to "documents" whenever a document is opened (app-services.ts). */
   page: PageName;
   showPage(page: PageName): void;
+  /** The agent whose chat the "agent-chat" page shows; kept when another page shows, so coming back returns to it. */
+  chatAgentId: string | null;
+  /** Shows this person's chat with the agent (the Agents page's Chat action, the sidebar's Agents). */
+  openAgentChat(agentId: string): void;
   dialog: DialogName | null;
   confirm: ConfirmRequest | null;
   outlineOpen: boolean;
@@ -96,6 +103,8 @@ export function createUiStore(): UiStore {
   return createStore<UiState>((set, get) => ({
     page: "documents",
     showPage: (page) => set({ page }),
+    chatAgentId: null,
+    openAgentChat: (agentId) => set({ page: "agent-chat", chatAgentId: agentId }),
     dialog: null,
     confirm: null,
     outlineOpen: true,
