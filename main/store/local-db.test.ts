@@ -142,7 +142,7 @@ describe("relay_shares", () => {
   it("takes schema 6's shares as the configured relay's, ties the relay token to that address, and marks the team's plans for adoption", () => {
     const { dir } = freshDb();
     const old = new BetterSqlite3(localDbPath(dir));
-    old.exec("DROP TABLE conversation_outbox; DROP TABLE conversation_drafts; DROP TABLE conversation_reads; DROP TABLE relay_shares; CREATE TABLE document_sharing (document_id TEXT PRIMARY KEY NOT NULL, shared INTEGER NOT NULL CHECK (shared IN (0, 1)), shared_at INTEGER) STRICT;");
+    old.exec("DROP TABLE agent_chat_outbox; DROP TABLE conversation_outbox; DROP TABLE conversation_drafts; DROP TABLE conversation_reads; DROP TABLE relay_shares; CREATE TABLE document_sharing (document_id TEXT PRIMARY KEY NOT NULL, shared INTEGER NOT NULL CHECK (shared IN (0, 1)), shared_at INTEGER) STRICT;");
     old.exec("DELETE FROM settings");
     old.pragma("user_version = 6");
     const insert = old.prepare("INSERT INTO document_sharing (document_id, shared, shared_at) VALUES (?, ?, ?)");
@@ -166,7 +166,7 @@ describe("relay_shares", () => {
   it("drops schema 6's shares when no relay was configured: they belonged to no team", () => {
     const { dir } = freshDb();
     const old = new BetterSqlite3(localDbPath(dir));
-    old.exec("DROP TABLE conversation_outbox; DROP TABLE conversation_drafts; DROP TABLE conversation_reads; DROP TABLE relay_shares; CREATE TABLE document_sharing (document_id TEXT PRIMARY KEY NOT NULL, shared INTEGER NOT NULL, shared_at INTEGER) STRICT;");
+    old.exec("DROP TABLE agent_chat_outbox; DROP TABLE conversation_outbox; DROP TABLE conversation_drafts; DROP TABLE conversation_reads; DROP TABLE relay_shares; CREATE TABLE document_sharing (document_id TEXT PRIMARY KEY NOT NULL, shared INTEGER NOT NULL, shared_at INTEGER) STRICT;");
     old.exec("DELETE FROM settings; INSERT INTO document_sharing VALUES ('d', 1, 1); INSERT INTO settings VALUES ('settings.relayToken', 'tok');");
     old.pragma("user_version = 6");
     old.close();
@@ -212,7 +212,7 @@ describe("the folded search text of snapshots", () => {
     // A data folder from schema 2: the column is dropped back out and a row written without it.
     db.exec(
       "ALTER TABLE document_snapshots DROP COLUMN folded; DROP TABLE team_removals; DROP TABLE damaged_chunks; DROP TABLE mcp_sessions; DROP TABLE relay_shares; " +
-        "DROP TABLE conversation_outbox; DROP TABLE conversation_drafts; DROP TABLE conversation_reads; " +
+        "DROP TABLE agent_chat_outbox; DROP TABLE conversation_outbox; DROP TABLE conversation_drafts; DROP TABLE conversation_reads; " +
         "CREATE TABLE document_sharing (document_id TEXT PRIMARY KEY NOT NULL, shared INTEGER NOT NULL, shared_at INTEGER) STRICT",
     );
     db.pragma("user_version = 2");

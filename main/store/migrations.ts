@@ -135,4 +135,31 @@ export const LOCAL_DB_MIGRATIONS: readonly Migration[] = [
   // 8 -> 9: Planner leases of this device's local-only plans (issue #25): the relay keeps shared plans' leases, this
   // table the rest, with the same columns and the same code (shared/node/planner-leases.ts).
   (db) => db.exec(PLANNER_LEASE_TABLE_SQL),
+  // 9 -> 10: agent chats' outbox (issue #27, main/store/agent-chat-outbox.ts): one row per send from this device, in
+  // send order (seq, never reused). client_request_id is UNIQUE: a retried send finds its row, never a second one. The
+  // chat is (scope, agent, person); a scope 'pending' names the relay whose team was not known yet when it was queued.
+  // A row is delivered (its conversation entry and when), or not yet (the last refusal, and failed_at once refused for
+  // good). 65536 is MAX_MESSAGE_BYTES and 128 MAX_CLIENT_REQUEST_ID_CHARS (a shipped step keeps its literals; the
+  // table's test checks they agree).
+  `
+  CREATE TABLE agent_chat_outbox (
+    seq               INTEGER PRIMARY KEY AUTOINCREMENT,
+    client_request_id TEXT NOT NULL UNIQUE CHECK (length(client_request_id) BETWEEN 1 AND 128),
+    scope_kind        TEXT NOT NULL CHECK (scope_kind IN ('device', 'team', 'pending')),
+    scope_id          TEXT NOT NULL,
+    agent_id          TEXT NOT NULL,
+    person            TEXT NOT NULL,
+    text              TEXT NOT NULL CHECK (length(CAST(text AS BLOB)) BETWEEN 1 AND 65536),
+    queued_at         INTEGER NOT NULL,
+    entry_id          TEXT,
+    delivered_at      INTEGER,
+    error_code        TEXT,
+    error_message     TEXT,
+    failed_at         INTEGER,
+    CHECK ((entry_id IS NULL) = (delivered_at IS NULL)),
+    CHECK ((error_code IS NULL) = (error_message IS NULL)),
+    CHECK (failed_at IS NULL OR (delivered_at IS NULL AND error_code IS NOT NULL))
+  ) STRICT;
+  CREATE INDEX agent_chat_outbox_undelivered ON agent_chat_outbox (person, seq) WHERE delivered_at IS NULL;
+  `,
 ];

@@ -233,3 +233,15 @@ export const MAX_PLANNER_API_KEY_CHARS = 4096;
 export const PLANNER_SESSION_MAX_REFERENCES = 20;
 /** The most of a referenced document read_reference returns: its first characters, the rest said to be cut. */
 export const PLANNER_REFERENCE_MAX_CHARS = 50_000;
+
+/**
+ * Agent chats' outbox (issue #27, main/store/agent-chat-outbox.ts): a person's sends not delivered yet (waiting, or
+ * refused for good and kept until sent again) that this device keeps at most; the next send is refused 'too-large'. A
+ * team whose relay is never reached cannot grow the table without end.
+ */
+export const MAX_AGENT_CHAT_UNDELIVERED_PER_PERSON = 200;
+/**
+ * Delivered sends whose rows this device keeps (the newest), so a retry of one finds its row and its conversation
+ * entry; an older retry is delivered again, which the conversation's own key makes the same entry.
+ */
+export const AGENT_CHAT_DELIVERED_ROWS_KEPT = 1000;
