@@ -52,7 +52,7 @@ export const MAIN_IMPORTS: Record<string, readonly string[]> = {
   "main/settings": ["main/github", "main/store", "main/util"],
   "main/sync": ["main/documents", "main/settings", "main/store", "main/util"],
   "main/agents": ["main/store", "main/util"],
-  "main/agent-chat": ["main/documents", "main/util"],
+  "main/agent-chat": ["main/documents", "main/store", "main/util"],
   "main/mcp": ["main/agent-chat", "main/agents", "main/conversations", "main/documents", "main/github", "main/store", "main/util"],
   "main/api": ["main/conversations", "main/documents", "main/github", "main/mcp", "main/settings", "main/store", "main/sync", "main/util"],
   "main/core": SERVICES,

@@ -5,12 +5,20 @@
  * teammates are the core's own tests' (main/agent-chat/).
  */
 import { expect } from "vitest";
+import type { AgentChatSendDelivered, AgentChatSendResult } from "./api.js";
 import type { ContractCase } from "./api-contract.js";
 import { MAX_CLIENT_REQUEST_ID_CHARS } from "./limits.js";
 import { PLANNER_AGENT_ID } from "./schema/agent-profiles.js";
 
 const disabled = { code: "agent-chat-disabled", message: expect.stringMatching(/Settings → Experimental/) };
 const unknownAgent = "f".repeat(32);
+
+/** Local-only with the app running, a send is delivered at once: never left queued. */
+function delivered(result: AgentChatSendResult): AgentChatSendDelivered {
+  expect(result.queued).toBe(false);
+  if (result.queued) throw new Error("queued");
+  return result;
+}
 
 export function agentChatContractCases(run: ContractCase): void {
   run("agent chat calls are refused in words while agent chat is off, and for an unknown agent once on; bad arguments name the field", async ({ api }) => {
@@ -36,17 +44,30 @@ export function agentChatContractCases(run: ContractCase): void {
     expect(await api.listDocuments()).toEqual(before);
     await expect(api.stopAgentChat(scout.id)).rejects.toMatchObject({ code: "not-found" });
 
-    const sent = await api.sendAgentChat(scout.id, { text: "Draft a launch plan", clientRequestId: "first" });
+    const sent = delivered(await api.sendAgentChat(scout.id, { text: "Draft a launch plan", clientRequestId: "first" }));
     expect(sent).toMatchObject({ created: true, entry: { to: "planner", text: "Draft a launch plan", mine: true } });
-    const again = await api.sendAgentChat(scout.id, { text: "Draft a launch plan", clientRequestId: "first" });
+    const again = delivered(await api.sendAgentChat(scout.id, { text: "Draft a launch plan", clientRequestId: "first" }));
     expect(again).toMatchObject({ planId: sent.planId, created: false, entry: { id: sent.entry.id } });
 
     const chat = await api.readAgentChat(scout.id);
-    expect(chat).toMatchObject({ planId: sent.planId, state: "active", page: { documentId: sent.planId, total: 1 }, planner: { documentId: sent.planId } });
-    expect(chat!.page.entries.map((e) => e.id)).toEqual([sent.entry.id]);
+    expect(chat).toMatchObject({ planId: sent.planId, state: "active", page: { documentId: sent.planId, total: 1 }, planner: { documentId: sent.planId }, outbox: [] });
+    expect(chat!.page!.entries.map((e) => e.id)).toEqual([sent.entry.id]);
     expect(await api.getDocument(sent.planId)).toMatchObject({ id: sent.planId, agentChat: { agentId: scout.id } });
     expect((await api.listDocuments()).map((d) => d.id)).not.toContain(sent.planId);
     // Another agent's chat is another plan.
-    expect((await api.sendAgentChat(PLANNER_AGENT_ID, { text: "hello", clientRequestId: "first" })).planId).not.toBe(sent.planId);
+    expect(delivered(await api.sendAgentChat(PLANNER_AGENT_ID, { text: "hello", clientRequestId: "second" })).planId).not.toBe(sent.planId);
+  });
+
+  run("a clientRequestId is one message: reused for another text or another agent it is refused, naming the field, and nothing is sent", async ({ api }) => {
+    await api.updateExperimentalSettings({ enableAgentChat: true });
+    const scout = await api.createAgent({ name: "Scout" });
+    const sent = delivered(await api.sendAgentChat(scout.id, { text: "Draft a launch plan", clientRequestId: "k-1" }));
+    const reused = { code: "invalid-input", message: expect.stringContaining("clientRequestId"), details: { field: "clientRequestId" } };
+    await expect(api.sendAgentChat(scout.id, { text: "Draft a launch plan!", clientRequestId: "k-1" })).rejects.toMatchObject(reused);
+    await expect(api.sendAgentChat(PLANNER_AGENT_ID, { text: "Draft a launch plan", clientRequestId: "k-1" })).rejects.toMatchObject(reused);
+    expect(await api.readAgentChat(PLANNER_AGENT_ID)).toBeNull();
+    expect((await api.readAgentChat(scout.id))!.page!.entries.map((e) => [e.id, e.text])).toEqual([[sent.entry.id, "Draft a launch plan"]]);
+    // The retry itself is still the same entry.
+    expect(delivered(await api.sendAgentChat(scout.id, { text: "Draft a launch plan", clientRequestId: "k-1" }))).toMatchObject({ created: false, entry: { id: sent.entry.id } });
   });
 }

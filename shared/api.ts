@@ -459,24 +459,75 @@ export interface AgentsApi {
 export interface AgentChat {
   planId: DocumentId;
   page: ConversationPage;
-  /** 'active' from a message to the agent until its answer is in, with no later message pending (shared/agent-chat-state.ts). */
+  /**
+   * 'active' from a message to the agent until its answer is in, with no later message pending (shared/agent-chat-state.ts),
+   * and while a send of this device waits in `outbox`.
+   */
   state: "waiting" | "active";
   /** Who runs the agent here: only the chat's person's apps ever do. */
   planner: PlannerState;
+  /** This device's sends in this chat not delivered yet, in send order ("Waiting to send"); [] when none. */
+  outbox: AgentChatOutboxMessage[];
+}
+
+/**
+ * A chat with no plan yet whose first messages wait in this device's outbox (sent offline, while the relay's team was
+ * not known, or as the app stopped): they are all there is to show, and the plan is made when the first is delivered.
+ */
+export interface AgentChatNotBegun {
+  planId: null;
+  page: null;
+  planner: null;
+  /** 'active' while a message waits to be sent; 'waiting' when every one was refused for good. */
+  state: "waiting" | "active";
+  /** Never empty (with none, the chat reads as null). */
+  outbox: AgentChatOutboxMessage[];
+}
+
+/** A send of this device to an agent not delivered yet (agent chats' outbox, issue #27). */
+export interface AgentChatOutboxMessage {
+  clientRequestId: string;
+  text: string;
+  queuedAt: number;
+  /**
+   * 'waiting': delivered by this app, in order, as soon as it can be (the relay's team known, the app running);
+   * 'failed': refused for good (its error says why); sending it again (same text and clientRequestId) tries again.
+   */
+  status: "waiting" | "failed";
+  /** Why the last attempt did not deliver it; null before an attempt failed. */
+  error: ErrorShape | null;
 }
 
 export interface AgentChatSendInput {
   /** Markdown, 1 to MAX_MESSAGE_BYTES bytes of UTF-8. */
   text: string;
-  /** The idempotency key of this send: a retry with the same key returns the same entry. */
+  /** The idempotency key of this send: a retry with the same key returns the same entry (another text or agent: 'invalid-input'). */
   clientRequestId: string;
 }
 
-export interface AgentChatSendResult {
+/** A send's answer: delivered (the conversation's entry), or waiting in this device's outbox (`queued`). */
+export type AgentChatSendResult = AgentChatSendDelivered | AgentChatSendQueued;
+
+export interface AgentChatSendDelivered {
+  queued: false;
   planId: DocumentId;
   entry: ConversationEntryView;
   /** False when an earlier send with the same clientRequestId already made this entry. */
   created: boolean;
+}
+
+/**
+ * Not delivered yet (the relay's team is not known, the app is stopping, the disk refused): kept on this device and
+ * delivered once, in send order, when it can be (also after a restart). readAgentChat lists it meanwhile.
+ */
+export interface AgentChatSendQueued {
+  queued: true;
+  /** Known once delivered (while the team is pending, not even its id is). */
+  planId: null;
+  entry: null;
+  /** False when an earlier send with the same clientRequestId already queued it. */
+  created: boolean;
+  message: AgentChatOutboxMessage;
 }
 
 /**
@@ -485,9 +536,15 @@ export interface AgentChatSendResult {
  * (main/agent-chat/).
  */
 export interface AgentChatApi {
-  /** A read only: null when the chat was never used here or by this person's other devices (nothing is made). */
-  readAgentChat(agentId: string, query?: ConversationQuery): Promise<AgentChat | null>;
-  /** Begins the chat on first send (the same plan on every device of the person), then posts to the agent. */
+  /**
+   * A read only: null when the chat was never used here or by this person's other devices and nothing waits in this
+   * device's outbox (nothing is made); AgentChatNotBegun when only sends waiting here exist.
+   */
+  readAgentChat(agentId: string, query?: ConversationQuery): Promise<AgentChat | AgentChatNotBegun | null>;
+  /**
+   * Queues the send in this device's outbox, then delivers it in order: begins the chat on first send (the same plan on
+   * every device of the person) and posts to the agent. Answers `queued` when it cannot be delivered now.
+   */
   sendAgentChat(agentId: string, input: AgentChatSendInput): Promise<AgentChatSendResult>;
   /** Stops the agent's running turn ('not-found' when none runs); recorded in the chat as who stopped it. */
   stopAgentChat(agentId: string): Promise<ConversationEntryView>;

@@ -2,8 +2,8 @@
  * A person's chats with agents (issue #27), on what exists: a chat is a plan (the chat's own plan, at an id derived
  * from the profiles' scope, the agent and the person: shared/node/agent-chat-identity.ts) and that plan's ordinary
  * conversation, run by the Planner's lease, turns and fenced writes with the agent's profile applied
- * (main/core/compose-planner.ts). This service only finds the chat and says its state; it keeps no transcript and
- * runs nothing of its own.
+ * (main/core/compose-planner.ts). This service finds the chat and says its state; a send goes through this device's
+ * outbox (chat-outbox.ts), which delivers it here. It keeps no transcript and runs no turn of its own.
  *
  * What must stay true:
  *  - while agent chat is off, every call refuses with 'agent-chat-disabled' and nothing is read, opened or written;
@@ -11,17 +11,21 @@
  *  - reading a chat never used makes nothing (no document, no handle, no listing, no lease watched);
  *  - the first send begins the chat's plan at its derived id from the shared genesis, so first sends from two windows
  *    or two devices of the person begin one chat; a retried send (same clientRequestId) is the same entry;
+ *  - a send is a row of the outbox before anything else; one that cannot be delivered now is answered 'queued' and
+ *    listed by the chat's read (a chat of only such sends reads as AgentChatNotBegun, not null);
  *  - only the chat's person posts in it (ConversationService refuses others 'forbidden') and only their apps run it
  *    (PlannerOwnership's eligibility).
  */
 import type { DocumentId } from "@automerge/automerge-repo";
-import type { AgentChat, AgentChatSendInput, AgentChatSendResult, AgentProfile, ConversationEntryView, ConversationPage, ConversationQuery, DocumentDetail, PlannerState, PostMessageInput, PostMessageResult } from "../../shared/api.js";
+import type { AgentChat, AgentChatNotBegun, AgentChatSendInput, AgentChatSendResult, AgentProfile, ConversationEntryView, ConversationPage, ConversationQuery, DocumentDetail, PlannerState, PostMessageInput, PostMessageResult } from "../../shared/api.js";
 import { agentChatState } from "../../shared/agent-chat-state.js";
 import { ChopinError } from "../../shared/errors.js";
 import { agentChatGenesis, agentChatIdOf, type AgentChatKey, type AgentChatScope } from "../../shared/node/agent-chat-identity.js";
 import type { AgentChatPlanStart } from "../documents/agent-chat-plan.js";
 import type { ConversationEntry } from "../../shared/schema/conversation.js";
 import { entryTurn } from "../../shared/planner-turns.js";
+import type { AgentChatOutboxRecords, OutboxChat, OutboxRow } from "../store/agent-chat-outbox.js";
+import { ChatOutbox, type Delivered, type OutboxHere } from "./chat-outbox.js";
 
 export interface AgentChatServiceDeps {
   profiles: {
@@ -32,6 +36,10 @@ export interface AgentChatServiceDeps {
   };
   /** This app's person as the conversation keys authors: "github:<login>", else "device:<device id>". */
   personKey(): string;
+  /** The configured relay's URL (null: none): while its team is not known, sends wait queued under it. */
+  relayUrl(): string | null;
+  /** This device's outbox of sends (main/store/agent-chat-outbox.ts). */
+  outbox: AgentChatOutboxRecords;
   plans: {
     agentChatPlanExists(documentId: DocumentId): boolean;
     openOrBeginAgentChatPlan(start: AgentChatPlanStart): Promise<DocumentDetail>;
@@ -50,16 +58,29 @@ export interface AgentChatServiceDeps {
   };
 }
 
+const TEAM_PENDING = "The team's agents have not reached this device yet: it has not reached the relay since it was set up. Try again once it is connected.";
+
 export class AgentChatService {
   readonly #deps: AgentChatServiceDeps;
+  readonly #outbox: ChatOutbox;
 
   constructor(deps: AgentChatServiceDeps) {
     this.#deps = deps;
+    this.#outbox = new ChatOutbox({ records: deps.outbox, here: () => this.#here(), deliver: (row) => this.#deliver(row) });
   }
 
-  async read(agentId: string, query?: ConversationQuery): Promise<AgentChat | null> {
-    const { planId } = await this.#chat(agentId);
-    if (!this.#deps.plans.agentChatPlanExists(planId)) return null;
+  async read(agentId: string, query?: ConversationQuery): Promise<AgentChat | AgentChatNotBegun | null> {
+    await this.#deps.profiles.find(agentId);
+    const here = this.#here();
+    const outbox = this.#outbox.waiting({ scope: here.scope, agentId, person: here.person }, here.relayUrl);
+    const notBegun = (): AgentChatNotBegun => ({ planId: null, page: null, planner: null, state: outbox.some((m) => m.status === "waiting") ? "active" : "waiting", outbox });
+    const key = keyOf(agentId, here);
+    if (!key) {
+      if (outbox.length > 0) return notBegun();
+      throw new ChopinError("relay-unavailable", TEAM_PENDING);
+    }
+    const planId = agentChatIdOf(key);
+    if (!this.#deps.plans.agentChatPlanExists(planId)) return outbox.length > 0 ? notBegun() : null;
     const [page, planner] = await Promise.all([this.#deps.conversations.read(planId, query), this.#deps.planner.state(planId)]);
     // The state asks every entry, not only this page's (an older pending message keeps the chat active): from the
     // kept transcript, without a view of each.
@@ -67,37 +88,69 @@ export class AgentChatService {
       const turn = entryTurn(entry);
       return { id: entry.id, author: entry.author, to: entry.to, ...(entry.withdrawnAt !== undefined ? { withdrawn: true as const } : {}), ...(turn ? { turn } : {}) };
     });
-    return { planId, page, state: agentChatState(all, planner), planner };
+    const state = outbox.some((m) => m.status === "waiting") ? "active" : agentChatState(all, planner);
+    return { planId, page, state, planner, outbox };
   }
 
+  /** Queued in this device's outbox first (refused as the profiles refuse), then delivered in order: see chat-outbox.ts. */
   async send(agentId: string, input: AgentChatSendInput): Promise<AgentChatSendResult> {
-    const { planId, key } = await this.#chat(agentId);
-    // Idempotent and one at a time per plan (the document service's queue); the same bytes on every device.
+    return this.#outbox.send(async (): Promise<OutboxChat> => {
+      await this.#deps.profiles.find(agentId);
+      const { scope, person } = this.#here();
+      return { scope, agentId, person };
+    }, input);
+  }
+
+  /** Delivers queued sends that can be now (the team became known, the person or the switch changed, the app started). */
+  outboxMayMove(): void {
+    void this.#outbox.drain();
+  }
+
+  /** The app is stopping: the outbox's drain ends at its row; what is not delivered waits for the next run. */
+  close(): Promise<void> {
+    return this.#outbox.close();
+  }
+
+  async stop(agentId: string): Promise<ConversationEntryView> {
+    await this.#deps.profiles.find(agentId);
+    const key = keyOf(agentId, this.#here());
+    if (!key) throw new ChopinError("relay-unavailable", TEAM_PENDING);
+    const planId = agentChatIdOf(key);
+    if (!this.#deps.plans.agentChatPlanExists(planId)) throw new ChopinError("not-found", "This chat has not begun, so no turn of the agent is running.");
+    return this.#deps.conversations.requestAbort(planId);
+  }
+
+  /** One queued send, delivered: the chat's plan begun (idempotent, one at a time per plan), the message posted to the agent. */
+  async #deliver(row: OutboxRow): Promise<Delivered> {
+    await this.#deps.profiles.find(row.agentId);
+    const key = keyOf(row.agentId, { scope: row.scope, person: row.person });
+    if (!key) throw new ChopinError("relay-unavailable", TEAM_PENDING);
+    const planId = agentChatIdOf(key);
+    // The same bytes on every device: two first sends begin one plan.
     await this.#deps.plans.openOrBeginAgentChatPlan({
       documentId: planId,
       mark: { agentId: key.agentId, person: key.person },
       genesis: () => agentChatGenesis(key),
       shared: key.scope.kind === "team",
     });
-    const { entry, created } = await this.#deps.conversations.post(planId, { text: input.text, to: "planner", clientRequestId: input.clientRequestId });
+    const { entry, created } = await this.#deps.conversations.post(planId, { text: row.text, to: "planner", clientRequestId: row.clientRequestId });
     this.#deps.planner.asked(planId);
     return { planId, entry, created };
   }
 
-  async stop(agentId: string): Promise<ConversationEntryView> {
-    const { planId } = await this.#chat(agentId);
-    if (!this.#deps.plans.agentChatPlanExists(planId)) throw new ChopinError("not-found", "This chat has not begun, so no turn of the agent is running.");
-    return this.#deps.conversations.requestAbort(planId);
-  }
-
-  /** The chat's key and plan id for this app's person; refuses as the profiles do, or while the team is pending. */
-  async #chat(agentId: string): Promise<{ planId: DocumentId; key: AgentChatKey }> {
-    await this.#deps.profiles.find(agentId);
+  #here(): OutboxHere {
     const scope = this.#deps.profiles.currentScope();
-    if (!scope) {
-      throw new ChopinError("relay-unavailable", "The team's agents have not reached this device yet: it has not reached the relay since it was set up. Try again once it is connected.");
-    }
-    const key: AgentChatKey = { scope, agentId, person: this.#deps.personKey() };
-    return { planId: agentChatIdOf(key), key };
+    const relayUrl = this.#deps.relayUrl();
+    const person = this.#deps.personKey();
+    if (!scope) return { scope: { kind: "pending", id: relayUrl ?? "" }, person, relayUrl };
+    return { scope: scope.kind === "team" ? { kind: "team", id: scope.teamIndexId } : { kind: "device", id: scope.deviceId }, person, relayUrl };
   }
+}
+
+/** A chat's key where its scope is known; null while the relay's team is pending. */
+function keyOf(agentId: string, here: Pick<OutboxHere, "scope" | "person">): AgentChatKey | null {
+  const { scope, person } = here;
+  if (scope.kind === "pending") return null;
+  const chatScope: AgentChatScope = scope.kind === "team" ? { kind: "team", teamIndexId: scope.id } : { kind: "device", deviceId: scope.id };
+  return { scope: chatScope, agentId, person };
 }

@@ -62,7 +62,7 @@ describe("a person's chat with an agent", () => {
 
     model.script({ text: "What is the launch date? SCOUT-OUT" });
     const sent = await core.api.sendAgentChat(scout.id, { text: "Help me plan the launch", clientRequestId: "first" });
-    expect(sent).toMatchObject({ planId, created: true, entry: { to: "planner", text: "Help me plan the launch" } });
+    expect(sent).toMatchObject({ queued: false, planId, created: true, entry: { to: "planner", text: "Help me plan the launch" } });
     await waitFor(async () => (await answers(core, planId)).length === 1, "the agent answered", 60_000);
     expect((await answers(core, planId))[0]!.text).toBe("What is the launch date? SCOUT-OUT");
 
@@ -78,10 +78,10 @@ describe("a person's chat with an agent", () => {
 
     // A retry is the same entry; the chat now reads, waiting, and its plan is listed nowhere.
     const again = await core.api.sendAgentChat(scout.id, { text: "Help me plan the launch", clientRequestId: "first" });
-    expect(again).toMatchObject({ planId, created: false, entry: { id: sent.entry.id } });
+    expect(again).toMatchObject({ queued: false, planId, created: false, entry: { id: sent.entry!.id } });
     const chat = await core.api.readAgentChat(scout.id);
     expect(chat).toMatchObject({ planId, state: "waiting", planner: { state: "running-here", keeper: "this-device" } });
-    expect(chat!.page.entries.filter((e) => e.author.kind === "person").map((e) => e.id)).toEqual([sent.entry.id]);
+    expect(chat!.page!.entries.filter((e) => e.author.kind === "person").map((e) => e.id)).toEqual([sent.entry!.id]);
     expect(await core.api.listDocuments()).toEqual([]);
     expect(await core.api.listDocuments({ query: "Agent chat" })).toEqual([]);
     expect(await core.api.getDocument(planId)).toMatchObject({ agentChat: { agentId: scout.id, person: `device:${peerId}` } });

@@ -8,6 +8,7 @@ import { composePlanner } from "./compose-planner.js";
 import { ConversationService } from "../conversations/conversation-service.js";
 import { createConversationsApi } from "../conversations/conversations-api.js";
 import { ConversationRecords } from "../store/conversation-records.js";
+import { AgentChatOutboxRecords } from "../store/agent-chat-outbox.js";
 import { relayHeldHeads } from "../sync/pending-changes.js";
 import { toHexHeads } from "../documents/heads.js";
 import { refusedOnceClosing } from "../util/closed-guard.js";
@@ -218,10 +219,15 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   const agentChats = new AgentChatService({
     profiles: agents,
     personKey: () => conversations.personKey(),
+    relayUrl: () => settings.get().relayUrl,
+    outbox: new AgentChatOutboxRecords(db),
     plans: docs,
     conversations,
     planner: { state: (planId) => ownership.state(planId), asked: plannerAsked },
   });
+  // Sends waiting in the outbox move when the scope (the team became known), the switch or the person changes.
+  events.on("agents-changed", () => agentChats.outboxMayMove());
+  events.on("auth-state", () => agentChats.outboxMayMove());
 
   const token = loadOrCreateMcpToken(db);
   const relayUrl = () => settings.get().relayUrl;
@@ -267,6 +273,8 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     if (closing !== null) return;
     try {
       planner.resumeWaiting();
+      // What the outbox kept across a restart goes out, in order, as soon as it can.
+      agentChats.outboxMayMove();
     } catch (error) {
       onStorageFault(new ChopinError("storage-failure", `Looking for messages waiting for the Planner failed: ${error instanceof Error ? error.message : String(error)}`));
     }
@@ -309,6 +317,8 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     close: () =>
       (closing ??= (async () => {
         syncStatus.close();
+        // The outbox's drain ends at its row before anything it posts through closes.
+        await agentChats.close();
         await planner.close();
         github.dispose();
         await mcpServer.close().catch(() => {});

@@ -7,7 +7,7 @@
  * profiles do not hold.
  */
 import { z } from "zod";
-import type { AgentChat } from "../../shared/api.js";
+import type { AgentChat, AgentChatNotBegun } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
 import { MAX_AGENT_ID_CHARS, MAX_AGENT_NAME_CHARS, MAX_CLIENT_REQUEST_ID_CHARS, MAX_CONVERSATION_PAGE_ENTRIES, MAX_MESSAGE_BYTES } from "../../shared/limits.js";
 import { messageTextSchema } from "../../shared/schema/conversation.js";
@@ -55,15 +55,17 @@ async function agentIdOf(context: ToolContext, named: string): Promise<string> {
   return found.id;
 }
 
-function chatView(chat: AgentChat) {
-  return { planId: chat.planId, state: chat.state, conversation: page(chat.page), planner: planner(chat.planner) };
+/** A chat of only sends waiting in this device's outbox has no conversation yet: `conversation: null` and its outbox. */
+function chatView(chat: AgentChat | AgentChatNotBegun) {
+  if (chat.planId === null) return { planId: null, state: chat.state, conversation: null, outbox: chat.outbox };
+  return { planId: chat.planId, state: chat.state, conversation: page(chat.page), planner: planner(chat.planner), outbox: chat.outbox };
 }
 
 export const AGENT_CHAT_TOOL_DEFINITIONS: readonly AnyTool<ToolContext>[] = [
   defineTool({
     name: "read_agent_chat",
     description:
-      "Read this person's chat with an agent (experimental: agent chat must be on in this app's Settings → Experimental, else 'agent-chat-disabled'). A read only: a chat never used answers {conversation: null} and nothing is made. Otherwise its planId (the chat's own plan, where the agent drafts: read it with read_document), state ('active' from a message to the agent until its answer is in, else 'waiting'), the newest entries of its conversation (as read_conversation gives them) and who runs the agent.",
+      "Read this person's chat with an agent (experimental: agent chat must be on in this app's Settings → Experimental, else 'agent-chat-disabled'). A read only: a chat never used answers {conversation: null} and nothing is made. Otherwise its planId (the chat's own plan, where the agent drafts: read it with read_document), state ('active' from a message to the agent until its answer is in, else 'waiting'), the newest entries of its conversation (as read_conversation gives them), who runs the agent, and outbox: this app's messages not delivered yet (status 'waiting', or 'failed' with its error). A chat whose only messages wait in the outbox has planId null and conversation null.",
     input: AGENT_CHAT_TOOL_INPUTS.read_agent_chat,
     errors: ["agent-chat-disabled", "agent-not-found", "relay-unavailable"],
     async handler(input, context) {
@@ -74,12 +76,13 @@ export const AGENT_CHAT_TOOL_DEFINITIONS: readonly AnyTool<ToolContext>[] = [
   defineTool({
     name: "send_agent_chat",
     description:
-      "Send a message to an agent in this person's chat with it, as the person of this app (experimental: 'agent-chat-disabled' while agent chat is off here). The first send begins the chat; the agent answers in the chat when this person's app runs it (follow with read_agent_chat). Idempotent by idempotencyKey.",
+      "Send a message to an agent in this person's chat with it, as the person of this app (experimental: 'agent-chat-disabled' while agent chat is off here). The first send begins the chat; the agent answers in the chat when this person's app runs it (follow with read_agent_chat). Idempotent by idempotencyKey (reused for another text or agent: 'invalid-input'). When it cannot be delivered now (the team not known yet) it answers {queued: true, message} and this app delivers it, in order, when it can.",
     input: AGENT_CHAT_TOOL_INPUTS.send_agent_chat,
-    errors: ["agent-chat-disabled", "agent-not-found", "relay-unavailable", "storage-failure"],
+    errors: ["agent-chat-disabled", "agent-not-found", "relay-unavailable", "invalid-input", "too-large", "storage-failure"],
     async handler(input, context) {
       const sent = await need(context).chats.send(await agentIdOf(context, input.agent), { text: input.text, clientRequestId: input.idempotencyKey });
-      return { planId: sent.planId, entry: shown(sent.entry), created: sent.created };
+      if (sent.queued) return { queued: true, planId: null, entry: null, created: sent.created, message: sent.message };
+      return { queued: false, planId: sent.planId, entry: shown(sent.entry), created: sent.created };
     },
   }),
   defineTool({

@@ -2,7 +2,9 @@
  * The agent-chat part of the window's test double (memory-bridge.ts): the AgentChatApi contract kept in memory
  * (shared/api-contract-agent-chat.ts runs against it and the real core alike). A chat is a hidden plan (marked
  * `agentChat`, left out of the list) with its conversation, begun by the first send, as in the core; its state is
- * the core's own rule (shared/agent-chat-state.ts).
+ * the core's own rule (shared/agent-chat-state.ts). Its outbox delivers every send at once (the double is local-only
+ * and never stops), so nothing is ever queued, but a key reused for another text or agent is refused as the core's
+ * outbox refuses it.
  */
 import type { AgentChatApi, ChopinApi, DocumentDetail } from "../../../shared/api.js";
 import { agentChatState } from "../../../shared/agent-chat-state.js";
@@ -20,6 +22,7 @@ export interface MemoryAgentChatDeps {
 
 export function memoryAgentChat(deps: MemoryAgentChatDeps): AgentChatApi {
   const planIdOf = (agentId: string) => `chat-${agentId}-${deps.person()}`;
+  const sends = new Map<string, { agentId: string; text: string }>();
   return {
     async readAgentChat(agentId, query) {
       await deps.needAgent(agentId);
@@ -27,10 +30,15 @@ export function memoryAgentChat(deps: MemoryAgentChatDeps): AgentChatApi {
       if (!deps.docs.has(planId)) return null;
       const [page, planner] = await Promise.all([deps.api.readConversation(planId, query), deps.api.getPlannerState(planId)]);
       const all = page.hasMore ? await deps.api.readConversation(planId, { limit: page.total }) : page;
-      return { planId, page, state: agentChatState(all.entries, planner), planner };
+      return { planId, page, state: agentChatState(all.entries, planner), planner, outbox: [] };
     },
     async sendAgentChat(agentId, input) {
       await deps.needAgent(agentId);
+      const earlier = sends.get(input.clientRequestId);
+      if (earlier && (earlier.agentId !== agentId || earlier.text !== input.text)) {
+        throw new ChopinError("invalid-input", "clientRequestId: this key was already used for another message (another text or agent); a retry sends the same message with the same key. Nothing was sent.", { field: "clientRequestId" });
+      }
+      sends.set(input.clientRequestId, { agentId, text: input.text });
       const planId = planIdOf(agentId);
       if (!deps.docs.has(planId)) {
         const at = deps.now();
@@ -51,7 +59,7 @@ export function memoryAgentChat(deps: MemoryAgentChatDeps): AgentChatApi {
         });
       }
       const { entry, created } = await deps.api.postMessage(planId, { text: input.text, to: "planner", clientRequestId: input.clientRequestId });
-      return { planId, entry, created };
+      return { queued: false, planId, entry, created };
     },
     async stopAgentChat(agentId) {
       await deps.needAgent(agentId);
