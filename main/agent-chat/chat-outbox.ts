@@ -99,7 +99,8 @@ export class ChatOutbox {
         this.#outcomes.delete(id);
       }
     }
-    if (outcome && "delivered" in outcome) return { queued: false, ...outcome.delivered, created: inserted && outcome.delivered.created };
+    // Created: this delivery made the entry (a send refused for good, then sent again, makes it now).
+    if (outcome && "delivered" in outcome) return { queued: false, ...outcome.delivered };
     if (outcome) throw new ChopinError(outcome.refused.code, outcome.refused.message);
     const now = this.#deps.records.byRequest(id) ?? row;
     return { queued: true, planId: null, entry: null, created: inserted, message: outboxMessageOf(now) };

@@ -46,12 +46,14 @@ describe("the agent chat tools over MCP", () => {
     expect((await agent.call("list_documents", {})).body.documents).toEqual([]);
 
     const sent = await agent.call("send_agent_chat", { agent: "SCOUT", text: "Draft the launch", idempotencyKey: "mcp-1" });
-    expect(sent).toMatchObject({ isError: false, body: { created: true, entry: { to: "planner", text: "Draft the launch" } } });
+    expect(sent).toMatchObject({ isError: false, body: { queued: false, created: true, entry: { to: "planner", text: "Draft the launch" } } });
     const again = await agent.call("send_agent_chat", { agent: scout.id, text: "Draft the launch", idempotencyKey: "mcp-1" });
     expect(again.body).toMatchObject({ planId: sent.body.planId, created: false, entry: { id: sent.body.entry.id } });
 
     const read = await agent.call("read_agent_chat", { agent: scout.id, limit: 1 });
-    expect(read.body).toMatchObject({ planId: sent.body.planId, state: "active", conversation: { total: 1, hasMore: false }, planner: { owner: null } });
+    expect(read.body).toMatchObject({ planId: sent.body.planId, state: "active", conversation: { total: 1, hasMore: false }, planner: { owner: null }, outbox: [] });
+    // The key is one message: another text under it is refused, nothing sent.
+    expect(await agent.call("send_agent_chat", { agent: scout.id, text: "Draft the launch again", idempotencyKey: "mcp-1" })).toMatchObject({ isError: true, body: { error: { code: "invalid-input" } } });
     expect((await agent.call("list_documents", { includeArchived: true })).body.documents).toEqual([]);
     expect(await agent.call("send_agent_chat", { agent: scout.id, text: "x", idempotencyKey: "k", extra: 1 })).toMatchObject({ isError: true, body: { error: { code: "invalid-input" } } });
   });
