@@ -85,3 +85,9 @@ export const PLANNER_REMOVED_TEXT_SHOWN_CHARS = 600;
 export const REFERENCE_SUGGESTIONS_SHOWN = 6;
 /** The longest `#query` the picker follows: past it, the `#` is taken as text. */
 export const REFERENCE_QUERY_MAX_CHARS = 60;
+
+/**
+ * The page the chat view asks readAgentChat for when it reads the chat's state (issue #27): the smallest, since the
+ * entries come through the transcript's own paged read of the chat's conversation.
+ */
+export const AGENT_CHAT_STATE_READ_ENTRIES = 1;

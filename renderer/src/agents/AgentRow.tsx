@@ -1,14 +1,14 @@
 /**
  * One agent on the Agents page (issue #27): its avatar and name, what it runs on and how many tools it may use, a gear
- * to its configuration and, for any agent but the built-in Planner, Remove (asked first). A Chat action joins them
- * when the chat itself lands; nothing here stands in for it.
+ * to its configuration, Chat (this person's chat with it, renderer/src/agent-chat/) and, for any agent but the built-in
+ * Planner, Remove (asked first).
  */
 import type { AgentProfile } from "../../../shared/api.js";
 import { Icon } from "../components/Icons.js";
 import { AgentAvatar } from "./AgentAvatar.js";
 import { modelWords, toolCountWords } from "./agent-words.js";
 
-export function AgentRow({ agent, editable, onConfigure, onRemove }: { agent: AgentProfile; editable: boolean; onConfigure(): void; onRemove(): void }) {
+export function AgentRow({ agent, editable, onChat, onConfigure, onRemove }: { agent: AgentProfile; editable: boolean; onChat(): void; onConfigure(): void; onRemove(): void }) {
   return (
     <li className="agent-row">
       <AgentAvatar name={agent.name} color={agent.color} />
@@ -21,6 +21,10 @@ export function AgentRow({ agent, editable, onConfigure, onRemove }: { agent: Ag
           {modelWords(agent.model)} · {toolCountWords(agent)}
         </span>
       </div>
+      <button type="button" className="button button-small" aria-label={`Chat with ${agent.name}`} onClick={onChat}>
+        <Icon name="chat" />
+        Chat
+      </button>
       {!agent.builtIn && (
         <button type="button" className="button button-small" aria-label={`Remove ${agent.name}`} disabled={!editable} onClick={onRemove}>
           Remove

@@ -1,14 +1,14 @@
 /**
  * The Agents page (issue #27), shown in the main area while agent chat is on: the team's agent profiles (this
- * device's without a relay), the Planner first, each with a gear to its configuration and, but for the Planner,
- * Remove after a confirmation; "Add agent" opens an empty configuration. Where the profiles are kept is said, and so
+ * device's without a relay), the Planner first, each with Chat (this person's chat with it), a gear to its
+ * configuration (also opened from a chat's own gear) and, but for the Planner, Remove after a confirmation; "Add agent" opens an empty configuration. Where the profiles are kept is said, and so
  * are profiles another app wrote that cannot be read here.
  *
  * What must stay true: the list follows every change the core announces (a teammate's included) while a form is open;
  * a configuration whose agent was removed meanwhile says so instead of saving into nothing; nothing is removed without
  * the person confirming.
  */
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import type { AgentProfile } from "../../../shared/api.js";
 import { Icon } from "../components/Icons.js";
 import { useServices } from "../state/app-services.js";
@@ -24,7 +24,12 @@ export function AgentsPage() {
   const { bridge, ui } = useServices();
   const headingId = useId();
   const { list, error } = useAgents();
-  const [editing, setEditing] = useState<Editing>(null);
+  // Opened from a chat's gear: that agent's configuration, once the list has it.
+  const [editing, setEditing] = useState<Editing>(() => {
+    const id = ui.getState().configuringAgentId;
+    return id === null ? null : { kind: "existing", id, name: "This agent" };
+  });
+  useEffect(() => ui.getState().configureAgent(null), [ui]);
   const [said, setSaid] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   const writable = list !== null && !list.teamPending;
 
@@ -76,7 +81,7 @@ export function AgentsPage() {
       {editing?.kind === "existing" &&
         (edited ? (
           <AgentProfileForm key={edited.id} profile={edited} onDone={done} />
-        ) : (
+        ) : list === null ? null : (
           <div className="agent-gone">
             <p role="alert">{editing.name} was removed, here or by a teammate, so there is nothing to configure.</p>
             <button type="button" className="button" onClick={() => setEditing(null)}>
@@ -95,6 +100,7 @@ export function AgentsPage() {
                 setSaid(null);
                 setEditing({ kind: "existing", id: agent.id, name: agent.name });
               }}
+              onChat={() => ui.getState().openAgentChat(agent.id)}
               onRemove={() => confirmRemove(agent)}
             />
           ))}

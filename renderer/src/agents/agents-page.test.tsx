@@ -48,8 +48,8 @@ describe("the Agents page", () => {
     expect(within(rows()[0]!).getByText("Built in")).toBeTruthy();
     expect(within(rows()[0]!).getByRole("button", { name: "Configure Planner" })).toBeTruthy();
     expect(within(rows()[0]!).queryByRole("button", { name: /Remove/ })).toBeNull();
-    // No Chat action until the chat itself lands.
-    expect(within(page()).queryByRole("button", { name: /Chat/ })).toBeNull();
+    // Every agent, the Planner included, has a Chat action (renderer/src/agent-chat/ tests the chat it opens).
+    expect(within(rows()[0]!).getByRole("button", { name: "Chat with Planner" })).toBeTruthy();
 
     await app.bridge.api.updateExperimentalSettings({ enableAgentChat: false });
     await until(() => screen.queryByRole("region", { name: "Agents" }) === null, "the page gone");

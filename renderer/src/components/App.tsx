@@ -1,6 +1,6 @@
 /**
- * The window: sidebar (navigation), the open document (main), the status bar, and at most one dialog. Owns the
- * window-wide shortcuts. When the core refuses this page's secret, the fatal screen replaces everything.
+ * The window: sidebar (navigation), the open document, the Agents page or a chat with an agent (main), the status bar,
+ * and at most one dialog. Owns the window-wide shortcuts. When the core refuses this page's secret, the fatal screen replaces everything.
  */
 import { useEffect } from "react";
 import { useStore } from "zustand";
@@ -20,6 +20,7 @@ import { RefusedScreen } from "./FatalScreen.js";
 import { CORE_DOWN_REASON, useCoreReachable } from "./use-core-reachable.js";
 import { useWindowTitle } from "./window-title.js";
 import { AgentsPage } from "../agents/AgentsPage.js";
+import { AgentChatView } from "../agent-chat/AgentChatView.js";
 import { useExperimentalSettings } from "../state/use-experimental-settings.js";
 
 export function App() {
@@ -32,7 +33,9 @@ export function App() {
   // The Agents page (issue #27) shows only while agent chat is on: turned off, the main area is the documents' again.
   const agentChatOn = useExperimentalSettings().settings?.agentChatOn === true;
   const showAgents = useStore(ui, (s) => s.page === "agents") && agentChatOn;
-  useWindowTitle(showAgents ? "Agents" : selected ? selected.title : null);
+  // The chat with an agent stays while agent chat is off, to say so without losing the draft (it titles the window).
+  const chatAgentId = useStore(ui, (s) => (s.page === "agent-chat" ? s.chatAgentId : null));
+  useWindowTitle(chatAgentId !== null ? undefined : showAgents ? "Agents" : selected ? selected.title : null);
 
   useEffect(() => services.start(), [services]);
 
@@ -70,9 +73,11 @@ export function App() {
     <div className="app">
       <FileDrop />
       <Sidebar />
-      <main className="main" aria-label={showAgents ? "Agents" : selected ? selected.title || "Untitled" : "No document open"}>
+      <main className="main" aria-label={chatAgentId !== null ? "Agent chat" : showAgents ? "Agents" : selected ? selected.title || "Untitled" : "No document open"}>
         <NoticeBanner />
-        {showAgents ? (
+        {chatAgentId !== null ? (
+          <AgentChatView key={chatAgentId} agentId={chatAgentId} />
+        ) : showAgents ? (
           <AgentsPage />
         ) : selected ? (
           <DocumentView key={selected.id} doc={selected} />

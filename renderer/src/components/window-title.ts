@@ -12,9 +12,12 @@ export function windowTitle(planTitle: string | null): string {
   return `${planTitle.trim() || "Untitled"} — ${APP_TITLE}`;
 }
 
-/** Keeps document.title in step with the open plan's title (null: none open). */
-export function useWindowTitle(planTitle: string | null): void {
+/**
+ * Keeps document.title in step with the open plan's title (null: none open; undefined: the page shown sets it itself,
+ * as the chat with an agent does).
+ */
+export function useWindowTitle(planTitle: string | null | undefined): void {
   useEffect(() => {
-    document.title = windowTitle(planTitle);
+    if (planTitle !== undefined) document.title = windowTitle(planTitle);
   }, [planTitle]);
 }

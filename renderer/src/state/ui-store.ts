@@ -44,6 +44,10 @@ export interface UiState {
   chatAgentId: string | null;
   /** Shows this person's chat with the agent (the Agents page's Chat action, the sidebar's Agents). */
   openAgentChat(agentId: string): void;
+  /** The agent whose configuration the Agents page opens with (the chat's gear), taken by the page once shown. */
+  configuringAgentId: string | null;
+  /** Shows the Agents page with this agent's configuration open. */
+  configureAgent(agentId: string | null): void;
   dialog: DialogName | null;
   confirm: ConfirmRequest | null;
   outlineOpen: boolean;
@@ -105,6 +109,8 @@ export function createUiStore(): UiStore {
     showPage: (page) => set({ page }),
     chatAgentId: null,
     openAgentChat: (agentId) => set({ page: "agent-chat", chatAgentId: agentId }),
+    configuringAgentId: null,
+    configureAgent: (agentId) => set(agentId === null ? { configuringAgentId: null } : { page: "agents", configuringAgentId: agentId }),
     dialog: null,
     confirm: null,
     outlineOpen: true,
