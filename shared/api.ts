@@ -643,6 +643,8 @@ export interface ChopinEvents {
   "experimental-settings-changed": ExperimentalSettings;
   /** The agent profiles changed (here, or a teammate's edit arrived), or which ones apply (the relay changed); only while agent chat is on. */
   "agents-changed": AgentList;
+  /** A send to this agent's chat was queued in this device's outbox, delivered from it, or refused (issue #27). */
+  "agent-chat-outbox-changed": { agentId: string };
 }
 
 /** A running turn of the Planner, as the app that runs it streams it to its windows. */
@@ -721,7 +723,7 @@ type MissingMethods = Exclude<ApiMethod, (typeof API_METHODS)[number]>;
 const _allMethodsListed: MissingMethods extends never ? true : never = true;
 void _allMethodsListed;
 
-export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed", "auth-state", "conversation-changed", "planner-changed", "planner-settings-changed", "planner-turn", "experimental-settings-changed", "agents-changed"] as const satisfies readonly EventName[];
+export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed", "auth-state", "conversation-changed", "planner-changed", "planner-settings-changed", "planner-turn", "experimental-settings-changed", "agents-changed", "agent-chat-outbox-changed"] as const satisfies readonly EventName[];
 
 // Compile-time proof that EVENT_NAMES lists every event of ChopinEvents (the shells forward exactly these).
 type MissingEvents = Exclude<EventName, (typeof EVENT_NAMES)[number]>;

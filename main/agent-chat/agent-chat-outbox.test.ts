@@ -3,7 +3,8 @@
  * the transcript holds only the person's messages): sends made at once arrive in send order, in each chat; a send whose
  * delivery was posted but never marked (the app died between the two) is delivered again at the next start as the
  * same entry, once; a send refused for good (its chat's plan archived) is kept and listed as failed with its error,
- * never dropped, later sends go on, and sending it again delivers it.
+ * never dropped, later sends go on, and sending it again delivers it. Each move of a send is said to the windows
+ * ("agent-chat-outbox-changed").
  */
 import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -77,11 +78,16 @@ describe("the agent chat outbox on one device", () => {
   it("keeps a send refused for good, listed with its error, lets later sends go on, and delivers it when sent again", { timeout: 60_000 }, async () => {
     const core = await start(dir("chopin-outbox-failed-"));
     const scout = await core.api.createAgent({ name: "Scout" });
+    const moved: string[] = [];
+    core.events.on("agent-chat-outbox-changed", ({ agentId }) => moved.push(agentId));
     const first = delivered(await core.api.sendAgentChat(scout.id, { text: "first", clientRequestId: "f-1" }));
+    // Queued, then delivered: the window hears both (it lists what waits).
+    expect(moved).toEqual([scout.id, scout.id]);
     await core.api.archiveDocument(first.planId);
     await expect(core.api.sendAgentChat(scout.id, { text: "refused", clientRequestId: "f-2" })).rejects.toMatchObject({ code: "document-archived" });
     const chat = await core.api.readAgentChat(scout.id);
     expect(chat).toMatchObject({ planId: first.planId, state: "active", outbox: [{ clientRequestId: "f-2", text: "refused", status: "failed", error: { code: "document-archived" } }] });
+    expect(moved).toEqual([scout.id, scout.id, scout.id, scout.id]);
     // Another chat's sends go on meanwhile.
     delivered(await core.api.sendAgentChat(PLANNER_AGENT_ID, { text: "elsewhere", clientRequestId: "f-3" }));
     expect((await core.api.readAgentChat(scout.id))!.outbox).toHaveLength(1);

@@ -40,6 +40,8 @@ export interface AgentChatServiceDeps {
   relayUrl(): string | null;
   /** This device's outbox of sends (main/store/agent-chat-outbox.ts). */
   outbox: AgentChatOutboxRecords;
+  /** What waits in the outbox for this agent's chat changed (a send queued, delivered or refused). */
+  outboxChanged?(agentId: string): void;
   plans: {
     agentChatPlanExists(documentId: DocumentId): boolean;
     openOrBeginAgentChatPlan(start: AgentChatPlanStart): Promise<DocumentDetail>;
@@ -66,7 +68,7 @@ export class AgentChatService {
 
   constructor(deps: AgentChatServiceDeps) {
     this.#deps = deps;
-    this.#outbox = new ChatOutbox({ records: deps.outbox, here: () => this.#here(), deliver: (row) => this.#deliver(row) });
+    this.#outbox = new ChatOutbox({ records: deps.outbox, here: () => this.#here(), deliver: (row) => this.#deliver(row), changed: (agentId) => deps.outboxChanged?.(agentId) });
   }
 
   async read(agentId: string, query?: ConversationQuery): Promise<AgentChat | AgentChatNotBegun | null> {

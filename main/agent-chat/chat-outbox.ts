@@ -41,6 +41,8 @@ export interface ChatOutboxDeps {
   here(): OutboxHere;
   /** Delivers one row (begins its chat's plan, posts its message): idempotent; refuses as they do. */
   deliver(row: OutboxRow): Promise<Delivered>;
+  /** A row of the agent's chat was queued, delivered or refused: what a read lists as waiting changed. */
+  changed?(agentId: string): void;
   now?: () => number;
 }
 
@@ -81,6 +83,7 @@ export class ChatOutbox {
     const admitted = this.#admissions.then(async () => this.#deps.records.queue(await chatOf(), input.clientRequestId, input.text, this.#now()));
     this.#admissions = admitted.catch(() => undefined);
     const { row, inserted } = await admitted;
+    if (inserted) this.#deps.changed?.(row.agentId);
     // Already delivered: delivering again posts nothing (the conversation's key) and gives the entry back.
     if (row.deliveredAt !== null) return { queued: false, ...(await this.#deps.deliver(row)), created: false };
     if (row.failedAt !== null) this.#deps.records.rearm(row.seq);
@@ -150,12 +153,14 @@ export class ChatOutbox {
       try {
         const delivered = await this.#deps.deliver(row);
         this.#deps.records.delivered(row.seq, delivered.entry.id, this.#now());
+        this.#deps.changed?.(row.agentId);
         this.#settle(row.clientRequestId, { delivered });
       } catch (error) {
         if (this.#closed) return; // Stopping: the row waits for the next run, untouched.
         const shape = shapeOf(error);
         const forGood = REFUSED_FOR_GOOD.has(shape.code);
         this.#deps.records.refused(row.seq, shape, forGood, this.#now());
+        this.#deps.changed?.(row.agentId);
         if (!forGood) return; // The later rows wait behind it, in order.
         this.#settle(row.clientRequestId, { refused: shape });
       }

@@ -221,6 +221,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     personKey: () => conversations.personKey(),
     relayUrl: () => settings.get().relayUrl,
     outbox: new AgentChatOutboxRecords(db),
+    outboxChanged: (agentId) => events.emit("agent-chat-outbox-changed", { agentId }),
     plans: docs,
     conversations,
     planner: { state: (planId) => ownership.state(planId), asked: plannerAsked },

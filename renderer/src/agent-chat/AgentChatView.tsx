@@ -20,6 +20,7 @@ import { Composer } from "../conversation/Composer.js";
 import { useServices } from "../state/app-services.js";
 import { useExperimentalSettings } from "../state/use-experimental-settings.js";
 import { ChatTranscript } from "./ChatTranscript.js";
+import { OutboxMessages } from "./OutboxMessages.js";
 import { useAgentChat, type AgentChatModel } from "./use-agent-chat.js";
 
 /** Said in place of the chat while agent chat is off on this app. */
@@ -94,7 +95,7 @@ function ChatBody({ model, name, gone, color }: { model: AgentChatModel; name: s
       )}
       {model.planId !== null ? (
         <ChatTranscript planId={model.planId} name={name} stop={model.stop} />
-      ) : model.chat === null ? (
+      ) : model.chat === null || (model.chat !== undefined && model.chat.planId === null) ? (
         <div className="agent-chat-first">
           {color && <AgentAvatar name={name} color={color} size="large" />}
           <p className="agent-chat-first-lead">This is the start of your conversation with {name}.</p>
@@ -103,6 +104,7 @@ function ChatBody({ model, name, gone, color }: { model: AgentChatModel; name: s
       ) : (
         !model.error && <p className="panel-empty">Loading…</p>
       )}
+      {model.chat && <OutboxMessages messages={model.chat.outbox} retry={(message) => void model.resend(message)} />}
     </>
   );
 }

@@ -9,15 +9,15 @@
  * after a failure are a new message with a new id. An older read answering after a newer one is never shown.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { AgentChat } from "../../../shared/api.js";
+import type { AgentChat, AgentChatNotBegun, AgentChatOutboxMessage } from "../../../shared/api.js";
 import { useServices } from "../state/app-services.js";
 import { describeError } from "../state/describe-error.js";
 import { AGENT_CHAT_STATE_READ_ENTRIES } from "../limits.js";
 import type { SendOutcome } from "../conversation/use-conversation.js";
 
 export interface AgentChatModel {
-  /** undefined until the first read answers; null for a chat never used. */
-  chat: AgentChat | null | undefined;
+  /** undefined until the first read answers; null for a chat never used; not begun while its first sends wait here. */
+  chat: AgentChat | AgentChatNotBegun | null | undefined;
   /** The chat's plan once known (the first send tells it when the first read found none). */
   planId: string | null;
   /** Why the last read failed, or null. */
@@ -25,6 +25,8 @@ export interface AgentChatModel {
   /** Why the last send did not reach the core (its words wait in the composer), or null. */
   unsent: string | null;
   send(text: string): Promise<SendOutcome>;
+  /** Sends again a send the outbox refused for good, with its own id and words (the outbox re-arms its row). */
+  resend(message: AgentChatOutboxMessage): Promise<void>;
   stop(): Promise<unknown>;
 }
 
@@ -37,7 +39,7 @@ function newRequestId(): string {
 /** `on`: agent chat is on here; reads wait for it (every call is refused while it is off). */
 export function useAgentChat(agentId: string, on: boolean): AgentChatModel {
   const { bridge } = useServices();
-  const [chat, setChat] = useState<AgentChat | null | undefined>(undefined);
+  const [chat, setChat] = useState<AgentChat | AgentChatNotBegun | null | undefined>(undefined);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [unsent, setUnsent] = useState<string | null>(null);
@@ -62,6 +64,12 @@ export function useAgentChat(agentId: string, on: boolean): AgentChatModel {
   useEffect(() => {
     if (on) void read();
   }, [on, read]);
+
+  // The outbox's sends move without the plan changing (queued, delivered once the team is known, refused).
+  useEffect(() => {
+    if (!on) return;
+    return bridge.on("agent-chat-outbox-changed", (event) => event.agentId === agentId && void read());
+  }, [bridge, on, agentId, read]);
 
   useEffect(() => {
     if (!on || planId === null) return;
@@ -92,7 +100,20 @@ export function useAgentChat(agentId: string, on: boolean): AgentChatModel {
     [bridge, agentId, read],
   );
 
+  const resend = useCallback(
+    async (message: AgentChatOutboxMessage) => {
+      try {
+        await bridge.api.sendAgentChat(agentId, { text: message.text, clientRequestId: message.clientRequestId });
+        setUnsent(null);
+      } catch (failure) {
+        setUnsent(describeError(failure));
+      }
+      await read();
+    },
+    [bridge, agentId, read],
+  );
+
   const stop = useCallback(() => bridge.api.stopAgentChat(agentId), [bridge, agentId]);
 
-  return { chat, planId, error, unsent, send, stop };
+  return { chat, planId, error, unsent, send, resend, stop };
 }
