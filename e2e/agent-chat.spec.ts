@@ -149,7 +149,8 @@ test("a chat with an agent: first conversation, returning, working, stopped, ses
   await expect(messages(page).getByText("You do, Ada.")).toBeVisible({ timeout: 60_000 });
 
   // Long history: more than a page; the newest page shows, earlier messages on request.
-  const chat = (await client.api.readAgentChat(scout.id))!;
+  const chat = await client.api.readAgentChat(scout.id);
+  if (!chat?.planId) throw new Error("the chat has begun by now");
   for (let n = 1; n <= CONVERSATION_PANEL_PAGE_ENTRIES + 5; n++) {
     await client.api.postMessage(chat.planId, { text: `Note ${n} for later`, to: "room", clientRequestId: `note-${n}` });
   }
