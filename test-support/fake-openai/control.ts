@@ -19,6 +19,7 @@ const actions: Record<string, (state: FakeOpenAIState, b: Body) => unknown> = {
   default: (s, b) => s.setDefaultReply(b.reply as ReplyContent),
   requests: (s) => ({ count: s.requestCount, pending: s.pendingReplies, requests: s.requests, rejected: s.rejected }),
   "wait-requests": async (s, b) => ({ requests: await s.waitForRequests(Number(b.count), b.timeoutMs === undefined ? undefined : Number(b.timeoutMs)) }),
+  release: (s) => ({ released: s.release() }),
   reset: (s) => s.reset(),
 };
 
@@ -48,6 +49,7 @@ export function connectFakeOpenAI(url: string) {
       (await call("requests")) as { count: number; pending: number; requests: RecordedRequest[]; rejected: RejectedRequest[] },
     waitForRequests: async (count: number, timeoutMs?: number) =>
       ((await call("wait-requests", { count, timeoutMs })) as { requests: RecordedRequest[] }).requests,
+    release: async () => ((await call("release")) as { released: number }).released,
     reset: async () => void (await call("reset")),
   };
 }

@@ -143,6 +143,7 @@ export function checkReply(value: unknown): ReplyContent {
   const positiveInt = (v: unknown) => v === undefined || (Number.isInteger(v) && (v as number) > 0);
   const delay = (v: unknown) => v === undefined || (typeof v === "number" && Number.isFinite(v) && v >= 0);
   if (!positiveInt(value.chunks) || !delay(value.delayMs)) throw new Error(`bad chunks/delayMs in ${JSON.stringify(value)}`);
+  if (value.holdAfterChunks !== undefined && (!("text" in value) || !positiveInt(value.holdAfterChunks))) throw new Error(`holdAfterChunks must be a positive integer on a text reply in ${JSON.stringify(value)}`);
   switch (kinds[0]) {
     case "text":
       if (typeof value.text !== "string") throw new Error(`text must be a string in ${JSON.stringify(value)}`);

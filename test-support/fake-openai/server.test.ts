@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectFakeOpenAI } from "./control.js";
 import { messageText } from "./protocol.js";
 import { startFakeOpenAI, type FakeOpenAI } from "./server.js";
+import { waitFor } from "../../shared/wait-for.js";
 
 let fake: FakeOpenAI;
 
@@ -305,6 +306,44 @@ describe("hanging and closing", () => {
     })().catch(() => "failed");
     expect(outcome).toBe("failed");
     expect(rest).not.toContain("[DONE]");
+  });
+
+  it("holds a stream after holdAfterChunks pieces until release(), then delivers the rest", async () => {
+    fake.script({ text: "abcdef", chunks: 6, holdAfterChunks: 2 });
+    const res = await post({ model: "fake-gpt", messages: [user("hi")], stream: true });
+    const reader = res.body!.getReader();
+    let seen = "";
+    // Read until the fake holds: the role chunk and two pieces are out, nothing after them.
+    await fake.whenHeld();
+    while (!seen.includes('"content":"b"')) seen += new TextDecoder().decode((await reader.read()).value);
+    expect(seen).not.toContain('"content":"c"');
+    expect(fake.state.heldStreams).toBe(1);
+    expect(fake.release()).toBe(1);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      seen += new TextDecoder().decode(value);
+    }
+    expect(seen).toContain('"content":"f"');
+    expect(seen).toContain("[DONE]");
+    expect(fake.state.heldStreams).toBe(0);
+  });
+
+  it("a held stream ends when the client aborts it; nothing is left holding", async () => {
+    fake.script({ text: "abcdef", chunks: 6, holdAfterChunks: 1 }, { text: "next" });
+    const abort = new AbortController();
+    const res = await post({ model: "fake-gpt", messages: [user("hi")], stream: true }, { signal: abort.signal });
+    await fake.whenHeld();
+    abort.abort();
+    await expect(res.text()).rejects.toThrow();
+    await waitFor(() => fake.state.heldStreams === 0, "the hold ended with the exchange", 5_000);
+    const body = (await (await post({ model: "fake-gpt", messages: [user("hi")] })).json()) as Record<string, any>;
+    expect(body.choices[0].message.content).toBe("next");
+  });
+
+  it("refuses holdAfterChunks that is not a positive integer on a text reply", () => {
+    expect(() => fake.script({ text: "x", holdAfterChunks: 0 })).toThrow(/holdAfterChunks/);
+    expect(() => fake.script({ toolCalls: [{ name: "t", arguments: {} }], holdAfterChunks: 1 } as never)).toThrow(/holdAfterChunks/);
   });
 
   it("frees the port on close", async () => {

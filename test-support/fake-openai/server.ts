@@ -53,6 +53,10 @@ export interface FakeOpenAI {
   readonly requestCount: number;
   readonly pendingReplies: number;
   waitForRequests(count: number, timeoutMs?: number): Promise<RecordedRequest[]>;
+  /** Lets every stream held by `holdAfterChunks` go on; answers how many were held. */
+  release(): number;
+  /** Resolves once a stream holds. */
+  whenHeld(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -181,6 +185,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     if (body.stream !== true) {
       // Unstreamed, the whole answer waits once, as if the model took delayMs to produce it.
       await ex.pause(delayMs);
+      if ("holdAfterChunks" in reply && reply.holdAfterChunks !== undefined) await state.hold(ex.ended);
       return ex.json(200, completionObject(meta, answer, usage), { "x-request-id": requestId });
     }
 
@@ -188,8 +193,11 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     if (ex.closed) return;
     ex.res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive", "x-request-id": requestId });
     const events = [...streamChunks(meta, answer, includeUsage), ...(includeUsage ? [usageChunk(meta, usage)] : [])];
+    // The first event is the role chunk, then the content pieces: hold before the piece after the held-after ones.
+    const holdAt = "holdAfterChunks" in reply && reply.holdAfterChunks !== undefined ? 1 + reply.holdAfterChunks : -1;
     for (const [i, event] of events.entries()) {
       if (i > 0) await ex.pause(delayMs);
+      if (i === holdAt && !ex.closed) await state.hold(ex.ended);
       if (ex.closed) return;
       ex.res.write(`data: ${JSON.stringify(event)}\n\n`);
     }
@@ -274,6 +282,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       return state.pendingReplies;
     },
     waitForRequests: (count, timeoutMs) => state.waitForRequests(count, timeoutMs),
+    release: () => state.release(),
+    whenHeld: () => state.whenHeld(),
     // Destroying the sockets is what ends hung and mid-stream responses; server.close alone would wait for them.
     close: () =>
       (closing ??= new Promise<void>((resolve) => {

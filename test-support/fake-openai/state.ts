@@ -20,6 +20,9 @@ export class FakeOpenAIState {
   #queue: ScriptedReply[] = [];
   #defaultReply: ScriptedReply;
   #waiters: { count: number; resolve: () => void }[] = [];
+  /** Streams holding (TextReply.holdAfterChunks) until release(). */
+  #holds = new Set<() => void>();
+  #holdWaiters: (() => void)[] = [];
 
   constructor(defaultReply: ScriptedReply) {
     this.#defaultReply = validated(defaultReply);
@@ -67,6 +70,37 @@ export class FakeOpenAIState {
       }, timeoutMs);
       this.#waiters.push(waiter);
     });
+  }
+
+  /** How many streams hold now, mid-reply, for release(). */
+  get heldStreams(): number {
+    return this.#holds.size;
+  }
+
+  /** Resolves when release() is called (or `ended` resolves first: the client aborted, the fake closed). */
+  hold(ended: Promise<void>): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        this.#holds.delete(done);
+        resolve();
+      };
+      this.#holds.add(done);
+      void ended.then(done);
+      for (const wake of this.#holdWaiters.splice(0)) wake();
+    });
+  }
+
+  /** Lets every held stream go on to its end. */
+  release(): number {
+    const held = [...this.#holds];
+    for (const go of held) go();
+    return held.length;
+  }
+
+  /** Resolves once a stream holds (at once when one does already). */
+  whenHeld(): Promise<void> {
+    if (this.#holds.size > 0) return Promise.resolve();
+    return new Promise((resolve) => this.#holdWaiters.push(resolve));
   }
 
   /** Clears the queue and the logs; the default reply stays. */

@@ -63,11 +63,16 @@ export interface RejectedRequest {
   at: number;
 }
 
-/** Stream `text` in `chunks` content pieces (default 3, fewer if the text is shorter), `delayMs` apart. */
+/**
+ * Stream `text` in `chunks` content pieces (default 3, fewer if the text is shorter), `delayMs` apart. With
+ * `holdAfterChunks`, the stream holds after that many content pieces until the test releases it (`release()`), the
+ * client aborts it or the fake closes: a model that is mid-stream for exactly as long as a test needs, without timing.
+ */
 export interface TextReply {
   text: string;
   chunks?: number;
   delayMs?: number;
+  holdAfterChunks?: number;
 }
 
 export interface ScriptedToolCall {
