@@ -23,6 +23,7 @@ import { backscroll, bootstrap } from "../../main/planner/turn-context.js";
 import { ParsedTranscript } from "../../main/conversations/parsed-transcript.js";
 import { next as A } from "@automerge/automerge";
 import { checkPermission, type GateDeps } from "../../main/planner/permission-gate.js";
+import { turnFenceRefusal } from "../../main/planner/turn-fence.js";
 import { planBlocks } from "../../main/planner/plan-blocks.js";
 import { createPermissionFacts } from "../../main/github/permission-facts.js";
 import { createGitHubRest } from "../../main/github/rest-client.js";
@@ -156,14 +157,16 @@ export const plannerSuite: Suite = async (ctx) => {
     }
 
     // ---- the permission gate around a tool call ----
-    ctx.log(`gate: ${samples * 10} tool calls with and without the six checks, interleaved`);
+    ctx.log(`gate: ${samples * 10} tool calls with and without the seven checks, interleaved`);
     const rest = createGitHubRest({ apiBaseUrl: fake.url, token: () => "ghu_alice" });
     const credential = { accessToken: "ghu_alice", revision: 1, expiresAt: null, identity: { login: "alice", id: 1, name: null }, origin: "device-flow" as const };
     const facts = createPermissionFacts({ credentials: { current: () => credential }, rest, policy: { allowedUsers: [], allowedOrganizations: [] } });
     const { data: planets } = await rest.octokit.request("GET /repositories/{id}", { id: PLANETS.id });
     const repository = { owner: PLANETS.owner, name: PLANETS.name, nodeId: (planets as { node_id: string }).node_id, repositoryId: PLANETS.id, installationId: 71, defaultBranch: "main" };
-    const gate: GateDeps = { admitted: () => ({ ok: true }), currentUser: () => "alice", owns: () => 1, facts, repository: async () => repository };
-    const gateSession = { channelId: "bench", user: "alice", ownershipGeneration: 1, credentialRevision: 1 };
+    // The turn fence reads the conversation's kept transcript in the app (turn-fence.ts); here a live turn's answer.
+    const replica = { sessionGeneration: async () => 1, abortRequestedBy: async () => null };
+    const gate: GateDeps = { admitted: () => ({ ok: true }), currentUser: () => "alice", owns: () => 1, facts, repository: async () => repository, turnFence: (channelId, fence) => turnFenceRefusal(replica, channelId, fence) };
+    const gateSession = { channelId: "bench", user: "alice", ownershipGeneration: 1, credentialRevision: 1, turn: { turnId: "bench-turn", sessionGeneration: 1 } };
     const planText = "# Plan\n\n" + Array.from({ length: 60 }, (_, i) => `## Step ${i}\n\nDo the ${i}th thing carefully, then check it.\n`).join("\n");
     const tool = async () => planBlocks(planText);
     const first = await checkPermission(gate, gateSession);

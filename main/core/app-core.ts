@@ -288,7 +288,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     mcp: { url: mcpServer.url, port: mcpServer.port, configPath, portChangedFrom: mcpStart.changedFrom },
     startupNotes: docs.indexRecovery ? [recoveryNote(docs.indexRecovery)] : [],
     gitHubSignInSettled: () => gitHubSignIn,
-    planner: { writes: planner.writes, ownership, entry: (planId, input) => conversations.plannerEntry(planId, input), documents: docs, runtimeStarted: () => planner.runtime.started, runtimeSessions: () => planner.runtime.sessions },
+    planner: { writes: planner.writes, ownership, entry: (planId, input) => conversations.plannerEntry(planId, input), documents: docs, runtimeStarted: () => planner.runtime.started, runtimeSessions: () => planner.runtime.sessions, turnsBusy: (planId) => planner.runner.busy(planId as DocumentId) },
     listenOnStablePort: (name, requested, listen) => listenOnStablePort(db, name, requested, listen),
     attachRendererAdapter(inner: NetworkAdapterInterface) {
       // The window fast link (docs/architecture.md, "Window fast link"): a window's keystrokes reach this Repo, and

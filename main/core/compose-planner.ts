@@ -35,6 +35,7 @@ import { turnSharer } from "../planner/turn-share.js";
 import { RemoteTurns } from "../planner/remote-turn.js";
 import { deviceOfWirePeer } from "../../shared/relay-user-name.js";
 import { turnProgress } from "../planner/turn-progress.js";
+import { turnFenceRefusal } from "../planner/turn-fence.js";
 import type { ConversationRecords } from "../store/conversation-records.js";
 import type { TypedEmitter } from "../util/typed-emitter.js";
 import { PLANNER_COPILOT_MODEL, PLANNER_RELEASE_ON_QUIT_WAIT_MS, PLANNER_RESUME_MAX_PLANS } from "../util/limits.js";
@@ -119,6 +120,8 @@ export function composePlanner(deps: PlannerPartDeps) {
     repo,
     clientFor: (planId) => ownership.keeperOf(planId),
     refused: (outcome, write) => ownership.writeRefused(write.channelId, outcome.reason),
+    // A turn's writes are refused here once it was stopped or a new session began (turn-fence.ts), from the replica.
+    turnFence: (channelId, fence) => turnFenceRefusal(conversations, channelId, fence),
   });
 
   // ---- the runtime and the turns (issue #26) ----
@@ -146,10 +149,10 @@ export function composePlanner(deps: PlannerPartDeps) {
     provider,
     identity: () => ({ user: login() ?? deps.displayName(), credentialRevision: login() !== null ? (github.credentials?.revision ?? null) : null }),
     // A bound plan's session also reads its repository, pinned to the default branch's head when the session is made.
-    tools: (planId, references) =>
+    tools: (planId, references, turn) =>
       sessionTools(planId, {
         plan: [
-          ...planTools(planPublisher({ documents: docs, writes }, planId)),
+          ...planTools(planPublisher({ documents: docs, writes, turn }, planId)),
           referenceTool({
             retained: references,
             content: async (id) => {
@@ -171,7 +174,7 @@ export function composePlanner(deps: PlannerPartDeps) {
       progressOf.delete(`${planId}:${turnId}`);
       show(progress.done());
     },
-    gate: async (planId, key, _toolName, _args) => {
+    gate: async (planId, key, _toolName, _args, turn) => {
       const decision = await checkPermission(
         {
           admitted: (channelId) => (!docs.isShared(channelId) ? null : deps.relay.connected() ? { ok: true } : { ok: false, reason: "The relay cannot be reached, so the admission cannot be confirmed." }),
@@ -179,8 +182,9 @@ export function composePlanner(deps: PlannerPartDeps) {
           owns: (channelId) => ownership.keeperOf(channelId as DocumentId).owns(channelId as DocumentId),
           facts: facts ?? DENY_ALL,
           repository: async (channelId) => (await docs.getDocument(channelId)).repository,
+          turnFence: (channelId, fence) => turnFenceRefusal(conversations, channelId, fence),
         },
-        { channelId: planId, user: key.user, ownershipGeneration: key.ownershipGeneration, credentialRevision: key.credentialRevision },
+        { channelId: planId, user: key.user, ownershipGeneration: key.ownershipGeneration, credentialRevision: key.credentialRevision, turn },
       );
       return decision.allowed ? { allowed: true } : { allowed: false, check: decision.failed, reason: decision.reason };
     },
@@ -211,6 +215,17 @@ export function composePlanner(deps: PlannerPartDeps) {
     events.on("planner-changed", (state) => {
       if (state.ownedHere && !off()) runner.poke(state.documentId as DocumentId);
       else void runner.discard(state.documentId as DocumentId);
+    });
+  }
+
+  // Agent chat turned on again (issue #27): a chat's messages that waited while it was off (its turns 'paused') are
+  // taken up, where this app runs the chat and where nobody does. Turned off, nothing is stopped: running turns settle.
+  if (options.planner?.turns !== false) {
+    events.on("experimental-settings-changed", (after) => {
+      if (!after.agentChatOn || off()) return;
+      const recent = deps.conversationRecords.plansWithSentMessages(PLANNER_RESUME_MAX_PLANS);
+      for (const planId of recent) runner.poke(planId as DocumentId);
+      ownership.resume(recent);
     });
   }
 

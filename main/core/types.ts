@@ -85,6 +85,8 @@ export interface AppCore {
     runtimeStarted(): boolean;
     /** Planner sessions alive now (each ends on reset, `/new`, a credential refresh, sign-out, quit). */
     runtimeSessions(): number;
+    /** Whether this app's turn loop works in the plan now (a turn, a `/new`), or has returned until the next poke. */
+    turnsBusy(planId: string): boolean;
   };
   /** Flushes storage and stops every server and connection. Safe to call twice. */
   close(): Promise<void>;

@@ -8,7 +8,9 @@
  * What must stay true: this replica never holds a Planner change the keeper has not accepted, so a person's later
  * edits here never depend on one, and a refused write is never shown as published; a write is prepared only while this
  * app owns the channel under that generation, but it is the keeper's fence that decides, also for output that arrives
- * late (prepared before a partition, sent after it, when another app may own generation + 1).
+ * late (prepared before a partition, sent after it, when another app may own generation + 1). A write made for a turn
+ * names its turn fence (turn-fence.ts) and is prepared only while the replica says the turn was not stopped and its
+ * session generation is current: refused here, with the check named, before any bytes exist.
  */
 import { next as A } from "@automerge/automerge";
 import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
@@ -17,6 +19,7 @@ import { ChopinError } from "../../shared/errors.js";
 import type { FencedWriteRefusal } from "../../shared/lease-wire.js";
 import { PLANNER_FENCED_WRITE_LINK_WAIT_MS } from "../util/limits.js";
 import type { LeaseClient } from "./lease-client.js";
+import type { TurnFence, TurnFenceRefusal } from "./turn-fence.js";
 
 export type FencedWriteOutcome = { ok: true; generation: number; hashes: string[] } | { ok: false; generation: number; refusal: FencedWriteRefusal | "not-owner" | "unreachable"; reason: string };
 
@@ -35,6 +38,8 @@ export interface FencedWriterDeps {
   clientFor(channelId: DocumentId): LeaseClient;
   /** Told of every refused write, so the owner's window shows it as refused. */
   refused?(outcome: Extract<FencedWriteOutcome, { ok: false }>, write: PreparedWrite): void;
+  /** Why a turn's write must not be made now (stopped, a new session), read from this replica; null when it may. */
+  turnFence?(channelId: DocumentId, fence: TurnFence): Promise<TurnFenceRefusal | null>;
   linkWaitMs?: number;
 }
 
@@ -47,15 +52,22 @@ export class FencedWriter {
 
   /**
    * Prepares `change` on a fork of the document (the channel's plan or its conversation) under the generation this
-   * app owns the channel with now. Refused (not-owner) when it owns none.
+   * app owns the channel with now. Refused (not-owner) when it owns none; refused ('forbidden', details.check naming
+   * the turn fence's check) when the write is a turn's and the turn was stopped or its session generation moved on.
    */
-  async prepare<T>(channelId: DocumentId, documentId: DocumentId, change: (doc: T) => void, options: { message?: string; time?: number } = {}): Promise<PreparedWrite> {
+  async prepare<T>(channelId: DocumentId, documentId: DocumentId, change: (doc: T) => void, options: { message?: string; time?: number; fence?: TurnFence } = {}): Promise<PreparedWrite> {
     const generation = this.#deps.clientFor(channelId).owns(channelId);
     if (generation === null) throw new ChopinError("forbidden", "This app does not run the Planner here now, so it writes nothing on the Planner's behalf.");
+    if (options.fence) {
+      if (!this.#deps.turnFence) throw new ChopinError("internal", "A turn's write was asked for where no turn fence is wired.");
+      const refusal = await this.#deps.turnFence(channelId, options.fence);
+      if (refusal) throw new ChopinError("forbidden", refusal.reason, { check: refusal.check, ...(refusal.stoppedBy !== undefined ? { stoppedBy: refusal.stoppedBy } : {}) });
+    }
+    const { fence: _fence, ...changeOptions } = options;
     const handle = (await this.#deps.repo.find<T>(documentId)) as DocHandle<T>;
     const base = handle.doc();
     // An actor of its own: the fork's change must never share a sequence number with this replica's later edits.
-    const fork = A.change(A.clone(base, { actor: randomBytes(16).toString("hex") }), options, change);
+    const fork = A.change(A.clone(base, { actor: randomBytes(16).toString("hex") }), changeOptions, change);
     const changes = A.getChanges(base, fork);
     if (changes.length === 0) throw new ChopinError("invalid-input", "The Planner's write changed nothing.");
     const hashes = changes.map((bytes) => A.decodeChange(bytes).hash);

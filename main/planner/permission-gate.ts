@@ -1,8 +1,9 @@
 /**
  * The Planner's permission gate (issue #26, the seed's "Permission checks"): before any tool the Planner calls runs,
- * six checks, in this order, decide whether it may: the person's admission at the relay (for a shared plan), that the
+ * seven checks, in this order, decide whether it may: the person's admission at the relay (for a shared plan), that the
  * session belongs to the person now signed in, that this app still owns the channel under the generation the session
- * was made for, that the credential the session was made with is current and unexpired, push or admin on the bound
+ * was made for, that the turn making the call was not stopped and its session generation is current (issue #27's
+ * turn fence, turn-fence.ts, read from the conversation's replica), that the credential the session was made with is current and unexpired, push or admin on the bound
  * repository, and the GitHub App installation's access to it. For a plan bound to no repository the last two are not
  * applicable and say so; for a private plan the first is (no relay admits anyone to it).
  *
@@ -13,8 +14,9 @@
 import type { PermissionFact, PermissionFacts } from "../github/permission-facts.js";
 import type { RepositoryBinding as PlanRepository } from "../../shared/schema/plan-document.js";
 import { checkableBinding } from "./checkable-binding.js";
+import type { TurnFence, TurnFenceRefusal } from "./turn-fence.js";
 
-export const PERMISSION_CHECKS = ["instance-admission", "owner-session", "ownership-generation", "credential", "repository-access", "installation-access"] as const;
+export const PERMISSION_CHECKS = ["instance-admission", "owner-session", "ownership-generation", "turn-fence", "credential", "repository-access", "installation-access"] as const;
 export type PermissionCheck = (typeof PERMISSION_CHECKS)[number];
 
 export type CheckOutcome = { check: PermissionCheck; outcome: "passed" | "not-applicable"; note?: string } | { check: PermissionCheck; outcome: "denied"; reason: string };
@@ -29,6 +31,8 @@ export interface GateSession {
   ownershipGeneration: number;
   /** The GitHub credential revision the session was made with; null when none is used (a configured provider). */
   credentialRevision: number | null;
+  /** The turn making the call (its message and session generation); null when none of this session runs now. */
+  turn: TurnFence | null;
 }
 
 export interface GateDeps {
@@ -41,6 +45,8 @@ export interface GateDeps {
   facts: Pick<PermissionFacts, "isCredentialCurrent" | "hasPushOrAdmin" | "installationHasAccess">;
   /** The plan's repository binding now (read fresh: it may have been changed since the session began). */
   repository(channelId: string): Promise<PlanRepository | null>;
+  /** Why a write of the turn must not be made now (turn-fence.ts), read from the conversation's replica. */
+  turnFence(channelId: string, fence: TurnFence): Promise<TurnFenceRefusal | null>;
 }
 
 const fromFact = (check: PermissionCheck, fact: PermissionFact): CheckOutcome => (fact.ok ? { check, outcome: "passed" } : { check, outcome: "denied", reason: fact.message });
@@ -80,6 +86,10 @@ export async function checkPermission(deps: GateDeps, session: GateSession): Pro
           reason: generation === null ? `This app no longer runs the Planner here (the session was made under ownership generation ${session.ownershipGeneration}).` : `The session was made under ownership generation ${session.ownershipGeneration}; this app runs the Planner under ${generation} now.`,
         },
   );
+  if (decide()) return decide()!;
+
+  const fenced = session.turn === null ? { reason: "No turn of this session is running any more (it ended or was stopped), so it calls no tool." } : await deps.turnFence(session.channelId, session.turn);
+  checks.push(fenced === null ? { check: "turn-fence", outcome: "passed" } : { check: "turn-fence", outcome: "denied", reason: fenced.reason });
   if (decide()) return decide()!;
 
   checks.push(

@@ -14,6 +14,7 @@ import { agentChangeMessage } from "../documents/change-messages.js";
 import { FencedWriter } from "./fenced-writer.js";
 import type { LeaseClient } from "./lease-client.js";
 import { planPublisher } from "./plan-publisher.js";
+import { turnFenceRefusal, type TurnFence } from "./turn-fence.js";
 
 const repos: Repo[] = [];
 afterEach(async () => {
@@ -21,7 +22,7 @@ afterEach(async () => {
 });
 
 /** A replica whose lease keeper takes every write at once (as the relay would, then syncing it back here). */
-function setup(markdown: string) {
+function setup(markdown: string, fencing?: { turn: () => TurnFence | null; stoppedBy: () => string | null }) {
   const repo = new Repo({ network: [] });
   repos.push(repo);
   const handle = repo.create<PlanDocument>({ text: markdown, authors: {} } as unknown as PlanDocument);
@@ -33,11 +34,15 @@ function setup(markdown: string) {
       return { ok: true as const };
     },
   } as unknown as LeaseClient;
-  const writes = new FencedWriter({ repo, clientFor: () => keeper });
+  let kept = 0;
+  const counting = { ...keeper, fencedWrite: async (...args: Parameters<LeaseClient["fencedWrite"]>) => (kept++, keeper.fencedWrite(...args)) } as unknown as LeaseClient;
+  const replica = { sessionGeneration: async () => 1, abortRequestedBy: async () => fencing?.stoppedBy() ?? null };
+  const writes = new FencedWriter({ repo, clientFor: () => counting, turnFence: (channelId, fence) => turnFenceRefusal(replica, channelId, fence) });
   const documents = {
     getContent: async () => ({ detail: { revision: A.getHeads(handle.doc()).join(","), archivedAt: null }, markdown: handle.doc().text }),
   } as unknown as Parameters<typeof planPublisher>[0]["documents"];
-  return { handle: handle as DocHandle<PlanDocument>, publisher: planPublisher({ documents, writes }, handle.documentId as DocumentId) };
+  const publisher = planPublisher({ documents, writes, ...(fencing ? { turn: fencing.turn } : {}) }, handle.documentId as DocumentId);
+  return { handle: handle as DocHandle<PlanDocument>, publisher, kept: () => kept };
 }
 
 describe("the Planner's plan writes, as a replica tells them apart", () => {
@@ -72,5 +77,19 @@ describe("the Planner's plan writes, as a replica tells them apart", () => {
     });
     handle.update((doc) => A.merge(doc, other));
     expect(plannerChangesSince(handle.doc(), before)).toEqual([]);
+  });
+
+  it("refuses a turn's edit once the replica says the turn was stopped, or when no turn runs: nothing reaches the keeper", async () => {
+    let stoppedBy: string | null = null;
+    let turn: TurnFence | null = { turnId: "m-1", sessionGeneration: 1 };
+    const { handle, publisher, kept } = setup("# Launch\n", { turn: () => turn, stoppedBy: () => stoppedBy });
+    expect(await publisher.publish("# Launch\n\n- one\n")).toMatchObject({ ok: true });
+    expect(kept()).toBe(1);
+    stoppedBy = "Ada";
+    expect(await publisher.publish("# Launch\n\n- two\n")).toEqual({ ok: false, reason: expect.stringMatching(/^Ada stopped this turn/) });
+    turn = null;
+    expect(await publisher.publish("# Launch\n\n- three\n")).toEqual({ ok: false, reason: expect.stringMatching(/No turn of this session is running/) });
+    expect(kept()).toBe(1);
+    expect(handle.doc().text).toBe("# Launch\n\n- one\n");
   });
 });

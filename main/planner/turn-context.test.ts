@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ConversationEntry } from "../../shared/schema/conversation.js";
 import { PLANNER_BACKSCROLL_MAX_CHARS, PLANNER_BACKSCROLL_MAX_ENTRIES, PLANNER_BOOTSTRAP_MAX_CHARS, PLANNER_BOOTSTRAP_MAX_ENTRIES } from "../util/limits.js";
-import { backscroll, bootstrap, CONTENT_MARK, renderEntry } from "./turn-context.js";
+import { backscroll, bootstrap, boundaryCommands, CONTENT_MARK, renderEntry } from "./turn-context.js";
 
 let seq = 0;
 const person = (text: string, name = "Ada", to: "planner" | "room" = "room"): ConversationEntry => ({
@@ -80,5 +80,41 @@ describe("what a Planner turn is given of the conversation", () => {
     expect(bootstrap(over)).toEqual([over[1]]);
     // Unlike the backscroll, the bootstrap bound is strict: a single longer entry is left to the turn's own message.
     expect(bootstrap([sized(PLANNER_BOOTSTRAP_MAX_CHARS + 1)])).toEqual([]);
+  });
+
+  it("takes a processed /new as the boundary where it was sent, also when its boundary entry sorts after a follow-up", () => {
+    // Stop, /new and a follow-up sent at once: the stop record and the boundary entry were written after all three.
+    const asked = person("start", "Ada", "planner");
+    const begun: ConversationEntry = { ...planner("The Planner is working on this."), turnId: asked.id, turn: "started", sessionGeneration: 0 };
+    const command = person("/new", "Ada", "planner");
+    const followUp = person("What was the word?", "Ada", "planner");
+    const stopRecord: ConversationEntry = { ...planner("*Stopped by Ada before Scout finished.*"), turnId: asked.id, turn: "answered", sessionGeneration: 0 };
+    const newSession: ConversationEntry = { ...planner("New Planner session"), boundary: true, turnId: command.id, sessionGeneration: 1 };
+    const all = [asked, begun, command, followUp, stopRecord, newSession];
+    const upToFollowUp = all.slice(0, all.indexOf(followUp) + 1);
+    expect(texts(bootstrap(upToFollowUp, { commands: boundaryCommands(all), sessionGeneration: 1 }))).toEqual(["What was the word?"]);
+    // Without knowing the command was processed, the old session would be replayed: the rule above is what keeps it out.
+    expect(texts(bootstrap(upToFollowUp))).toContain("start");
+  });
+
+  it("replays nothing an earlier session wrote after the boundary, no boundary entry and no withdrawn message", () => {
+    const command = person("/new", "Ada", "planner");
+    const oldQuestion: ConversationEntry = { ...planner("Which launch date do you mean?"), sessionGeneration: 0 };
+    const newSession: ConversationEntry = { ...planner("New Planner session"), boundary: true, turnId: command.id, sessionGeneration: 1 };
+    const withdrawn: ConversationEntry = { ...person("never mind", "Ada", "planner"), withdrawnAt: 5 };
+    const current: ConversationEntry = { ...planner("An answer of this session."), sessionGeneration: 1 };
+    const talk = [person("before"), command, oldQuestion, newSession, withdrawn, current, person("now", "Ada", "planner")];
+    expect(texts(bootstrap(talk, { commands: boundaryCommands(talk), sessionGeneration: 1 }))).toEqual(["An answer of this session.", "now"]);
+  });
+
+  it(`bounds the replay after a boundary at ${PLANNER_BOOTSTRAP_MAX_ENTRIES} entries, the newest`, () => {
+    const command = person("/new", "Ada", "planner");
+    const newSession: ConversationEntry = { ...planner("New Planner session"), boundary: true, turnId: command.id, sessionGeneration: 1 };
+    const after = Array.from({ length: PLANNER_BOOTSTRAP_MAX_ENTRIES + 1 }, (_, i) => person(`m${i}`, "Bob"));
+    const session = (all: ConversationEntry[]) => ({ commands: boundaryCommands(all), sessionGeneration: 1 });
+    const exactly = [person("before"), command, newSession, ...after.slice(1)];
+    expect(texts(bootstrap(exactly, session(exactly)))).toEqual(texts(after.slice(1)));
+    const oneMore = [person("before"), command, newSession, ...after];
+    expect(texts(bootstrap(oneMore, session(oneMore)))).toEqual(texts(after.slice(1)));
   });
 });

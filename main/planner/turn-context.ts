@@ -4,7 +4,14 @@
  * PLANNER_BACKSCROLL_MAX_ENTRIES and normally PLANNER_BACKSCROLL_MAX_CHARS (the newest message is kept whole even when
  * it alone is longer); a session made afresh (after a restart, a credential change, a reset, `/new`) is bootstrapped
  * from at most PLANNER_BOOTSTRAP_MAX_ENTRIES of the latest entries and PLANNER_BOOTSTRAP_MAX_CHARS, only from after
- * the session's boundary. The plan itself is read through read_plan, never put here.
+ * the session's boundary and before the message it answers (issue #27's bounded replay). The plan itself is read
+ * through read_plan, never put here.
+ *
+ * A processed `/new` is a boundary where the person sent it, not where its boundary entry happens to sort: a follow-up
+ * sent right after `/new` (before the app processed it) sorts before the boundary entry, and must still get nothing of
+ * the session before. Nor does a fresh session replay what an earlier session wrote after that point (a stopped turn's
+ * stop record, a begun mark: Planner entries of a lower session generation), nor a withdrawn message. So no question
+ * the agent asked in the old session (questions are text: there is no question tool) is put to the new one.
  *
  * What must stay true: entries are chosen from the newest backwards and given oldest first; an entry is given whole or
  * not at all; nothing before the last session boundary is given; only entries that are given are rendered (finding
@@ -21,6 +28,13 @@ export function isSessionBoundary(entry: ConversationEntry): boolean {
 
 /** The command that starts a new Planner session, sent as a message to the Planner. */
 export const NEW_SESSION_COMMAND = "/new";
+
+/** The `/new` messages that were processed: the ids their boundary entries answer. */
+export function boundaryCommands(entries: readonly ConversationEntry[]): Set<string> {
+  const commands = new Set<string>();
+  for (const entry of entries) if (entry.boundary === true && entry.turnId !== undefined) commands.add(entry.turnId);
+  return commands;
+}
 
 /**
  * Every line of an entry's own text starts with this, so nothing a message says can stand at the start of a line as a
@@ -58,6 +72,8 @@ interface Bounds {
   maxChars: number;
   /** Keep the newest entry even when it alone is longer than maxChars. */
   newestWhole: boolean;
+  /** Entries to pass over (not given, not counted). */
+  skip?: (entry: ConversationEntry) => boolean;
 }
 
 /**
@@ -68,6 +84,7 @@ function latest(entries: readonly ConversationEntry[], from: number, bounds: Bou
   const chosen: ConversationEntry[] = [];
   let chars = 0;
   for (let i = entries.length - 1; i > from && chosen.length < bounds.maxEntries; i--) {
+    if (bounds.skip?.(entries[i]!)) continue;
     const length = renderEntry(entries[i]!).length;
     const fits = chars + length <= bounds.maxChars || (chosen.length === 0 && bounds.newestWhole);
     if (!fits) break;
@@ -89,8 +106,17 @@ export function backscroll(entries: readonly ConversationEntry[]): ConversationE
   return latest(entries, from, { maxEntries: PLANNER_BACKSCROLL_MAX_ENTRIES, maxChars: PLANNER_BACKSCROLL_MAX_CHARS, newestWhole: true });
 }
 
-/** What a session made afresh is given: the latest entries after the last session boundary, bounded. */
-export function bootstrap(entries: readonly ConversationEntry[]): ConversationEntry[] {
-  const from = lastIndex(entries, isSessionBoundary);
-  return latest(entries, from, { maxEntries: PLANNER_BOOTSTRAP_MAX_ENTRIES, maxChars: PLANNER_BOOTSTRAP_MAX_CHARS, newestWhole: false });
+/**
+ * What a session made afresh is given: the latest entries after the last session boundary, bounded. `commands` are
+ * the processed `/new` messages of the whole conversation (boundaryCommands), each a boundary where it stands;
+ * `sessionGeneration` is the session's: an entry an earlier session wrote is not given, nor a boundary, nor a
+ * withdrawn message.
+ */
+export function bootstrap(entries: readonly ConversationEntry[], session: { commands?: ReadonlySet<string>; sessionGeneration?: number } = {}): ConversationEntry[] {
+  const commands = session.commands ?? new Set<string>();
+  const from = lastIndex(entries, (entry) => isSessionBoundary(entry) || commands.has(entry.id));
+  const generation = session.sessionGeneration;
+  const skip = (entry: ConversationEntry) =>
+    isSessionBoundary(entry) || entry.withdrawnAt !== undefined || (generation !== undefined && entry.sessionGeneration !== undefined && entry.sessionGeneration < generation);
+  return latest(entries, from, { maxEntries: PLANNER_BOOTSTRAP_MAX_ENTRIES, maxChars: PLANNER_BOOTSTRAP_MAX_CHARS, newestWhole: false, skip });
 }

@@ -16,9 +16,17 @@
  * Sessions: one per channel, made afresh whenever what it was made for changed (the ownership generation, the session
  * generation, the signed-in user or credential revision, the provider); the old one is discarded first.
  *
+ * Stop (issue #27's "a cancelled turn posts no late reply and cannot restore its session"): the running SDK turn is
+ * aborted and the channel's session discarded, so no later turn continues the stopped stream; every write of the turn
+ * (its answer, denials, notice, and its tools' plan edits) names the turn's fence (turn-fence.ts), which the fenced
+ * write path and the gate check against the conversation's replica, so a stopped turn's words are refused where they
+ * would be written, whatever this runner remembers. The turn then ends with its stop record alone: who stopped it,
+ * nothing of what the model had said. The same holds for a plan's Planner and an agent chat.
+ *
  * What must stay true: a turn starts only while this app owns the channel, and everything it writes is fenced by the
- * generation it started under; a message is answered once (its answer's entry id derives from the message); a turn
- * that cannot write its answer (ownership moved on) stops the channel's loop, and the new owner takes it from there.
+ * ownership generation and the session generation it started under; a message is answered once (its answer's entry
+ * id derives from the message); a turn that cannot write its answer (ownership moved on) stops the channel's loop, and
+ * the new owner takes it from there.
  */
 import type { DocumentId } from "@automerge/automerge-repo";
 import type { ConversationDocument, ConversationEntry, Denial, TurnTool } from "../../shared/schema/conversation.js";
@@ -29,8 +37,11 @@ import type { FencedWriter } from "./fenced-writer.js";
 import type { SessionTools } from "./session-tools.js";
 import { RetainedReferences } from "./retained-references.js";
 import type { PlannerEntryInput } from "../conversations/conversation-service.js";
-import { backscroll, bootstrap, NEW_SESSION_COMMAND, renderEntry } from "./turn-context.js";
+import { backscroll, bootstrap, boundaryCommands, NEW_SESSION_COMMAND, renderEntry } from "./turn-context.js";
 import { agentProvider, agentSessionKey, agentSystemSection, agentTools, type ChatAgent } from "./agent-directive.js";
+import { chatDirective } from "./chat-directive.js";
+import type { TurnFence } from "./turn-fence.js";
+import { ChopinError } from "../../shared/errors.js";
 
 /**
  * Who a channel's turns run as: null for a plan's Planner; an agent chat's agent; 'paused' while agent chat is off on
@@ -84,10 +95,12 @@ export interface TurnRunnerDeps {
   identity(): { user: string; credentialRevision: number | null };
   /**
    * The tools of a session made now, with what its system message and the conversation are told about them;
-   * `references` are the session's own (read_reference reads only those).
+   * `references` are the session's own (read_reference reads only those); `turn` is the fence of the session's turn
+   * running now (null when none runs), which every write a tool makes must name.
    */
-  tools(planId: DocumentId, references: RetainedReferences): Promise<SessionTools>;
-  gate(planId: DocumentId, key: SessionKey, toolName: string, args: unknown): Promise<GateAnswer>;
+  tools(planId: DocumentId, references: RetainedReferences, turn: () => TurnFence | null): Promise<SessionTools>;
+  /** The permission gate for a tool call of the session made for `key`, by the turn `turn` (null: none runs now). */
+  gate(planId: DocumentId, key: SessionKey, toolName: string, args: unknown, turn: TurnFence | null): Promise<GateAnswer>;
   /** Whose turns a channel runs (an agent chat's agent); absent or null: the Planner's. */
   agentOf?(planId: DocumentId): Promise<TurnAgent>;
   /** Told of every turn event (streamed text, tool activity), for the window, and of the turn's end. */
@@ -110,6 +123,9 @@ interface ChannelSession {
 
 const sameKey = (a: SessionKey, b: SessionKey) =>
   a.ownershipGeneration === b.ownershipGeneration && a.sessionGeneration === b.sessionGeneration && a.user === b.user && a.credentialRevision === b.credentialRevision && a.provider === b.provider && a.agent === b.agent;
+
+/** How a fenced write of a turn ended: written; refused by the turn fence (stopped, a new session); refused otherwise. */
+type WriteResult = { ok: true } | { ok: false; stoppedBy: string } | { ok: false; stale: true } | { ok: false };
 
 const providerName = (provider: PlannerProvider) => (provider.type === "copilot" ? `copilot:${provider.model}` : `${provider.type}:${provider.baseUrl}:${provider.model}`);
 
@@ -149,6 +165,8 @@ export class TurnRunner {
     const by = await this.#deps.conversations.abortRequestedBy(planId, running.turnId);
     if (by === null || this.#turns.get(planId) !== running) return;
     running.stoppedBy = by;
+    // The stopped stream is never continued: the session goes with the abort, and the next turn makes a fresh one.
+    if (this.#sessions.get(planId)?.session === running.session) this.#sessions.delete(planId);
     await running.session.abort().catch(() => undefined);
   }
 
@@ -205,10 +223,13 @@ export class TurnRunner {
     const identity = this.#deps.identity();
     const provider = agent ? agentProvider(appProvider, agent) : appProvider;
     const key: SessionKey = { ownershipGeneration: generation, sessionGeneration, user: identity.user, credentialRevision: identity.credentialRevision, provider: providerName(provider), agent: agentSessionKey(agent) };
+    const fence: TurnFence = { turnId, sessionGeneration };
     // Marked begun first: if this turn never answers (crash, abort, the Planner moving to another app), no app runs it
     // again (it may already have changed the plan); the conversation shows it as interrupted.
     const begun = { text: "The Planner is working on this.", turnId, turn: "started" as const, clientRequestId: `start:${turnId}`, ownershipGeneration: generation, sessionGeneration };
-    if (!(await this.#write(planId, begun))) return false;
+    const marked = await this.#write(planId, begun, fence);
+    // A new session began since the generation was read: the loop reads the message again under the new one.
+    if (!marked.ok) return "stale" in marked;
     const held = this.#sessions.get(planId);
     const fresh = !held || !sameKey(held.key, key);
     const channel = fresh ? await this.#open(planId, key, provider, agent) : held;
@@ -218,16 +239,18 @@ export class TurnRunner {
       await this.discard(planId);
       return false;
     }
+    const who = agent ? agent.name : "the Planner";
     if (channel.notice !== null) {
       const notice = { text: channel.notice, clientRequestId: `notice:${turnId}`, ownershipGeneration: generation, sessionGeneration };
       channel.notice = null;
-      if (!(await this.#write(planId, notice))) return false;
+      const noticed = await this.#write(planId, notice, fence);
+      if (!noticed.ok) return this.#ended(planId, channel.session, turnId, generation, sessionGeneration, who, noticed);
     }
 
     const all = await this.#deps.conversations.entries(planId);
     const upTo = all.slice(0, all.findIndex((entry) => entry.id === turnId) + 1);
     // A running session has already been given some of these (a message answered in an earlier turn): not again.
-    const chosen = (fresh ? bootstrap(upTo) : backscroll(upTo)).filter((entry) => !channel.given.has(entry.id));
+    const chosen = (fresh ? bootstrap(upTo, { commands: boundaryCommands(all), sessionGeneration }) : backscroll(upTo)).filter((entry) => !channel.given.has(entry.id));
     // The message the turn answers is always given, also when it alone is beyond the bootstrap's bound.
     const asked = upTo.at(-1);
     if (asked && chosen.at(-1)?.id !== asked.id) chosen.push(asked);
@@ -262,16 +285,38 @@ export class TurnRunner {
       this.#deps.onTurnEnd?.(planId, turnId);
     }
 
+    // Written as any turn's output: the turn fence, not this runner's memory of a stop, decides whether they land.
     for (const [n, denial] of denials.entries()) {
       const text = `The Planner's ${denial.tool} was refused by the ${denial.check} check: ${denial.reason}`;
-      if (!(await this.#write(planId, { text, denial, clientRequestId: `denial:${turnId}:${n}`, ownershipGeneration: generation, sessionGeneration }))) return false;
+      const denied = await this.#write(planId, { text, denial, clientRequestId: `denial:${turnId}:${n}`, ownershipGeneration: generation, sessionGeneration }, fence);
+      if (!denied.ok) return this.#ended(planId, channel.session, turnId, generation, sessionGeneration, who, denied);
     }
     const said = messages.join("\n\n");
-    const answer =
-      running.stoppedBy !== null
-        ? `${said ? `${said}\n\n` : ""}*Stopped by ${running.stoppedBy} before the Planner finished.*`
-        : said || (failure !== null ? `The model provider failed, so the Planner could not answer: ${failure}` : "The Planner had nothing to say.");
-    return this.#write(planId, { text: answer, turnId, turn: "answered", tools, clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration });
+    const text = said || (failure !== null ? `The model provider failed, so the Planner could not answer: ${failure}` : "The Planner had nothing to say.");
+    const answered = await this.#write(planId, { text, turnId, turn: "answered", tools, clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration }, fence);
+    if (!answered.ok) return this.#ended(planId, channel.session, turnId, generation, sessionGeneration, who, answered);
+    if (running.stoppedBy !== null) await this.#dropSession(planId, channel.session);
+    return true;
+  }
+
+  /**
+   * A turn whose write the fence or the keeper refused: a stopped turn's session is discarded and the turn ends with
+   * its stop record (who stopped it, nothing the model said); a turn of an earlier session writes nothing more; any
+   * other refusal (ownership moved on) stops the channel's loop.
+   */
+  async #ended(planId: DocumentId, session: PlannerSession, turnId: string, generation: number, sessionGeneration: number, who: string, refused: Exclude<WriteResult, { ok: true }>): Promise<boolean> {
+    if ("stale" in refused || "stoppedBy" in refused) await this.#dropSession(planId, session);
+    if ("stale" in refused) return true;
+    if (!("stoppedBy" in refused)) return false;
+    const text = `*Stopped by ${refused.stoppedBy} before ${who} finished.*`;
+    const record = await this.#write(planId, { text, turnId, turn: "answered", clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration }, { turnId, sessionGeneration, stopRecord: true });
+    return record.ok || "stale" in record;
+  }
+
+  /** Discards the channel's session if it is still `session` (a stopped or stale turn's): the next turn starts afresh. */
+  async #dropSession(planId: DocumentId, session: PlannerSession): Promise<void> {
+    if (this.#sessions.get(planId)?.session === session) this.#sessions.delete(planId);
+    await session.discard().catch(() => undefined);
   }
 
   /**
@@ -282,42 +327,58 @@ export class TurnRunner {
     await this.discard(planId);
     const sessionGeneration = (await this.#deps.conversations.sessionGeneration(planId)) + 1;
     const text = "New Planner session: the Planner starts afresh from here, with nothing said before this line.";
-    return this.#write(planId, { text, turnId, turn: "answered", boundary: true, clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration });
+    return (await this.#write(planId, { text, turnId, turn: "answered", boundary: true, clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration })).ok;
   }
 
   /** A message answered without the model (an agent chat whose agent is gone): its answer, once, fenced as any. */
   async #answerWithout(planId: DocumentId, generation: number, turnId: string, text: string): Promise<boolean> {
     const sessionGeneration = await this.#deps.conversations.sessionGeneration(planId);
-    return this.#write(planId, { text, turnId, turn: "answered", clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration });
+    return (await this.#write(planId, { text, turnId, turn: "answered", clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration })).ok;
   }
 
   async #open(planId: DocumentId, key: SessionKey, provider: PlannerProvider, agent: ChatAgent | null): Promise<ChannelSession> {
     await this.discard(planId);
     const references = new RetainedReferences();
-    const given = await this.#deps.tools(planId, references);
-    const channel: ChannelSession = { key, session: null as never, sink: () => undefined, given: new Set(), notice: given.notice, references };
+    const channel: ChannelSession = { key, session: null as never, sink: () => undefined, given: new Set(), notice: null, references };
+    // The fence of this session's turn running now: a tool call or write outside one (after a stop) names none.
+    const turn = (): TurnFence | null => {
+      const running = this.#turns.get(planId);
+      return running && running.session === channel.session ? { turnId: running.turnId, sessionGeneration: key.sessionGeneration } : null;
+    };
+    const given = await this.#deps.tools(planId, references, turn);
+    channel.notice = given.notice;
+    const tools = agent ? agentTools(given.tools, agent) : given.tools;
+    // An agent chat's session: the base directive, then the chat directive (every session made for a chat, so first
+    // turns, retries, resumed and fresh sessions alike), then the agent's own section.
+    const systemMessage = [PLANNER_SYSTEM_MESSAGE, agent ? chatDirective(tools.map((tool) => tool.name)) : null, given.systemNote, agent ? agentSystemSection(agent) : null];
     channel.session = await this.#deps.runtime.session({
       provider,
-      systemMessage: [PLANNER_SYSTEM_MESSAGE, given.systemNote, agent ? agentSystemSection(agent) : null].filter((part) => part !== null).join("\n"),
-      tools: agent ? agentTools(given.tools, agent) : given.tools,
-      gate: (toolName, args) => this.#deps.gate(planId, key, toolName, args),
+      systemMessage: systemMessage.filter((part) => part !== null).join("\n"),
+      tools,
+      gate: (toolName, args) => this.#deps.gate(planId, key, toolName, args, turn()),
       onEvent: (event) => channel.sink(event),
     });
     this.#sessions.set(planId, channel);
     return channel;
   }
 
-  /** Writes a Planner entry as a fenced write and waits for it to come back; false when it was refused. */
-  async #write(planId: DocumentId, input: Parameters<TurnRunnerDeps["conversations"]["plannerEntry"]>[1]): Promise<boolean> {
+  /**
+   * Writes a Planner entry as a fenced write (under the turn's fence when it is a turn's) and waits for it to come
+   * back; refused when the turn fence or the keeper refuses it, saying which.
+   */
+  async #write(planId: DocumentId, input: Parameters<TurnRunnerDeps["conversations"]["plannerEntry"]>[1], fence?: TurnFence): Promise<WriteResult> {
     const entry = await this.#deps.conversations.plannerEntry(planId, input);
     let write;
     try {
-      write = await this.#deps.writes.prepare<ConversationDocument>(planId, entry.documentId, entry.change);
-    } catch {
-      return false;
+      write = await this.#deps.writes.prepare<ConversationDocument>(planId, entry.documentId, entry.change, fence ? { fence } : {});
+    } catch (error) {
+      const details = error instanceof ChopinError ? error.details : undefined;
+      if (details?.check === "turn-stopped") return { ok: false, stoppedBy: String(details.stoppedBy) };
+      if (details?.check === "session-generation") return { ok: false, stale: true };
+      return { ok: false };
     }
     const outcome = await this.#deps.writes.publish(write);
-    if (!outcome.ok) return false;
-    return this.#deps.writes.arrived(write, PLANNER_WRITE_ARRIVAL_WAIT_MS);
+    if (!outcome.ok) return { ok: false };
+    return (await this.#deps.writes.arrived(write, PLANNER_WRITE_ARRIVAL_WAIT_MS)) ? { ok: true } : { ok: false };
   }
 }
