@@ -122,6 +122,24 @@ describe("an agent chat's session boundaries", () => {
     expect((await core.api.readAgentChat(scout.id))!.state).toBe("waiting");
   });
 
+  it("Stop and a follow-up without /new: the follow-up runs in a fresh session, never continuing the stopped stream", { timeout: 120_000 }, async () => {
+    const { core, model } = await setup();
+    const scout = await core.api.createAgent({ name: "Scout" });
+    model.script({ text: `${WORD} is the word I chose. ${"It is a bird and a number, nothing more to it. ".repeat(2)}`, chunks: 6, holdAfterChunks: 3 }, { text: "Fresh." });
+    const first = await core.api.sendAgentChat(scout.id, { text: "Think of a secret code word and tell me.", clientRequestId: "f-1" });
+    const planId = first.planId as DocumentId;
+    await model.whenHeld();
+    await core.api.stopAgentChat(scout.id);
+    await waitFor(async () => (await answerTo(core, planId, first.entry.id)) !== undefined, "the stop record", 60_000);
+    const next = await core.api.sendAgentChat(scout.id, { text: "Go on.", clientRequestId: "f-2" });
+    await waitFor(async () => (await answerTo(core, planId, next.entry.id)) !== undefined, "the follow-up answered", 60_000);
+    // A session made afresh gets the system message and one bootstrap; a continued one would carry the stopped turn.
+    const followUp = model.requests[1]!;
+    expect(followUp.body.messages.map((m) => m.role)).toEqual(["system", "user"]);
+    expect(JSON.stringify(followUp.body)).not.toContain(WORD);
+    expect(core.planner.runtimeSessions()).toBe(1);
+  });
+
   it("carries the chat directive on the first turn, after /new and after a restart, after the base directive and before the agent's instructions", { timeout: 150_000 }, async () => {
     const { core, model, dir } = await setup();
     const scout = await core.api.createAgent({ name: "Scout", instructions: "Be brief." });

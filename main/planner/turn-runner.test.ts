@@ -168,23 +168,27 @@ describe("the Planner's turns", () => {
     expect(messageText(fresh[1])).not.toContain("remember the launch date");
   });
 
-  it("stops a running turn when an editor asks, saying who; a withdrawn message is never run", { timeout: 90_000 }, async () => {
+  it("stops a running turn when an editor asks, saying who and nothing of its partial words; a withdrawn message is never run", { timeout: 90_000 }, async () => {
     const { core, model, id } = await setup();
-    model.script({ hang: true });
+    // The model is mid-stream (held after its first pieces) when the stop comes.
+    model.script({ text: "Half of a long answer, and then the rest of it.", chunks: 4, holdAfterChunks: 2 });
     const long = await core.api.postMessage(id, { text: "@Planner a long job", to: "planner", clientRequestId: "l-1" });
-    await waitFor(() => model.requests.length === 1, "the turn asked the model", 60_000);
+    await model.whenHeld();
     const queued = await core.api.postMessage(id, { text: "@Planner never mind this", to: "planner", clientRequestId: "l-2" });
     expect(await core.api.withdrawMessage(id, queued.entry.id)).toMatchObject({ withdrawn: true });
     await expect(core.api.withdrawMessage(id, long.entry.id)).rejects.toMatchObject({ code: "forbidden", message: expect.stringMatching(/already taken this message up/) });
     expect(await core.api.abortPlannerTurn(id)).toMatchObject({ abortTurn: long.entry.id, author: { kind: "person", name: "Ada" } });
     await waitFor(async () => (await plannerEntries(core, id)).some((e) => e.turn?.id === long.entry.id), "the stopped turn answered", 60_000);
     expect((await plannerEntries(core, id)).find((e) => e.turn?.id === long.entry.id)!.text).toBe("*Stopped by Ada before the Planner finished.*");
+    expect((await core.api.readConversation(id)).entries.filter((e) => e.text.includes("Half of a long"))).toEqual([]);
     await expect(core.api.abortPlannerTurn(id)).rejects.toMatchObject({ code: "not-found" });
     model.script({ text: "Third." });
     await core.api.postMessage(id, { text: "@Planner third", to: "planner", clientRequestId: "l-3" });
     await waitFor(async () => (await plannerEntries(core, id)).some((e) => e.text === "Third."), "the third answered", 60_000);
-    // The withdrawn message was skipped: two requests in all, the stopped one and the third.
+    // The withdrawn message was skipped: two requests in all, the stopped one and the third, in a fresh session (the
+    // stopped one's was discarded with the stop).
     expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]!.body.messages.map((m) => m.role)).toEqual(["system", "user"]);
     expect(messageText(model.requests[1]!.body.messages.at(-1))).toContain("@Planner third");
   });
 
