@@ -52,18 +52,24 @@ export class FencedWriter {
 
   /**
    * Prepares `change` on a fork of the document (the channel's plan or its conversation) under the generation this
-   * app owns the channel with now. Refused (not-owner) when it owns none; refused ('forbidden', details.check naming
+   * app owns the channel with now. Refused (not-owner) when it owns none, or another than `generation` (the one a turn
+   * began under, when given); refused ('forbidden', details.check naming
    * the turn fence's check) when the write is a turn's and the turn was stopped or its session generation moved on.
    */
-  async prepare<T>(channelId: DocumentId, documentId: DocumentId, change: (doc: T) => void, options: { message?: string; time?: number; fence?: TurnFence } = {}): Promise<PreparedWrite> {
+  async prepare<T>(channelId: DocumentId, documentId: DocumentId, change: (doc: T) => void, options: { message?: string; time?: number; fence?: TurnFence; generation?: number } = {}): Promise<PreparedWrite> {
     const generation = this.#deps.clientFor(channelId).owns(channelId);
     if (generation === null) throw new ChopinError("forbidden", "This app does not run the Planner here now, so it writes nothing on the Planner's behalf.");
+    // A turn's write is prepared under the generation the turn began under, never a later one this app took since.
+    const began = options.generation ?? options.fence?.ownershipGeneration;
+    if (began !== undefined && began !== generation) {
+      throw new ChopinError("forbidden", `The turn began under ownership generation ${began}; this app runs the Planner under ${generation} now, so it writes nothing of that turn.`);
+    }
     if (options.fence) {
       if (!this.#deps.turnFence) throw new ChopinError("internal", "A turn's write was asked for where no turn fence is wired.");
       const refusal = await this.#deps.turnFence(channelId, options.fence);
       if (refusal) throw new ChopinError("forbidden", refusal.reason, { check: refusal.check, ...(refusal.stoppedBy !== undefined ? { stoppedBy: refusal.stoppedBy } : {}) });
     }
-    const { fence: _fence, ...changeOptions } = options;
+    const { fence: _fence, generation: _generation, ...changeOptions } = options;
     const handle = (await this.#deps.repo.find<T>(documentId)) as DocHandle<T>;
     const base = handle.doc();
     // An actor of its own: the fork's change must never share a sequence number with this replica's later edits.

@@ -92,4 +92,11 @@ describe("the Planner's plan writes, as a replica tells them apart", () => {
     expect(kept()).toBe(1);
     expect(handle.doc().text).toBe("# Launch\n\n- one\n");
   });
+
+  it("refuses a turn's edit under another ownership generation than the one this app holds now", async () => {
+    // The keeper here owns generation 1: a turn that began under 2 (or under 1 while the app holds 2) writes nothing.
+    const { publisher, kept } = setup("# Launch\n", { turn: () => ({ turnId: "m-1", sessionGeneration: 1, ownershipGeneration: 2 }), stoppedBy: () => null });
+    expect(await publisher.publish("# Launch\n\n- one\n")).toEqual({ ok: false, reason: expect.stringMatching(/began under ownership generation 2; .* under 1 now/) });
+    expect(kept()).toBe(0);
+  });
 });

@@ -16,6 +16,8 @@
 export interface TurnFence {
   turnId: string;
   sessionGeneration: number;
+  /** The ownership generation the turn began under: its writes are prepared under it (fenced-writer.ts), or refused. */
+  ownershipGeneration?: number;
   /** The runner's record that the turn was stopped (who stopped it, nothing of the model's): allowed after a stop. */
   stopRecord?: true;
 }

@@ -343,7 +343,7 @@ export class TurnRunner {
     // The fence of this session's turn running now: a tool call or write outside one (after a stop) names none.
     const turn = (): TurnFence | null => {
       const running = this.#turns.get(planId);
-      return running && running.session === channel.session ? { turnId: running.turnId, sessionGeneration: key.sessionGeneration } : null;
+      return running && running.session === channel.session ? { turnId: running.turnId, sessionGeneration: key.sessionGeneration, ownershipGeneration: key.ownershipGeneration } : null;
     };
     const given = await this.#deps.tools(planId, references, turn);
     channel.notice = given.notice;
@@ -370,7 +370,7 @@ export class TurnRunner {
     const entry = await this.#deps.conversations.plannerEntry(planId, input);
     let write;
     try {
-      write = await this.#deps.writes.prepare<ConversationDocument>(planId, entry.documentId, entry.change, fence ? { fence } : {});
+      write = await this.#deps.writes.prepare<ConversationDocument>(planId, entry.documentId, entry.change, { generation: input.ownershipGeneration, ...(fence ? { fence } : {}) });
     } catch (error) {
       const details = error instanceof ChopinError ? error.details : undefined;
       if (details?.check === "turn-stopped") return { ok: false, stoppedBy: String(details.stoppedBy) };
