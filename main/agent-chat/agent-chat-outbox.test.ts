@@ -8,13 +8,14 @@
  */
 import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import type { AgentChatSendResult, ChopinApi } from "../../shared/api.js";
+import type { ChopinApi } from "../../shared/api.js";
 import { PLANNER_AGENT_ID } from "../../shared/schema/agent-profiles.js";
 import { waitFor } from "../../shared/wait-for.js";
 import { createAppCore } from "../core/app-core.js";
 import type { AppCore } from "../core/types.js";
 import { localDbPath } from "../store/local-db.js";
 import { cleanupsAfterEach } from "../sync/test-helpers.js";
+import { delivered } from "./agent-chat-test-support.js";
 
 const { cleanups, dir } = cleanupsAfterEach();
 
@@ -24,10 +25,6 @@ async function start(dataDir: string): Promise<AppCore> {
   return core;
 }
 
-const delivered = (result: AgentChatSendResult) => {
-  if (result.queued) throw new Error(`queued: ${JSON.stringify(result.message)}`);
-  return result;
-};
 
 /** The person's messages in an agent's chat, in the conversation's order. */
 async function messages(api: ChopinApi, agentId: string): Promise<{ id: string; text: string }[]> {

@@ -21,6 +21,7 @@ import { AGENT_INSTRUCTIONS_BEGIN } from "../planner/agent-directive.js";
 import { CHAT_DIRECTIVE } from "../planner/chat-directive.js";
 import { PLANNER_SYSTEM_MESSAGE } from "../planner/turn-runner.js";
 import { tempDir } from "../sync/test-helpers.js";
+import { delivered } from "./agent-chat-test-support.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -75,7 +76,7 @@ describe("an agent chat's session boundaries", () => {
 
     // The reply streams its first half (the word in it) and holds there, mid-stream, until the turn is stopped.
     model.script({ text: `${WORD} is the word I chose. ${"It is a bird and a number, nothing more to it. ".repeat(2)}`, chunks: 6, holdAfterChunks: 3 });
-    const first = await core.api.sendAgentChat(scout.id, { text: "Think of a secret code word and tell me.", clientRequestId: "c-1" });
+    const first = delivered(await core.api.sendAgentChat(scout.id, { text: "Think of a secret code word and tell me.", clientRequestId: "c-1" }));
     const planId = first.planId as DocumentId;
     await model.whenHeld();
     await waitFor(() => streamed.get(first.entry.id)?.includes(WORD), "the word reached the app mid-stream", 60_000);
@@ -84,10 +85,10 @@ describe("an agent chat's session boundaries", () => {
     // Stop, /new, its retry and the follow-up, each sent without waiting for anything to be processed.
     model.script({ text: "I have no word from before this session." });
     expect(await core.api.stopAgentChat(scout.id)).toMatchObject({ abortTurn: first.entry.id, author: { name: "Ada" } });
-    const reset = await core.api.sendAgentChat(scout.id, { text: "/new", clientRequestId: "c-new" });
-    const retried = await core.api.sendAgentChat(scout.id, { text: "/new", clientRequestId: "c-new" });
+    const reset = delivered(await core.api.sendAgentChat(scout.id, { text: "/new", clientRequestId: "c-new" }));
+    const retried = delivered(await core.api.sendAgentChat(scout.id, { text: "/new", clientRequestId: "c-new" }));
     expect(retried.entry.id).toBe(reset.entry.id);
-    const ask = await core.api.sendAgentChat(scout.id, { text: "What was the word?", clientRequestId: "c-ask" });
+    const ask = delivered(await core.api.sendAgentChat(scout.id, { text: "What was the word?", clientRequestId: "c-ask" }));
     await waitFor(async () => (await answerTo(core, planId, ask.entry.id)) !== undefined, "the follow-up answered", 60_000);
 
     // The model was asked twice in all: the stopped turn, and the follow-up. /new called it zero times and the stopped
@@ -126,12 +127,12 @@ describe("an agent chat's session boundaries", () => {
     const { core, model } = await setup();
     const scout = await core.api.createAgent({ name: "Scout" });
     model.script({ text: `${WORD} is the word I chose. ${"It is a bird and a number, nothing more to it. ".repeat(2)}`, chunks: 6, holdAfterChunks: 3 }, { text: "Fresh." });
-    const first = await core.api.sendAgentChat(scout.id, { text: "Think of a secret code word and tell me.", clientRequestId: "f-1" });
+    const first = delivered(await core.api.sendAgentChat(scout.id, { text: "Think of a secret code word and tell me.", clientRequestId: "f-1" }));
     const planId = first.planId as DocumentId;
     await model.whenHeld();
     await core.api.stopAgentChat(scout.id);
     await waitFor(async () => (await answerTo(core, planId, first.entry.id)) !== undefined, "the stop record", 60_000);
-    const next = await core.api.sendAgentChat(scout.id, { text: "Go on.", clientRequestId: "f-2" });
+    const next = delivered(await core.api.sendAgentChat(scout.id, { text: "Go on.", clientRequestId: "f-2" }));
     await waitFor(async () => (await answerTo(core, planId, next.entry.id)) !== undefined, "the follow-up answered", 60_000);
     // A session made afresh gets the system message and one bootstrap; a continued one would carry the stopped turn.
     const followUp = model.requests[1]!;
@@ -144,16 +145,16 @@ describe("an agent chat's session boundaries", () => {
     const { core, model, dir } = await setup();
     const scout = await core.api.createAgent({ name: "Scout", instructions: "Be brief." });
     model.script({ text: "One." }, { text: "Two." }, { text: "Three." });
-    const first = await core.api.sendAgentChat(scout.id, { text: "Plan a picnic", clientRequestId: "d-1" });
+    const first = delivered(await core.api.sendAgentChat(scout.id, { text: "Plan a picnic", clientRequestId: "d-1" }));
     const planId = first.planId as DocumentId;
     await waitFor(async () => (await answerTo(core, planId, first.entry.id)) !== undefined, "first answered", 60_000);
     await core.api.sendAgentChat(scout.id, { text: "/new", clientRequestId: "d-new" });
-    const second = await core.api.sendAgentChat(scout.id, { text: "Plan a hike", clientRequestId: "d-2" });
+    const second = delivered(await core.api.sendAgentChat(scout.id, { text: "Plan a hike", clientRequestId: "d-2" }));
     await waitFor(async () => (await answerTo(core, planId, second.entry.id)) !== undefined, "second answered", 60_000);
     await core.close();
 
     const again = await startCore(model, dir);
-    const third = await again.api.sendAgentChat(scout.id, { text: "Plan a swim", clientRequestId: "d-3" });
+    const third = delivered(await again.api.sendAgentChat(scout.id, { text: "Plan a swim", clientRequestId: "d-3" }));
     await waitFor(async () => (await answerTo(again, planId, third.entry.id)) !== undefined, "third answered after the restart", 60_000);
 
     expect(model.requests).toHaveLength(3);
@@ -174,10 +175,10 @@ describe("an agent chat's session boundaries", () => {
     await core.api.updateExperimentalSettings({ enableAgentChat: true });
     const scout = await core.api.createAgent({ name: "Scout" });
     model.script({ text: "The answer to the first, in full.", chunks: 4, holdAfterChunks: 2 }, { text: "The second, once on again." });
-    const first = await core.api.sendAgentChat(scout.id, { text: "First", clientRequestId: "s-1" });
+    const first = delivered(await core.api.sendAgentChat(scout.id, { text: "First", clientRequestId: "s-1" }));
     const planId = first.planId as DocumentId;
     await model.whenHeld();
-    const second = await core.api.sendAgentChat(scout.id, { text: "Second", clientRequestId: "s-2" });
+    const second = delivered(await core.api.sendAgentChat(scout.id, { text: "Second", clientRequestId: "s-2" }));
     await core.api.updateExperimentalSettings({ enableAgentChat: false });
     expect(model.release()).toBe(1);
     await waitFor(async () => (await answerTo(core, planId, first.entry.id)) !== undefined, "the running turn settled", 60_000);
