@@ -51,7 +51,7 @@ export interface AgentChatServiceDeps {
     /** Every stored entry (the kept transcript): the state is read from these, not from views of them. */
     entries(planId: DocumentId): Promise<ConversationEntry[]>;
     post(planId: DocumentId, input: PostMessageInput): Promise<PostMessageResult>;
-    requestAbort(planId: DocumentId): Promise<ConversationEntryView>;
+    requestAbort(planId: DocumentId, agentName?: string): Promise<ConversationEntryView>;
   };
   planner: {
     state(planId: DocumentId): Promise<PlannerState>;
@@ -114,12 +114,12 @@ export class AgentChatService {
   }
 
   async stop(agentId: string): Promise<ConversationEntryView> {
-    await this.#deps.profiles.find(agentId);
+    const agent = await this.#deps.profiles.find(agentId);
     const key = keyOf(agentId, this.#here());
     if (!key) throw new ChopinError("relay-unavailable", TEAM_PENDING);
     const planId = agentChatIdOf(key);
     if (!this.#deps.plans.agentChatPlanExists(planId)) throw new ChopinError("not-found", "This chat has not begun, so no turn of the agent is running.");
-    return this.#deps.conversations.requestAbort(planId);
+    return this.#deps.conversations.requestAbort(planId, agent.name);
   }
 
   /** One queued send, delivered: the chat's plan begun (idempotent, one at a time per plan), the message posted to the agent. */

@@ -84,7 +84,7 @@ describe("an agent chat's session boundaries", () => {
 
     // Stop, /new, its retry and the follow-up, each sent without waiting for anything to be processed.
     model.script({ text: "I have no word from before this session." });
-    expect(await core.api.stopAgentChat(scout.id)).toMatchObject({ abortTurn: first.entry.id, author: { name: "Ada" } });
+    expect(await core.api.stopAgentChat(scout.id)).toMatchObject({ abortTurn: first.entry.id, author: { name: "Ada" }, text: "Stopped Scout's turn." });
     const reset = delivered(await core.api.sendAgentChat(scout.id, { text: "/new", clientRequestId: "c-new" }));
     const retried = delivered(await core.api.sendAgentChat(scout.id, { text: "/new", clientRequestId: "c-new" }));
     expect(retried.entry.id).toBe(reset.entry.id);
@@ -116,6 +116,8 @@ describe("an agent chat's session boundaries", () => {
     // One boundary, for the retried /new; the three answered in the order they were sent.
     const boundaries = all.filter((e) => e.boundary);
     expect(boundaries.map((e) => e.turn?.id)).toEqual([reset.entry.id]);
+    // A chat's records name its agent, never "the Planner".
+    expect(boundaries[0]!.text).toBe("New session: Scout starts afresh from here, with nothing said before this line.");
     const order = (e: ConversationEntryView | undefined) => all.findIndex((x) => x.id === e!.id);
     expect(order(stopped[1])).toBeLessThan(order(boundaries[0]));
     expect(order(boundaries[0])).toBeLessThan(order(await answerTo(core, planId, ask.entry.id)));

@@ -315,7 +315,8 @@ export class ConversationService {
    * Asks the app running the Planner to stop the turn now running here (the one begun and not answered): an entry of
    * this person's naming the turn, so the conversation records who stopped it. Refused when no turn is running.
    */
-  async requestAbort(planId: DocumentId): Promise<ConversationEntryView> {
+  /** `agentName`: whose turn it is in an agent chat (its stop record names it); the Planner's otherwise. */
+  async requestAbort(planId: DocumentId, agentName?: string): Promise<ConversationEntryView> {
     const { handle, plan } = await this.#openFor(planId);
     this.#needChatPerson(plan);
     const entries = this.#transcript(planId, handle).entries;
@@ -326,7 +327,7 @@ export class ConversationService {
     const clientRequestId = `abort:${running.turnId}`;
     const id = entryIdOf(author, clientRequestId);
     if (!entries.some((e) => e.id === id)) {
-      const entry: ConversationEntry = { id, seq: (entries.at(-1)?.seq ?? 0) + 1, author, to: "room", text: "Stopped the Planner's turn.", at: this.#now(), clientRequestId, abortTurn: running.turnId };
+      const entry: ConversationEntry = { id, seq: (entries.at(-1)?.seq ?? 0) + 1, author, to: "room", text: `Stopped ${agentName === undefined ? "the Planner" : agentName}'s turn.`, at: this.#now(), clientRequestId, abortTurn: running.turnId };
       handle.change((doc) => {
         doc.entries[id] = stored(entry);
       });

@@ -209,7 +209,7 @@ export class TurnRunner {
       if (agent?.kind === "paused") return;
       const done =
         next.text.trim() === NEW_SESSION_COMMAND
-          ? await this.#newSession(planId, generation, next.entryId)
+          ? await this.#newSession(planId, generation, next.entryId, agent?.kind === "agent" ? agent.agent.name : null)
           : agent?.kind === "gone"
             ? await this.#answerWithout(planId, generation, next.entryId, agent.answer)
             : await this.#turn(planId, generation, provider, next.entryId, agent?.agent ?? null);
@@ -323,10 +323,11 @@ export class TurnRunner {
    * `/new`, at a turn boundary and without the model: the session is discarded and the boundary recorded as the
    * Planner's entry answering the command, one session generation up; a retried command is the same entry.
    */
-  async #newSession(planId: DocumentId, generation: number, turnId: string): Promise<boolean> {
+  async #newSession(planId: DocumentId, generation: number, turnId: string, agentName: string | null): Promise<boolean> {
     await this.discard(planId);
     const sessionGeneration = (await this.#deps.conversations.sessionGeneration(planId)) + 1;
-    const text = "New Planner session: the Planner starts afresh from here, with nothing said before this line.";
+    // An agent chat's boundary names its agent; a plan's, the Planner.
+    const text = agentName === null ? "New Planner session: the Planner starts afresh from here, with nothing said before this line." : `New session: ${agentName} starts afresh from here, with nothing said before this line.`;
     return (await this.#write(planId, { text, turnId, turn: "answered", boundary: true, clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration })).ok;
   }
 
