@@ -170,6 +170,9 @@ export const API_ARGUMENTS = {
     }),
   ]),
   removeAgent: z.tuple([agentId]),
+  getAgentSidebar: z.tuple([]),
+  setAgentStarred: z.tuple([agentId, flag("starred")]),
+  recordAgentChatVisit: z.tuple([agentId]),
   readAgentChat: z.tuple([
     agentId,
     conversationQuery,

@@ -9,6 +9,7 @@ import type { ChopinApi, ChopinEvents, EventName } from "./api.js";
 import { DEFAULT_DOCUMENT_TITLE, MAX_CONVERSATION_PAGE_ENTRIES, MAX_MESSAGE_BYTES, MAX_MESSAGE_REFERENCES } from "./limits.js";
 import { agentContractCases } from "./api-contract-agents.js";
 import { agentChatContractCases } from "./api-contract-agent-chat.js";
+import { agentSidebarContractCases } from "./api-contract-agent-sidebar.js";
 
 export interface ContractSubject {
   api: ChopinApi;
@@ -245,5 +246,6 @@ export function chopinApiContract(name: string, start: () => Promise<ContractSub
 
     agentContractCases(run);
     agentChatContractCases(run);
+    agentSidebarContractCases(run);
   });
 }

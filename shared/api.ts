@@ -437,6 +437,23 @@ export interface AgentInput {
 /** Only the fields named change; a teammate's concurrent change of another field stays. */
 export type AgentPatch = Partial<AgentInput>;
 
+/** An agent as the sidebar lists it: enough for its row (avatar, name). */
+export interface AgentSidebarEntry {
+  id: string;
+  name: string;
+  color: AgentColor;
+}
+
+/**
+ * The sidebar's Agents (issue #27), one list without a divider: `starred` (this person's, alphabetically, at most
+ * MAX_AGENT_STARS), then `recent` (the AGENT_SIDEBAR_RECENTS most recently visited unstarred chats, kept on this
+ * device). Agents no longer in the current scope are in neither.
+ */
+export interface AgentSidebar {
+  starred: AgentSidebarEntry[];
+  recent: AgentSidebarEntry[];
+}
+
 /**
  * Agent profiles (issue #27). Every method refuses with 'agent-chat-disabled' while agent chat is off on this app
  * (nothing is read or changed, nothing deleted). Built by createAgentsApi (main/agents/).
@@ -449,6 +466,15 @@ export interface AgentsApi {
   updateAgent(id: string, patch: AgentPatch): Promise<AgentProfile>;
   /** 'agent-not-found' for an unknown id; 'agent-built-in' for the Planner. */
   removeAgent(id: string): Promise<void>;
+  /** The sidebar's Agents: this person's starred agents, then their most recently visited chats. */
+  getAgentSidebar(): Promise<AgentSidebar>;
+  /**
+   * Stars or unstars an agent for this person (synced to their other devices; idempotent). 'agent-not-found' for an
+   * unknown id; 'too-large' for a star past MAX_AGENT_STARS; 'relay-unavailable' while the team is pending.
+   */
+  setAgentStarred(agentId: string, starred: boolean): Promise<AgentSidebar>;
+  /** The chat view showed this agent's chat: the only thing that makes a recent (kept on this device). */
+  recordAgentChatVisit(agentId: string): Promise<AgentSidebar>;
 }
 
 /**
@@ -645,6 +671,8 @@ export interface ChopinEvents {
   "agents-changed": AgentList;
   /** A send to this agent's chat was queued in this device's outbox, delivered from it, or refused (issue #27). */
   "agent-chat-outbox-changed": { agentId: string };
+  /** The sidebar's Agents changed: a star (here or on another of this person's devices), a visit, a profile, the scope or the person; only while agent chat is on. */
+  "agent-sidebar-changed": AgentSidebar;
 }
 
 /** A running turn of the Planner, as the app that runs it streams it to its windows. */
@@ -713,6 +741,9 @@ export const API_METHODS = [
   "createAgent",
   "updateAgent",
   "removeAgent",
+  "getAgentSidebar",
+  "setAgentStarred",
+  "recordAgentChatVisit",
   "readAgentChat",
   "sendAgentChat",
   "stopAgentChat",
@@ -723,7 +754,7 @@ type MissingMethods = Exclude<ApiMethod, (typeof API_METHODS)[number]>;
 const _allMethodsListed: MissingMethods extends never ? true : never = true;
 void _allMethodsListed;
 
-export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed", "auth-state", "conversation-changed", "planner-changed", "planner-settings-changed", "planner-turn", "experimental-settings-changed", "agents-changed", "agent-chat-outbox-changed"] as const satisfies readonly EventName[];
+export const EVENT_NAMES = ["documents-changed", "sync-status", "settings-changed", "auth-state", "conversation-changed", "planner-changed", "planner-settings-changed", "planner-turn", "experimental-settings-changed", "agents-changed", "agent-chat-outbox-changed", "agent-sidebar-changed"] as const satisfies readonly EventName[];
 
 // Compile-time proof that EVENT_NAMES lists every event of ChopinEvents (the shells forward exactly these).
 type MissingEvents = Exclude<EventName, (typeof EVENT_NAMES)[number]>;

@@ -156,3 +156,10 @@ export const MAX_AGENT_ID_CHARS = 64;
  * as a chat plan records it: far above either form, so only a damaged or hostile record is refused.
  */
 export const MAX_AGENT_CHAT_PERSON_CHARS = 200;
+/**
+ * The sidebar's Agents (issue #27): the agents a person may star in a scope (starring the next is refused; a merge of
+ * two devices' stars past it lists the first by name), and the most recently visited unstarred chats it lists after
+ * them.
+ */
+export const MAX_AGENT_STARS = 20;
+export const AGENT_SIDEBAR_RECENTS = 4;

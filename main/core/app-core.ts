@@ -17,6 +17,9 @@ import { createPlannerApi } from "../planner/planner-api.js";
 import { AgentChatSwitch } from "../agents/agent-chat-switch.js";
 import { AgentProfiles } from "../agents/agent-profiles.js";
 import { createAgentsApi, createExperimentalApi } from "../agents/agents-api.js";
+import { AgentStars } from "../agents/agent-stars.js";
+import { AgentSidebarService } from "../agents/agent-sidebar.js";
+import { AgentChatVisits } from "../store/agent-chat-visits.js";
 import { AgentChatService } from "../agent-chat/agent-chat-service.js";
 import { createAgentChatApi } from "../agent-chat/agent-chat-api.js";
 import { chatAgentOf } from "./chat-agent.js";
@@ -130,7 +133,20 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     chatOn: () => agentChat.on(),
     changed: (list) => events.emit("agents-changed", list),
   });
-  const isShared = (id: string) => docs.isShared(conversations.planOf(id) ?? id) || agents.isTeamDocument(id);
+  // The sidebar's Agents (issue #27): this person's stars (a document of theirs in the scope, shared with the team's
+  // relay so their other devices see them) and this device's chat visits.
+  const stars = new AgentStars({ repo, holds: (id) => chunks.holds([id]), changed: () => sidebar.mayHaveChanged() });
+  const sidebar: AgentSidebarService = new AgentSidebarService({
+    profiles: agents,
+    stars,
+    visits: new AgentChatVisits(db),
+    personKey: () => conversations.personKey(),
+    chatOn: () => agentChat.on(),
+    changed: (view) => events.emit("agent-sidebar-changed", view),
+  });
+  events.on("agents-changed", () => sidebar.mayHaveChanged());
+  events.on("auth-state", () => sidebar.mayHaveChanged());
+  const isShared = (id: string) => docs.isShared(conversations.planOf(id) ?? id) || agents.isTeamDocument(id) || stars.isTeamDocument(id);
   const sharing = {
     setRelay(url: string | null) {
       docs.setRelay(url);
@@ -263,7 +279,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     ...createConversationsApi(conversations, plannerAsked),
     ...createPlannerApi(ownership, planner.settings),
     ...createExperimentalApi(agentChat, agents, (after) => events.emit("experimental-settings-changed", after)),
-    ...createAgentsApi(agents),
+    ...createAgentsApi(agents, sidebar),
     ...createAgentChatApi(agentChats),
   };
 

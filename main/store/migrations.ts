@@ -162,4 +162,19 @@ export const LOCAL_DB_MIGRATIONS: readonly Migration[] = [
   ) STRICT;
   CREATE INDEX agent_chat_outbox_undelivered ON agent_chat_outbox (person, seq) WHERE delivered_at IS NULL;
   `,
+  // 10 -> 11: the agent chats this device showed (issue #27), per profiles scope ('team:<index id>' or 'device:<id>') and
+  // person, for the sidebar's recents: one row per chat (the constraint, not the code, keeps it one), `seq` the order
+  // of visits on this device (no clock), at most MAX_AGENT_CHAT_VISITS rows per scope and person. Never synced. IF NOT
+  // EXISTS, as planner_leases': a table of its own, so the step is harmless wherever it finds one already.
+  `
+  CREATE TABLE IF NOT EXISTS agent_chat_visits (
+    scope      TEXT NOT NULL,
+    person     TEXT NOT NULL,
+    agent_id   TEXT NOT NULL,
+    seq        INTEGER NOT NULL,
+    visited_at INTEGER NOT NULL,
+    PRIMARY KEY (scope, person, agent_id)
+  ) STRICT;
+  CREATE INDEX IF NOT EXISTS agent_chat_visits_by_seq ON agent_chat_visits (scope, person, seq);
+  `,
 ];

@@ -245,3 +245,9 @@ export const MAX_AGENT_CHAT_UNDELIVERED_PER_PERSON = 200;
  * entry; an older retry is delivered again, which the conversation's own key makes the same entry.
  */
 export const AGENT_CHAT_DELIVERED_ROWS_KEPT = 1000;
+
+/**
+ * Chat visits this device keeps per scope and person for the sidebar's recents (issue #27), the most recent: above
+ * MAX_AGENT_STARS + AGENT_SIDEBAR_RECENTS, so every star can be taken away and four recents still show.
+ */
+export const MAX_AGENT_CHAT_VISITS = 32;

@@ -4,7 +4,7 @@
  * test plays a relay's team (`scope`); tests play a teammate's edit with `receive` and a newer app's profiles with
  * `unreadable`.
  */
-import type { AgentList, AgentProfile, AgentsApi, ExperimentalApi, ExperimentalSettings } from "../../../shared/api.js";
+import type { AgentList, AgentProfile, AgentSidebar, AgentsApi, ExperimentalApi, ExperimentalSettings } from "../../../shared/api.js";
 import { ChopinError } from "../../../shared/errors.js";
 import { MAX_AGENT_PROFILES } from "../../../shared/limits.js";
 import {
@@ -16,11 +16,13 @@ import {
   PLANNER_AGENT_ID,
   PLANNER_AGENT_NAME,
 } from "../../../shared/schema/agent-profiles.js";
+import { memoryAgentSidebar, type MemoryAgentSidebar } from "./memory-agent-sidebar.js";
 
 export interface MemoryAgentsDeps {
   now(): number;
   settingsChanged(settings: ExperimentalSettings): void;
   agentsChanged(list: AgentList): void;
+  sidebarChanged(sidebar: AgentSidebar): void;
 }
 
 export interface MemoryAgents extends AgentsApi, ExperimentalApi {
@@ -28,6 +30,8 @@ export interface MemoryAgents extends AgentsApi, ExperimentalApi {
   setCommandLine(on: boolean): void;
   /** Plays a teammate's new or changed profile arriving (said to windows as the core says it). */
   receive(profile: AgentProfile): void;
+  /** Plays a star arriving from another of the person's devices. */
+  receiveStar: MemoryAgentSidebar["receiveStar"];
   /** Where the profiles are kept, and whether the team is still being learnt. */
   state: { scope: AgentList["scope"]; teamPending: boolean; unreadable: number };
 }
@@ -68,8 +72,20 @@ export function memoryAgents(deps: MemoryAgentsDeps): MemoryAgents {
     const taken = [...profiles.values()].find((p) => p.id !== self && collator.compare(p.name, name) === 0);
     if (taken) throw new ChopinError("invalid-input", `${AGENT_PROFILE_FIELDS.name}: another agent is called “${taken.name}”; choose another name.`);
   };
+  const sidebar = memoryAgentSidebar({
+    list: () => {
+      needOn();
+      return list();
+    },
+    writable: () => writable(),
+    changed: (view) => {
+      if (settings().agentChatOn) deps.sidebarChanged(view);
+    },
+  });
   const changed = () => {
-    if (settings().agentChatOn) deps.agentsChanged(list());
+    if (!settings().agentChatOn) return;
+    deps.agentsChanged(list());
+    sidebar.profilesChanged();
   };
   const find = (id: string) => {
     const found = profiles.get(id);
@@ -78,6 +94,10 @@ export function memoryAgents(deps: MemoryAgentsDeps): MemoryAgents {
   };
   return {
     state,
+    getAgentSidebar: sidebar.getAgentSidebar,
+    setAgentStarred: sidebar.setAgentStarred,
+    recordAgentChatVisit: sidebar.recordAgentChatVisit,
+    receiveStar: sidebar.receiveStar,
     setCommandLine(on) {
       byCommandLine = on;
     },

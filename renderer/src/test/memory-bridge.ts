@@ -117,6 +117,7 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
     now: () => ++clock,
     settingsChanged: (settings) => bridge.emit("experimental-settings-changed", settings),
     agentsChanged: (list) => bridge.emit("agents-changed", list),
+    sidebarChanged: (sidebar) => bridge.emit("agent-sidebar-changed", sidebar),
   });
   bridge.agents = agents;
   const api: ChopinApi = {
@@ -321,6 +322,9 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
     createAgent: agents.createAgent,
     updateAgent: agents.updateAgent,
     removeAgent: agents.removeAgent,
+    getAgentSidebar: agents.getAgentSidebar,
+    setAgentStarred: agents.setAgentStarred,
+    recordAgentChatVisit: agents.recordAgentChatVisit,
     ...memoryAgentChat({
       needAgent: async (agentId) => {
         if (!(await agents.listAgents()).agents.some((agent) => agent.id === agentId)) {
