@@ -4,10 +4,10 @@
  */
 import type { AgentColor } from "../../../shared/schema/agent-profiles.js";
 
-export function AgentAvatar({ name, color, size = "normal" }: { name: string; color: AgentColor; size?: "normal" | "large" }) {
+export function AgentAvatar({ name, color, size = "normal" }: { name: string; color: AgentColor; size?: "small" | "normal" | "large" }) {
   const initial = [...name.trim()][0]?.toUpperCase() ?? "?";
   return (
-    <span className={size === "large" ? "agent-avatar is-large" : "agent-avatar"} data-color={color} aria-hidden="true">
+    <span className={size === "normal" ? "agent-avatar" : `agent-avatar is-${size}`} data-color={color} aria-hidden="true">
       {initial}
     </span>
   );

@@ -23,6 +23,7 @@ const paths: Record<string, ReactElement> = {
   ),
   list: <path d="M5.5 4h8M5.5 8h8M5.5 12h8M2.5 4h.01M2.5 8h.01M2.5 12h.01" />,
   chat: <path d="M2.5 3.5h11v7.5H7l-3 2.5V11H2.5z" />,
+  star: <path d="m8 2.25 1.75 3.6 3.95.55-2.87 2.77.7 3.93L8 11.22 4.47 13.1l.7-3.93L2.3 6.4l3.95-.55z" />,
   agents: (
     <>
       <rect x="3" y="5" width="10" height="8" rx="2" />

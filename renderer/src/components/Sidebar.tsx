@@ -1,6 +1,7 @@
 /**
  * The document list: search, the Archived filter and New document, with the GitHub account in the footer; while agent
- * chat is on (Settings → Experimental, issue #27), an Agents entry above them opens the Agents page.
+ * chat is on (Settings → Experimental, issue #27), an Agents entry above them opens the Agents page, and under it the
+ * person's starred agents and recent chats (AgentSidebarList).
  * Refreshes itself on 'documents-changed'. Each search-focus request (Mod+Shift+F, the palette) focuses and selects
  * the search field; ArrowDown in the field moves into the list (DocumentList), ArrowUp on its first row back. Each
  * list-focus request (ui.focusDocumentList: a dialog's opener is gone) focuses the list's current row, or the search
@@ -17,6 +18,7 @@ import { Icon } from "./Icons.js";
 import { CORE_DOWN_REASON, useCoreReachable } from "./use-core-reachable.js";
 import { shortcutHint } from "./shortcuts.js";
 import { useExperimentalSettings } from "../state/use-experimental-settings.js";
+import { AgentSidebarList } from "../agents/AgentSidebarList.js";
 
 export function Sidebar() {
   const { documents, ui } = useServices();
@@ -30,6 +32,7 @@ export function Sidebar() {
   const listFocusRequests = useStore(ui, (s) => s.listFocusRequests);
   const searchRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<DocumentListHandle>(null);
+  const agentsRef = useRef<HTMLButtonElement>(null);
   const coreReachable = useCoreReachable();
   const agentChatOn = useExperimentalSettings().settings?.agentChatOn === true;
   const onAgentsPage = useStore(ui, (s) => s.page === "agents") && agentChatOn;
@@ -71,6 +74,7 @@ export function Sidebar() {
       </button>
       {agentChatOn && (
         <button
+          ref={agentsRef}
           type="button"
           className={onAgentsPage ? "sidebar-link is-current" : "sidebar-link"}
           aria-current={onAgentsPage ? "page" : undefined}
@@ -80,6 +84,7 @@ export function Sidebar() {
           Agents
         </button>
       )}
+      {agentChatOn && <AgentSidebarList onFocusLost={() => agentsRef.current?.focus()} />}
       <div className="search">
         <Icon name="search" />
         <input
