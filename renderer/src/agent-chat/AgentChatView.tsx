@@ -22,6 +22,7 @@ import { useExperimentalSettings } from "../state/use-experimental-settings.js";
 import { ChatTranscript } from "./ChatTranscript.js";
 import { OutboxMessages } from "./OutboxMessages.js";
 import { useAgentChat, type AgentChatModel } from "./use-agent-chat.js";
+import { useRecordChatVisit } from "./use-chat-visit.js";
 
 /** Said in place of the chat while agent chat is off on this app. */
 export const AGENT_CHAT_OFF = "Agent chat is turned off on this app: turn it on in Settings → Experimental to go on with this chat. Your draft is kept here.";
@@ -43,6 +44,8 @@ export function AgentChatView({ agentId }: { agentId: string }) {
   const name = agent?.name ?? "";
   const model = useAgentChat(agentId, settings?.agentChatOn === true);
   const gone = agents.list !== null && !agent;
+  // Showing the chat is a visit: the sidebar's recents are made of these only.
+  useRecordChatVisit(settings?.agentChatOn === true ? agentId : null);
   useWindowTitle(name ? `Chat with ${name}` : "Chat");
 
   const disabled = off ? "Agent chat is turned off on this app." : gone ? "This agent was removed, so this chat takes no new messages." : null;
