@@ -163,3 +163,9 @@ export const MAX_AGENT_CHAT_PERSON_CHARS = 200;
  */
 export const MAX_AGENT_STARS = 20;
 export const AGENT_SIDEBAR_RECENTS = 4;
+/**
+ * Agent chats one team's table keeps (the relay's for a team, an app's for its device's scope: agent-chat-table.ts):
+ * far above a team of a hundred people each chatting with every agent it may keep (MAX_AGENT_PROFILES + 1), so only
+ * a runaway or hostile registrant meets it; the listing of a whole team stays a few megabytes at most.
+ */
+export const MAX_AGENT_CHATS_PER_TEAM = 10_000;

@@ -1,12 +1,14 @@
 /**
  * The relay's small HTTP surface beside the WebSocket: GET /healthz for probes, GET /v1/admission (how members are
  * admitted, asked without a token: an app sends a GitHub sign-in only to a relay that says it takes one) and GET
- * /v1/team for members. Bearer tokens are read and judged the same way here and at the WebSocket upgrade
+ * /v1/team for members; /v1/agent-chats (agent-chat-routes.ts) for the team's table of agent chats. Bearer tokens are read and judged the same way here and at the WebSocket upgrade
  * (authenticate.ts), so a token that works for one works for the other, and a refusal carries the same status and
  * reason (401, 403 not admitted, 503 GitHub unavailable). A token in the address (?token=) is refused unless the
  * operator allowed it: addresses end up in the access logs of TLS proxies.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { AGENT_CHATS_PATH } from "../shared/agent-chat-wire.js";
+import { handleAgentChats, type AgentChatRouteContext } from "./agent-chat-routes.js";
 
 export interface HttpRouteContext {
   health(): { documents: number; connections: number };
@@ -19,6 +21,8 @@ export interface HttpRouteContext {
   allowQueryToken: boolean;
   /** Told of every refused token (the relay logs them, rate-limited: refusal-log.ts). */
   onRefused?: (address: string | undefined, status: number, reason: string) => void;
+  /** The team's table of agent chats, served at /v1/agent-chats (agent-chat-routes.ts). */
+  agentChats?: Omit<AgentChatRouteContext, "authenticate" | "allowQueryToken" | "onRefused">;
 }
 
 /** What a request presents: the bearer token (null: none), or why what it presented is refused. */
@@ -44,7 +48,7 @@ export function bearerToken(req: IncomingMessage, allowQueryToken = false): Pres
   return allowQueryToken ? { ok: true, token: query } : { ok: false, message: QUERY_TOKEN_REFUSED };
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}): void {
+export function sendJson(res: ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",
@@ -61,6 +65,10 @@ export function handleHttp(ctx: HttpRouteContext, req: IncomingMessage, res: Ser
     path = new URL(req.url ?? "/", "http://relay").pathname;
   } catch {
     sendJson(res, 400, { code: "invalid-input", message: "The request URL could not be read." });
+    return;
+  }
+  if (path === AGENT_CHATS_PATH && ctx.agentChats) {
+    handleAgentChats({ ...ctx.agentChats, authenticate: ctx.authenticate, allowQueryToken: ctx.allowQueryToken, onRefused: ctx.onRefused }, req, res);
     return;
   }
   // HEAD as GET without the body (Node's response leaves it out): health checkers use it.

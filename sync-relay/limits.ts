@@ -130,3 +130,9 @@ export const RELAY_MAX_PEER_BINDINGS_PER_USER = 256;
  * now), so the id is free again and the table does not keep every id ever seen. Far beyond a laptop left in a drawer.
  */
 export const RELAY_PEER_BINDING_TTL_MS = 180 * 24 * 60 * 60 * 1000;
+
+/**
+ * The largest body POST /v1/agent-chats reads (agent-chat-routes.ts): a registration is three short fields, well under
+ * 1 KiB; anything past this is refused 413 without reading further, so no member can make the relay hold a large body.
+ */
+export const RELAY_MAX_AGENT_CHAT_BODY_BYTES = 4 * 1024;

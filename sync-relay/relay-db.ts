@@ -5,6 +5,7 @@
  * synchronous=NORMAL (see openRelayDb); the CLI's user commands commit with FULL (durableUserWrites), because a
  * token issued or revoked must survive even a power cut the moment the CLI says so.
  */
+import { AGENT_CHAT_TABLE_SQL } from "../shared/node/agent-chat-table.js";
 import { PLANNER_LEASE_TABLE_SQL } from "../shared/node/planner-leases.js";
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -111,6 +112,9 @@ const MIGRATIONS: readonly Migration[] = [
   // Who runs the Planner in each channel (issue #25): a lease with an ownership generation that only a new owner
   // moves, by one (shared/node/planner-leases.ts). No token is stored: the holder is a user, a device and a run.
   (db) => db.exec(PLANNER_LEASE_TABLE_SQL),
+  // Which plan is each person's chat with each agent (issue #27): one row per (team, agent, person), unique by the
+  // table's constraints (shared/node/agent-chat-table.ts), served at /v1/agent-chats.
+  (db) => db.exec(AGENT_CHAT_TABLE_SQL),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

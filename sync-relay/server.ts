@@ -26,6 +26,7 @@
  *   is logged and retried, never fatal (durable-acks.ts); unreadable stored chunks are moved aside (corrupt-chunks.ts).
  */
 import { PlannerLeaseService } from "../shared/node/planner-lease-service.js";
+import { AgentChatTable } from "../shared/node/agent-chat-table.js";
 import { fencedTargetOf } from "../shared/node/fenced-write-target.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -419,6 +420,7 @@ async function serve(
     log,
   });
   const refusals = createRefusalLog(log);
+  const agentChats = new AgentChatTable(db);
   const maxMessageBytes = options.maxMessageBytes ?? MAX_RELAY_MESSAGE_BYTES;
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes });
   const loadedDocuments = () => Object.keys(repo.handles).length;
@@ -433,7 +435,8 @@ async function serve(
         teamIndexDocumentId,
         admissionMethods: options.github ? ["relay-token", "github"] : ["relay-token"],
         allowQueryToken: options.allowQueryToken === true,
-        onRefused: (address, status, reason) => refusals("/v1/team", address, status, reason),
+        onRefused: (address, status, reason) => refusals(req.url?.startsWith("/v1/agent-chats") ? "/v1/agent-chats" : "/v1/team", address, status, reason),
+        agentChats: { chats: agentChats, team: teamIndexDocumentId },
       },
       req,
       res,

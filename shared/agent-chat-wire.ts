@@ -1,0 +1,44 @@
+/**
+ * The relay's agent-chat endpoints on the wire (issue #27), one schema for the relay that checks and the app that asks:
+ * POST /v1/agent-chats registers `{agentId, person, planId}` and answers `{chat, created}`; GET /v1/agent-chats lists
+ * the team's chats as `{chats}`. The table behind them is shared/node/agent-chat-table.ts.
+ *
+ * What must stay true: every field is bounded (an agent id as profiles make them, a person key of one of the two
+ * forms and at most MAX_AGENT_CHAT_PERSON_CHARS, a valid document id), and unknown fields are refused, so what the
+ * relay stores is exactly what a chat plan's mark can say.
+ */
+import { isValidDocumentId } from "@automerge/automerge-repo";
+import { z } from "zod";
+import { MAX_AGENT_CHAT_PERSON_CHARS } from "./limits.js";
+import { AGENT_ID_PATTERN } from "./schema/agent-profiles.js";
+
+export const AGENT_CHATS_PATH = "/v1/agent-chats";
+
+/** "github:<login>" (lower case, as conversation-identity.ts's authorKey) or "device:<device id>": one line, no spaces. */
+export const AGENT_CHAT_PERSON_PATTERN = /^(github|device):[^\s:]+$/;
+
+export const agentChatRegistrationSchema = z
+  .object({
+    agentId: z.string().regex(AGENT_ID_PATTERN, "agentId is not an agent id."),
+    person: z
+      .string()
+      .max(MAX_AGENT_CHAT_PERSON_CHARS, `person is longer than ${MAX_AGENT_CHAT_PERSON_CHARS} characters.`)
+      .regex(AGENT_CHAT_PERSON_PATTERN, 'person is neither "github:<login>" nor "device:<id>".'),
+    planId: z.string().refine((id) => isValidDocumentId(id), "planId is not a document id."),
+  })
+  .strict();
+
+export type AgentChatRegistration = z.infer<typeof agentChatRegistrationSchema>;
+
+const recordSchema = z.object({
+  agentId: z.string(),
+  person: z.string(),
+  planId: z.string(),
+  registeredBy: z.string(),
+  registeredAt: z.number(),
+});
+
+export type AgentChatWireRecord = z.infer<typeof recordSchema>;
+
+export const agentChatRegisteredSchema = z.object({ chat: recordSchema, created: z.boolean() });
+export const agentChatListSchema = z.object({ chats: z.array(recordSchema) });

@@ -1,0 +1,142 @@
+/**
+ * The relay's table of agent chats over HTTP (issue #27): POST /v1/agent-chats registers a person's chat with an
+ * agent (`{agentId, person, planId}`, shared/agent-chat-wire.ts), GET /v1/agent-chats lists the team's chats. The
+ * table and its uniqueness are shared/node/agent-chat-table.ts (a database constraint on (team, agent, person) and on
+ * (team, plan)); this file only reads the request, says who may, and maps refusals to statuses.
+ *
+ * What must stay true:
+ *  - only a member (a token the relay admits, as for GET /v1/team) registers or lists;
+ *  - a person key "github:<login>" is registered only by that GitHub-authenticated user ("gh:<login>");
+ *  - a relay-token user (a handle, no GitHub identity) registers only "device:<id>" keys, and a device key belongs to
+ *    the first user who registered a chat of it (as a plain peer id belongs to the first user who presents it:
+ *    peer-bindings.ts), so no member can name a plan for another's device once it has chatted;
+ *  - the same triple again is answered 200 as the row held; a taken pair with another plan (or a plan held by another
+ *    pair) is 409 'idempotency-conflict', a full table 409 'too-large';
+ *  - a bad body is a typed 4xx (400 not JSON or not the shape, 413 past RELAY_MAX_AGENT_CHAT_BODY_BYTES, 415 not
+ *    JSON's type) and never reaches the table; nothing here throws out of the handler.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { agentChatRegistrationSchema } from "../shared/agent-chat-wire.js";
+import { ChopinError } from "../shared/errors.js";
+import type { AgentChatTable } from "../shared/node/agent-chat-table.js";
+import { GITHUB_IDENTITY_PREFIX, isGitHubIdentity } from "./authenticate.js";
+import { bearerToken, sendJson, type HttpRouteContext } from "./http-routes.js";
+import { RELAY_MAX_AGENT_CHAT_BODY_BYTES } from "./limits.js";
+
+export interface AgentChatRouteContext extends Pick<HttpRouteContext, "authenticate" | "allowQueryToken" | "onRefused"> {
+  chats: AgentChatTable;
+  /** The team's name in the table: its index document's id. */
+  team: string;
+  /** Largest body read (RELAY_MAX_AGENT_CHAT_BODY_BYTES unless a test says otherwise). */
+  maxBodyBytes?: number;
+}
+
+type Refusal = { status: number; code: string; message: string };
+
+/** Whether `user` may register a chat of `person`; null when it may, else the refusal. */
+export function registrationRefusal(chats: AgentChatTable, team: string, user: string, person: string): Refusal | null {
+  if (person.startsWith("github:")) {
+    if (isGitHubIdentity(user) && user.slice(GITHUB_IDENTITY_PREFIX.length) === person.slice("github:".length)) return null;
+    return { status: 403, code: "forbidden", message: `Only ${person.slice("github:".length)}, signed in with GitHub, registers their own chats; nothing was registered.` };
+  }
+  if (isGitHubIdentity(user)) {
+    return { status: 403, code: "forbidden", message: "A GitHub sign-in registers only its own github:<login> chats; nothing was registered." };
+  }
+  const registrant = chats.registrantOf(team, person);
+  if (registrant !== null && registrant !== user) {
+    return { status: 403, code: "forbidden", message: "That device's chats were registered by another member; nothing was registered." };
+  }
+  return null;
+}
+
+/** Answers /v1/agent-chats (GET lists, POST registers); the caller routes only that path here. */
+export function handleAgentChats(ctx: AgentChatRouteContext, req: IncomingMessage, res: ServerResponse): void {
+  if (req.method !== "GET" && req.method !== "POST") {
+    req.resume();
+    sendJson(res, 405, { code: "invalid-input", message: "Only GET (list) or POST (register) is served here." }, { allow: "GET, POST" });
+    return;
+  }
+  const presented = bearerToken(req, ctx.allowQueryToken);
+  if (!presented.ok) {
+    req.resume();
+    ctx.onRefused?.(req.socket.remoteAddress, 400, presented.message);
+    sendJson(res, 400, { code: "invalid-input", message: presented.message });
+    return;
+  }
+  void (async () => {
+    const outcome = await ctx.authenticate(presented.token, req.socket.remoteAddress);
+    if (!outcome.ok) {
+      req.resume();
+      ctx.onRefused?.(req.socket.remoteAddress, outcome.status, outcome.message);
+      const extra: Record<string, string> = outcome.status === 401 ? { "www-authenticate": 'Bearer realm="chopin-relay"' } : outcome.retryAfterSeconds !== undefined ? { "retry-after": String(outcome.retryAfterSeconds) } : {};
+      sendJson(res, outcome.status, { code: outcome.code, message: outcome.message }, extra);
+      return;
+    }
+    if (req.method === "GET") {
+      req.resume();
+      sendJson(res, 200, { chats: ctx.chats.list(ctx.team) });
+      return;
+    }
+    const body = await readBody(req, ctx.maxBodyBytes ?? RELAY_MAX_AGENT_CHAT_BODY_BYTES);
+    if (!body.ok) return sendJson(res, body.status, { code: body.code, message: body.message });
+    const parsed = agentChatRegistrationSchema.safeParse(body.value);
+    if (!parsed.success) {
+      return sendJson(res, 400, { code: "invalid-input", message: `A registration is {agentId, person, planId}: ${parsed.error.issues.map((i) => i.message).join(" ")}` });
+    }
+    const refusal = registrationRefusal(ctx.chats, ctx.team, outcome.user, parsed.data.person);
+    if (refusal) return sendJson(res, refusal.status, { code: refusal.code, message: refusal.message });
+    try {
+      sendJson(res, 200, ctx.chats.register(ctx.team, parsed.data, outcome.user));
+    } catch (error) {
+      if (error instanceof ChopinError && (error.code === "idempotency-conflict" || error.code === "too-large")) {
+        return sendJson(res, 409, { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
+      }
+      throw error;
+    }
+  })().catch(() => {
+    if (!res.headersSent) sendJson(res, 500, { code: "internal", message: "The relay could not answer this agent-chat request." });
+  });
+}
+
+type Body = { ok: true; value: unknown } | ({ ok: false } & Refusal);
+
+/** The request's JSON body, read up to `max` bytes (past it: refused 413 and the rest left unread). */
+function readBody(req: IncomingMessage, max: number): Promise<Body> {
+  const type = req.headers["content-type"] ?? "";
+  if (!/^application\/json\b/i.test(type)) {
+    req.resume();
+    return Promise.resolve({ ok: false, status: 415, code: "invalid-input", message: "A registration is sent as application/json." });
+  }
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > max) {
+    req.resume();
+    return Promise.resolve({ ok: false, status: 413, code: "too-large", message: `A registration is at most ${max} bytes.` });
+  }
+  return new Promise((resolve) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (body: Body) => {
+      if (done) return;
+      done = true;
+      resolve(body);
+    };
+    req.on("data", (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > max) {
+        finish({ ok: false, status: 413, code: "too-large", message: `A registration is at most ${max} bytes.` });
+        return;
+      }
+      parts.push(chunk);
+    });
+    req.on("end", () => {
+      try {
+        finish({ ok: true, value: JSON.parse(Buffer.concat(parts).toString("utf8")) });
+      } catch {
+        finish({ ok: false, status: 400, code: "invalid-input", message: "The registration is not JSON." });
+      }
+    });
+    req.on("error", () => finish({ ok: false, status: 400, code: "invalid-input", message: "The registration could not be read." }));
+  });
+}
