@@ -80,7 +80,7 @@ export interface AppCore {
     readonly writes: FencedWriter;
     readonly ownership: PlannerOwnership;
     readonly entry: ConversationService["plannerEntry"];
-    readonly documents: Pick<DocumentService, "getContent">;
+    readonly documents: Pick<DocumentService, "getContent" | "updateMarkdown" | "setRepository" | "importDocument">;
     /** Whether the Copilot runtime process has been started (only a Planner turn starts it). */
     runtimeStarted(): boolean;
     /** Planner sessions alive now (each ends on reset, `/new`, a credential refresh, sign-out, quit). */

@@ -26,6 +26,11 @@ export function agentChatPlanIds(access: PlanAccess): string[] {
   return [...access.indexes.list()].flatMap(([id, listed]) => (listed.entry.agentChat ? [id] : []));
 }
 
+/** The chat plans this device's lists name, each with its mark (whose chat with which agent). */
+export function agentChatPlans(access: PlanAccess): { planId: DocumentId; mark: AgentChatMark }[] {
+  return [...access.indexes.list()].flatMap(([id, listed]) => (listed.entry.agentChat ? [{ planId: id as DocumentId, mark: listed.entry.agentChat }] : []));
+}
+
 export interface AgentChatPlanStart {
   documentId: DocumentId;
   mark: AgentChatMark;

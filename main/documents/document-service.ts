@@ -38,7 +38,7 @@ import type { TypedEmitter } from "../util/typed-emitter.js";
 import type { AgentAuthor } from "./change-messages.js";
 import { CoalescedIds, watchRepoChanges } from "./change-watcher.js";
 import { importDocument } from "./document-import.js";
-import { agentChatPlanExists, agentChatPlanIds, openOrBeginAgentChatPlan, type AgentChatPlanStart } from "./agent-chat-plan.js";
+import { agentChatPlanExists, agentChatPlanIds, agentChatPlans, openOrBeginAgentChatPlan, type AgentChatPlanStart } from "./agent-chat-plan.js";
 import { refetchDamagedPlan } from "./damaged-refetch.js";
 import { persistDocument, waitSaved } from "./document-saving.js";
 import type { IndexEntry } from "../../shared/schema/workspace-index.js";
@@ -89,6 +89,8 @@ export interface DocumentServiceOptions {
   storageRetryMs?: number;
   /** Whether the relay link is connected now, so a teammate's plan still arriving is worth waiting for (plan-access.ts). */
   teamReachable?: () => boolean;
+  /** This app's person as agent chats key them: a teammate's chat plan is read here and never changed (issue #27). */
+  chatPerson?: () => string;
   /** How long opening a teammate's plan still arriving waits, and how often it asks again (tests shorten them). */
   arrivalWaitMs?: number;
   arrivalRetryMs?: number;
@@ -159,6 +161,7 @@ export class DocumentService implements DocumentApi {
       now,
       held: (id) => repo.handles[id as DocumentId]?.isReady() === true || holds(id),
       teamReachable: options.teamReachable,
+      chatPerson: options.chatPerson,
       arrivalWaitMs: options.arrivalWaitMs,
       arrivalRetryMs: options.arrivalRetryMs,
     });
@@ -341,6 +344,11 @@ export class DocumentService implements DocumentApi {
   /** The agent chats' plans this device's lists name (listDocuments leaves them out). */
   agentChatPlanIds(): string[] {
     return agentChatPlanIds(this.#access);
+  }
+
+  /** The chat plans this device's lists name, with their marks (the chats table is filled from these at start). */
+  agentChatPlans(): ReturnType<typeof agentChatPlans> {
+    return agentChatPlans(this.#access);
   }
 
   /** The chat's plan, begun at its derived id where this device does not hold it; answered once on disk. */

@@ -39,6 +39,11 @@ export interface PlanAccessOptions {
   held?: (documentId: string) => boolean;
   /** Whether the relay link is connected now (a teammate's plan can arrive). Default: no. */
   teamReachable?: () => boolean;
+  /**
+   * This app's person as agent chats key them ("github:<login>", else "device:<id>"): a chat plan whose mark names
+   * anyone else is theirs, read here and never changed (issue #27). Default: nobody's chat is refused.
+   */
+  chatPerson?: () => string;
   /** TEAM_PLAN_ARRIVAL_WAIT_MS and TEAM_PLAN_ARRIVAL_RETRY_MS, unless a test says otherwise. */
   arrivalWaitMs?: number;
   arrivalRetryMs?: number;
@@ -53,6 +58,7 @@ export class PlanAccess {
   readonly #displayName: () => string;
   readonly #held: (documentId: string) => boolean;
   readonly #teamReachable: () => boolean;
+  readonly #chatPerson: (() => string) | null;
   readonly #arrival: { waitMs: number; retryMs: number };
   /** Set once the service starts watching; handles found or created before that are attached by its first sweep. */
   watch: RepoWatch | null = null;
@@ -78,6 +84,7 @@ export class PlanAccess {
     this.#displayName = options.displayName;
     this.#held = options.held ?? ((id) => this.repo.handles[id as DocumentId]?.isReady() === true);
     this.#teamReachable = options.teamReachable ?? (() => false);
+    this.#chatPerson = options.chatPerson ?? null;
     this.#arrival = { waitMs: options.arrivalWaitMs ?? TEAM_PLAN_ARRIVAL_WAIT_MS, retryMs: options.arrivalRetryMs ?? TEAM_PLAN_ARRIVAL_RETRY_MS };
   }
 
@@ -192,6 +199,7 @@ export class PlanAccess {
 
   async loadWritable(id: unknown): Promise<LoadedPlan> {
     const loaded = await this.load(id);
+    this.needOwnChat(loaded.plan);
     if (loaded.plan.archivedAt !== null) {
       throw new ChopinError("document-archived", "This document is archived; restore it to edit.");
     }
@@ -213,8 +221,23 @@ export class PlanAccess {
     }
   }
 
+  /** Whether `plan` is an agent chat of someone other than this app's person (theirs to change, ours to read). */
+  isOthersChat(plan: Pick<PlanDocument, "agentChat">): boolean {
+    return plan.agentChat !== undefined && this.#chatPerson !== null && plan.agentChat.person !== this.#chatPerson();
+  }
+
+  /** Refuses ('forbidden') any change of a teammate's agent chat plan, as ConversationService refuses posts in it. */
+  needOwnChat(plan: Pick<PlanDocument, "agentChat">): void {
+    if (this.isOthersChat(plan)) {
+      throw new ChopinError("forbidden", "This is a teammate's chat with an agent: you can read its plan, and only they change it. Nothing was changed.");
+    }
+  }
+
   /** `by` names the agent asking (none: the person here); `message` overrides the change's message. */
   change(handle: PlanHandle, fn: (doc: PlanDocument) => void, by?: AgentAuthor, message?: string): void {
+    // Every change of a plan on this device's behalf comes through here or changeAt (the Planner's fenced writes
+    // excepted: they run only in the chat person's app).
+    this.needOwnChat(handle.doc());
     const now = this.now();
     const tag = message ?? (by ? agentChangeMessage(by) : undefined);
     handle.change(
@@ -233,6 +256,7 @@ export class PlanAccess {
    * (a restore) does not undo what others wrote since.
    */
   changeAt(handle: PlanHandle, heads: string[], fn: (doc: PlanDocument) => void, message?: string): void {
+    this.needOwnChat(handle.doc());
     const now = this.now();
     handle.changeAt(
       encodeHeads(heads),
@@ -253,6 +277,7 @@ export class PlanAccess {
       ...detail,
       ...(leftTeamAt === null ? {} : { leftTeamAt }),
       ...(this.indexes.listedByTeammate(handle.documentId) ? { listedByTeammate: true as const } : {}),
+      ...(this.isOthersChat(plan) ? { teammatesChat: true as const } : {}),
     };
   }
 

@@ -76,6 +76,7 @@ export async function makeFixture(
     relayUrl?: string;
     /** DocumentServiceOptions of the same names. */
     teamReachable?: () => boolean;
+    chatPerson?: () => string;
     arrivalWaitMs?: number;
     arrivalRetryMs?: number;
   } = {},
@@ -98,6 +99,7 @@ export async function makeFixture(
     waitSavedTimeoutMs: options.waitSavedTimeoutMs,
     snapshotIntervalMs: options.snapshotIntervalMs,
     storageRetryMs: options.storageRetryMs,
+    chatPerson: options.chatPerson,
     onStorageFault: options.onStorageFault,
     setAside: options.setAside && ((documentId) => options.setAside!(db, documentId)),
     teamReachable: options.teamReachable,
