@@ -185,6 +185,7 @@ export const API_ARGUMENTS = {
     }),
   ]),
   stopAgentChat: z.tuple([agentId]),
+  listAgentChats: z.tuple([]),
 } satisfies { [M in ApiMethod]: z.ZodType<unknown[]> };
 
 /** Every argument, and where it goes wrong, in one sentence: "path: problem" for a field, the sentence itself else. */

@@ -70,4 +70,26 @@ export function agentChatContractCases(run: ContractCase): void {
     // The retry itself is still the same entry.
     expect(delivered(await api.sendAgentChat(scout.id, { text: "Draft a launch plan", clientRequestId: "k-1" }))).toMatchObject({ created: false, entry: { id: sent.entry.id } });
   });
+
+  run("the table of chats lists every chat begun in the scope, once, with whose it is; refused while agent chat is off", async ({ api }) => {
+    await expect(api.listAgentChats()).rejects.toMatchObject(disabled);
+    await api.updateExperimentalSettings({ enableAgentChat: true });
+    expect(await api.listAgentChats()).toEqual([]);
+    const scout = await api.createAgent({ name: "Scout" });
+    // Reading a chat never used lists nothing: only a first send begins (and registers) one.
+    expect(await api.readAgentChat(scout.id)).toBeNull();
+    expect(await api.listAgentChats()).toEqual([]);
+    const first = await api.sendAgentChat(scout.id, { text: "one", clientRequestId: "a" });
+    await api.sendAgentChat(scout.id, { text: "two", clientRequestId: "b" });
+    const planner = await api.sendAgentChat(PLANNER_AGENT_ID, { text: "three", clientRequestId: "a" });
+    const person = (await api.getDocument(first.planId)).agentChat!.person;
+    const listed = await api.listAgentChats();
+    expect([...listed].sort((a, b) => a.agentId.localeCompare(b.agentId))).toEqual(
+      [
+        { agentId: scout.id, planId: first.planId, person: expect.objectContaining({ key: person }), mine: true },
+        { agentId: PLANNER_AGENT_ID, planId: planner.planId, person: expect.objectContaining({ key: person }), mine: true },
+      ].sort((a, b) => a.agentId.localeCompare(b.agentId)),
+    );
+    await expect((api.listAgentChats as (...args: unknown[]) => Promise<unknown>)("extra")).rejects.toMatchObject({ code: "invalid-input" });
+  });
 }

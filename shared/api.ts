@@ -41,6 +41,8 @@ export interface DocumentDetail extends DocumentSummary {
   revision: string;
   /** Set on an agent chat's own plan (issue #27): whose chat with which agent. Such a plan is never listed. */
   agentChat?: AgentChatMark;
+  /** Set when that chat is another person's: this app reads its plan and changes nothing in it ('forbidden'). */
+  teammatesChat?: true;
 }
 
 export interface ListDocumentsQuery {
@@ -542,6 +544,17 @@ export interface AgentChatSendDelivered {
   created: boolean;
 }
 
+/** A chat in the current scope's table of chats (the relay's for a team, this device's without one). */
+export interface AgentChatListing {
+  agentId: string;
+  /** The chat's own plan: open it (getDocument, readConversation) to read the chat; a teammate's is read-only here. */
+  planId: DocumentId;
+  /** Whose chat: its key ("github:<login>" or "device:<id>"), and how to name them when known. */
+  person: { key: string; name?: string; login?: string };
+  /** This app's person's own chat. */
+  mine: boolean;
+}
+
 /**
  * Not delivered yet (the relay's team is not known, the app is stopping, the disk refused): kept on this device and
  * delivered once, in send order, when it can be (also after a restart). readAgentChat lists it meanwhile.
@@ -574,6 +587,11 @@ export interface AgentChatApi {
   sendAgentChat(agentId: string, input: AgentChatSendInput): Promise<AgentChatSendResult>;
   /** Stops the agent's running turn ('not-found' when none runs); recorded in the chat as who stopped it. */
   stopAgentChat(agentId: string): Promise<ConversationEntryView>;
+  /**
+   * The current scope's chats, everyone's (teammates read them; only their person posts): from the relay's table for a
+   * team ('relay-unavailable' while it cannot be reached), from this device's for its own scope.
+   */
+  listAgentChats(): Promise<AgentChatListing[]>;
 }
 
 /** Everything a window may ask of the core: one interface per domain, each built beside its service. */
@@ -747,6 +765,7 @@ export const API_METHODS = [
   "readAgentChat",
   "sendAgentChat",
   "stopAgentChat",
+  "listAgentChats",
 ] as const satisfies readonly ApiMethod[];
 
 // Compile-time proof that API_METHODS lists every method of ChopinApi.

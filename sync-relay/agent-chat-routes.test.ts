@@ -26,7 +26,7 @@ async function call(token: string | null, method: string, body?: unknown, header
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-const chat = (agentId: string, person: string, planId = planOf(agentId, person)) => ({ agentId, person, planId });
+const chat = (agentId: string, person: string, planId: string = planOf(agentId, person)) => ({ agentId, person, planId });
 
 describe("the relay's table of agent chats", () => {
   it("registers a member's chat once (the same triple again is the same row), lists the team's, and refuses a second plan for a pair 409", async () => {

@@ -4,7 +4,9 @@
  * chat (one plan id, both messages in one conversation); a teammate (bob) reads that chat but cannot post in it, never
  * lists it among plans, has no chat of his own with that agent, and his app, which could run agents, never claims it.
  */
+import { next as A } from "@automerge/automerge";
 import type { DocumentId } from "@automerge/automerge-repo";
+import type { PlanDocument } from "../../shared/schema/plan-document.js";
 import { describe, expect, it } from "vitest";
 import { waitFor } from "../../shared/wait-for.js";
 import { startFakeGitHub } from "../../test-support/fake-github/server.js";
@@ -30,7 +32,8 @@ describe("agent chats through a relay", () => {
     cleanups.push(() => github.close());
     const model = await startFakeOpenAI();
     cleanups.push(() => model.close());
-    const relay = await startRelay({ dataDir: dir("chopin-chat-relay-") });
+    // The relay takes GitHub sign-ins: a github:<login> chat is registered in its table only by that GitHub user.
+    const relay = await startRelay({ dataDir: dir("chopin-chat-relay-"), github: { apiUrl: github.url } });
     cleanups.push(() => relay.close());
     const aliceToken = relay.users.add("alice").token;
     const signedIn = (login: string) => ({ githubToken: `ghu_${login}`, githubApiUrl: github.url });
@@ -75,5 +78,30 @@ describe("agent chats through a relay", () => {
     expect(tried).toMatchObject({ owner: null, ownedHere: false, refusal: { code: "forbidden" } });
     expect(await bob.api.getPlannerState(planId)).toMatchObject({ owner: null });
     expect(model.requests).toHaveLength(0);
+
+    // The relay's table names the chat once (both devices registered it: the same triple), as alice's, and every
+    // member lists it: bob sees it as a teammate's, read-only.
+    const listedBy = async (c: AppCore) => (await c.api.listAgentChats().catch(() => [])).filter((chat) => chat.agentId === scout.id);
+    await waitFor(async () => (await listedBy(bob)).length === 1, "bob lists alice's chat from the relay's table", 30_000);
+    expect(await listedBy(bob)).toEqual([{ agentId: scout.id, planId, person: { key: "github:alice", name: "alice", login: "alice" }, mine: false }]);
+    expect(await listedBy(aliceTwo)).toEqual([{ agentId: scout.id, planId, person: { key: "github:alice", name: "alice", login: "alice" }, mine: true }]);
+
+    // Bob's app changes nothing in alice's chat plan: not its title, body, repository, archive or a version restore.
+    const bobPlan = await bob.api.getDocument(planId);
+    expect(bobPlan.teammatesChat).toBe(true);
+    expect((await aliceOne.api.getDocument(planId)).teammatesChat).toBeUndefined();
+    const forbidden = { code: "forbidden", message: expect.stringContaining("teammate's chat") };
+    await expect(bob.api.renameDocument(planId, "Mine now")).rejects.toMatchObject(forbidden);
+    await expect(bob.api.archiveDocument(planId)).rejects.toMatchObject(forbidden);
+    await expect(bob.planner.documents.updateMarkdown(planId, bobPlan.revision, "# taken over")).rejects.toMatchObject(forbidden);
+    await expect(bob.planner.documents.setRepository(planId, { owner: "acme", name: "site" })).rejects.toMatchObject(forbidden);
+    const versions = await bob.api.listVersions(planId);
+    await expect(bob.api.restoreVersion(planId, versions[0]!.id)).rejects.toMatchObject(forbidden);
+    // A copy of her plan's bytes is not taken in as a plan of bob's either.
+    const bytes = A.save((await bob.repo.find<PlanDocument>(planId)).doc());
+    await expect(bob.planner.documents.importDocument(bytes)).rejects.toMatchObject({ code: "forbidden" });
+    expect(await bob.api.getDocument(planId)).toMatchObject({ title: "Agent chat", archivedAt: null, repository: null, revision: bobPlan.revision });
+    // Alice's own apps change it as any plan of theirs.
+    await expect(aliceOne.api.renameDocument(planId, "Launch chat")).resolves.toMatchObject({ title: "Launch chat" });
   });
 });

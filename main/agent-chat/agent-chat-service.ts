@@ -13,15 +13,21 @@
  *    or two devices of the person begin one chat; a retried send (same clientRequestId) is the same entry;
  *  - a send is a row of the outbox before anything else; one that cannot be delivered now is answered 'queued' and
  *    listed by the chat's read (a chat of only such sends reads as AgentChatNotBegun, not null);
+ *  - a begun chat is noted in its scope's table of chats (agent-chat-registry.ts), which never blocks or fails a send;
+ *    the scope's chats are listed from that table;
  *  - only the chat's person posts in it (ConversationService refuses others 'forbidden') and only their apps run it
  *    (PlannerOwnership's eligibility).
  */
 import type { DocumentId } from "@automerge/automerge-repo";
-import type { AgentChat, AgentChatNotBegun, AgentChatSendInput, AgentChatSendResult, AgentProfile, ConversationEntryView, ConversationPage, ConversationQuery, DocumentDetail, PlannerState, PostMessageInput, PostMessageResult } from "../../shared/api.js";
+import type { AgentChat, AgentChatListing, AgentChatNotBegun, AgentChatSendInput, AgentChatSendResult, AgentProfile, ConversationEntryView, ConversationPage, ConversationQuery, DocumentDetail, PlannerState, PostMessageInput, PostMessageResult } from "../../shared/api.js";
 import { agentChatState } from "../../shared/agent-chat-state.js";
 import { ChopinError } from "../../shared/errors.js";
 import { agentChatGenesis, agentChatIdOf, type AgentChatKey, type AgentChatScope } from "../../shared/node/agent-chat-identity.js";
+import type { AgentChatMark } from "../../shared/schema/plan-document.js";
+import { PLANNER_AGENT_ID } from "../../shared/schema/agent-profiles.js";
+import { nameOfRelayHandle } from "../../shared/relay-user-name.js";
 import type { AgentChatPlanStart } from "../documents/agent-chat-plan.js";
+import type { AgentChatRegistry } from "./agent-chat-registry.js";
 import type { ConversationEntry } from "../../shared/schema/conversation.js";
 import { entryTurn } from "../../shared/planner-turns.js";
 import type { AgentChatOutboxRecords, OutboxChat, OutboxRow } from "../store/agent-chat-outbox.js";
@@ -45,7 +51,11 @@ export interface AgentChatServiceDeps {
   plans: {
     agentChatPlanExists(documentId: DocumentId): boolean;
     openOrBeginAgentChatPlan(start: AgentChatPlanStart): Promise<DocumentDetail>;
+    /** The chat plans this device's lists name, with their marks. */
+    agentChatPlans(): { planId: DocumentId; mark: AgentChatMark }[];
   };
+  /** The table of chats (agent-chat-registry.ts): a begun chat is registered there, and listed from there. */
+  registry: Pick<AgentChatRegistry, "noteBegun" | "list">;
   conversations: {
     read(planId: DocumentId, query?: ConversationQuery): Promise<ConversationPage>;
     /** Every stored entry (the kept transcript): the state is read from these, not from views of them. */
@@ -135,9 +145,42 @@ export class AgentChatService {
       genesis: () => agentChatGenesis(key),
       shared: key.scope.kind === "team",
     });
+    // Registered in the scope's table, now or later: never waited on, never failing the send.
+    this.#deps.registry.noteBegun(key.scope, { agentId: key.agentId, person: key.person, planId });
     const { entry, created } = await this.#deps.conversations.post(planId, { text: row.text, to: "planner", clientRequestId: row.clientRequestId });
     this.#deps.planner.asked(planId);
     return { planId, entry, created };
+  }
+
+  /**
+   * The current scope's chats, from its table (the relay's for a team: 'relay-unavailable' when it cannot be asked).
+   * A chat registered under a plan id its (scope, agent, person) does not derive is left out: its plan would not be
+   * the one the person's apps open.
+   */
+  async list(): Promise<AgentChatListing[]> {
+    // The Planner is always held: this asks only the switch ('agent-chat-disabled' while off).
+    await this.#deps.profiles.find(PLANNER_AGENT_ID);
+    const scope = this.#deps.profiles.currentScope();
+    if (!scope) throw new ChopinError("relay-unavailable", TEAM_PENDING);
+    const me = this.#deps.personKey();
+    const rows = await this.#deps.registry.list(scope);
+    return rows.flatMap((row) => {
+      if (agentChatIdOf({ scope, agentId: row.agentId, person: row.person }) !== row.planId) return [];
+      const login = row.person.startsWith("github:") ? row.person.slice("github:".length) : undefined;
+      const name = login ?? (scope.kind === "team" ? nameOfRelayHandle(row.registeredBy) : undefined);
+      return [{ agentId: row.agentId, planId: row.planId as DocumentId, person: { key: row.person, ...(name ? { name } : {}), ...(login ? { login } : {}) }, mine: row.person === me }];
+    });
+  }
+
+  /** Notes every chat of this person in the current scope that this device's lists name (after a start or reconnect). */
+  noteKnownChats(): void {
+    const scope = this.#deps.profiles.currentScope();
+    if (!scope) return;
+    const person = this.#deps.personKey();
+    for (const { planId, mark } of this.#deps.plans.agentChatPlans()) {
+      if (mark.person !== person || agentChatIdOf({ scope, agentId: mark.agentId, person }) !== planId) continue;
+      this.#deps.registry.noteBegun(scope, { agentId: mark.agentId, person, planId });
+    }
   }
 
   #here(): OutboxHere {

@@ -22,6 +22,9 @@ import { AgentSidebarService } from "../agents/agent-sidebar.js";
 import { AgentChatVisits } from "../store/agent-chat-visits.js";
 import { AgentChatService } from "../agent-chat/agent-chat-service.js";
 import { createAgentChatApi } from "../agent-chat/agent-chat-api.js";
+import { AgentChatRegistry } from "../agent-chat/agent-chat-registry.js";
+import { AgentChatTable } from "../../shared/node/agent-chat-table.js";
+import { listAgentChatsAtRelay, registerAgentChatAtRelay, worthRetrying } from "../sync/agent-chat-relay-client.js";
 import { chatAgentOf } from "./chat-agent.js";
 import { Repo, type DocumentId, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinApi, ChopinEvents } from "../../shared/api.js";
@@ -103,6 +106,8 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     onStorageFault,
     // Opening a teammate's plan that has not arrived yet waits for it only while the relay can bring it.
     teamReachable: () => relay?.status().state === "connected",
+    // A teammate's agent chat plan is read here and never changed (issue #27), as its conversation is.
+    chatPerson: () => conversations.personKey(),
   });
 
   // Each plan's conversation (issue #25): shared exactly when its plan is, so every share decision maps it to its plan.
@@ -163,10 +168,15 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   const syncStatus = new SyncStatusPublisher(repo, () => relay!, isShared, events);
   // Each (re)connection to the relay retries fetching the team's plans this device lacks (team-prefetch.ts).
   let relayConnected = false;
+  let noteKnownChats = () => {};
   const onRelayChange = () => {
     syncStatus.publish();
     const connected = relay?.status().state === "connected";
-    if (connected && !relayConnected) docs.prefetchTeam(true);
+    if (connected && !relayConnected) {
+      docs.prefetchTeam(true);
+      // Chats the relay could not register yet are tried again now (issue #27: the table of chats).
+      noteKnownChats();
+    }
     relayConnected = connected;
   };
   relay = new RelayLink(
@@ -230,14 +240,26 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     agentOf: chatAgentOf({ plans: docs, profiles: agents }),
   });
   const { ownership, toolConversations, plannerAsked } = planner;
+  // What the table of chats at the relay is asked with (main/sync/agent-chat-relay-client.ts).
+  const relayCredentials = () => ({ url: settings.get().relayUrl ?? "", relayToken: settings.relayToken(), githubToken: github.credentials?.token() ?? null });
 
   // Each person's chats with agents (issue #27): plans and conversations run by the Planner's machinery above.
+  const chatRegistry = new AgentChatRegistry({
+    local: new AgentChatTable(db),
+    deviceId: peerId,
+    relay: {
+      register: (chat) => registerAgentChatAtRelay(relayCredentials(), chat),
+      list: () => listAgentChatsAtRelay(relayCredentials()),
+      worthRetrying,
+    },
+  });
   const agentChats = new AgentChatService({
     profiles: agents,
     personKey: () => conversations.personKey(),
     relayUrl: () => settings.get().relayUrl,
     outbox: new AgentChatOutboxRecords(db),
     outboxChanged: (agentId) => events.emit("agent-chat-outbox-changed", { agentId }),
+    registry: chatRegistry,
     plans: docs,
     conversations,
     planner: { state: (planId) => ownership.state(planId), asked: plannerAsked },
@@ -245,6 +267,16 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   // Sends waiting in the outbox move when the scope (the team became known), the switch or the person changes.
   events.on("agents-changed", () => agentChats.outboxMayMove());
   events.on("auth-state", () => agentChats.outboxMayMove());
+
+  // This person's chats this device's lists name are (re)registered at start, at each connection and sign-in change;
+  // the registry asks the relay only for those not registered this run, and never while agent chat is off.
+  noteKnownChats = () => {
+    if (!agentChat.on()) return;
+    chatRegistry.retryNow();
+    agentChats.noteKnownChats();
+  };
+  noteKnownChats();
+  events.on("auth-state", () => noteKnownChats());
 
   const token = loadOrCreateMcpToken(db);
   const relayUrl = () => settings.get().relayUrl;
@@ -334,6 +366,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     close: () =>
       (closing ??= (async () => {
         syncStatus.close();
+        chatRegistry.close();
         // The outbox's drain ends at its row before anything it posts through closes.
         await agentChats.close();
         await planner.close();

@@ -6,6 +6,7 @@
  */
 import type { Migration } from "../../shared/node/sqlite-migrate.js";
 import { PLANNER_LEASE_TABLE_SQL } from "../../shared/node/planner-leases.js";
+import { AGENT_CHAT_TABLE_SQL } from "../../shared/node/agent-chat-table.js";
 
 export const LOCAL_DB_MIGRATIONS: readonly Migration[] = [
   // 0 -> 1: settings, the device's record of shared documents, MCP replays.
@@ -177,4 +178,7 @@ export const LOCAL_DB_MIGRATIONS: readonly Migration[] = [
   ) STRICT;
   CREATE INDEX IF NOT EXISTS agent_chat_visits_by_seq ON agent_chat_visits (scope, person, seq);
   `,
+  // 11 -> 12: agent chats of this device's own scope (issue #27): the relay keeps a team's, this table the device's,
+  // with the same columns, constraints and code (shared/node/agent-chat-table.ts). Team is "device:<id>".
+  (db) => db.exec(AGENT_CHAT_TABLE_SQL),
 ];

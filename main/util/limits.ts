@@ -251,3 +251,12 @@ export const AGENT_CHAT_DELIVERED_ROWS_KEPT = 1000;
  * MAX_AGENT_STARS + AGENT_SIDEBAR_RECENTS, so every star can be taken away and four recents still show.
  */
 export const MAX_AGENT_CHAT_VISITS = 32;
+
+/**
+ * A team chat the relay could not register (issue #27: main/agent-chat/agent-chat-registry.ts) is tried again after
+ * the first bound, doubling up to the second, and at once whenever the relay link connects: registration is never
+ * urgent (the chat works without it; only teammates' listing waits for it), so a relay that is down costs one
+ * request a minute at most.
+ */
+export const AGENT_CHAT_REGISTER_RETRY_MIN_MS = 1_000;
+export const AGENT_CHAT_REGISTER_RETRY_MAX_MS = 60_000;

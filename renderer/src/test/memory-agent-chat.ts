@@ -61,6 +61,13 @@ export function memoryAgentChat(deps: MemoryAgentChatDeps): AgentChatApi {
       const { entry, created } = await deps.api.postMessage(planId, { text: input.text, to: "planner", clientRequestId: input.clientRequestId });
       return { queued: false, planId, entry, created };
     },
+    async listAgentChats() {
+      // The double is local-only: its table is the chats begun here (and any a test put in `docs`), oldest first.
+      await deps.needAgent("planner");
+      return [...deps.docs.values()].flatMap((doc) =>
+        doc.agentChat ? [{ agentId: doc.agentChat.agentId, planId: doc.id, person: { key: doc.agentChat.person }, mine: doc.agentChat.person === deps.person() }] : [],
+      );
+    },
     async stopAgentChat(agentId) {
       await deps.needAgent(agentId);
       const planId = planIdOf(agentId);

@@ -1,0 +1,148 @@
+/**
+ * The table of chats, from the app's side (issue #27): a chat begun here is registered in its scope's table, this
+ * device's (chopin.db, for the device's own scope) at once, the team's at the relay now or, when the relay cannot be
+ * reached, later; and a scope's chats are listed from that table. The derived plan id already makes two first sends
+ * one chat; the table is what lets the relay (and this device) list chats and refuse a second plan for one (agent,
+ * person) by a database constraint (shared/node/agent-chat-table.ts).
+ *
+ * What must stay true:
+ *  - noting a chat never throws and never waits on the relay: a send is never blocked or failed by registration;
+ *  - a team chat the relay could not take is tried again (backoff between RELAY chat-registration bounds, and at once
+ *    when the relay link connects) until the relay answers; a refusal by the relay itself (wrong credential, another
+ *    plan already registered) is kept, said, and not tried again until `retryNow` (credentials may have changed);
+ *  - listing a team's chats asks the relay ('relay-unavailable' when it cannot be reached), a device's its own table.
+ */
+import type { AgentChatRegistration, AgentChatWireRecord } from "../../shared/agent-chat-wire.js";
+import { toErrorShape, type ErrorShape } from "../../shared/errors.js";
+import type { AgentChatScope } from "../../shared/node/agent-chat-identity.js";
+import type { AgentChatRecord, AgentChatTable } from "../../shared/node/agent-chat-table.js";
+import { AGENT_CHAT_REGISTER_RETRY_MAX_MS, AGENT_CHAT_REGISTER_RETRY_MIN_MS } from "../util/limits.js";
+
+export interface AgentChatRegistryDeps {
+  /** This device's table: the device scope's chats. */
+  local: AgentChatTable;
+  /** Who registers in the local table (this device's id). */
+  deviceId: string;
+  relay: {
+    /** Registers at the configured relay; throws typed ('relay-unavailable' is worth trying again). */
+    register(chat: AgentChatRegistration): Promise<unknown>;
+    list(): Promise<AgentChatWireRecord[]>;
+    worthRetrying(error: unknown): boolean;
+  };
+  /** Told of a registration the relay or the table refused (once per chat and refusal). */
+  onRefused?: (planId: string, refusal: ErrorShape) => void;
+  retryMinMs?: number;
+  retryMaxMs?: number;
+}
+
+/** The scope's name in a table: the team index's id, or this device's id. */
+export function tableTeamOf(scope: AgentChatScope): string {
+  return scope.kind === "team" ? scope.teamIndexId : `device:${scope.deviceId}`;
+}
+
+export class AgentChatRegistry {
+  readonly #deps: AgentChatRegistryDeps;
+  /** Team chats not registered at the relay yet, by plan id: each with the team it belongs to. */
+  readonly #pending = new Map<string, { team: string; chat: AgentChatRegistration }>();
+  /** Chats registered (or refused) this run, by plan id: noted again, they cost nothing. */
+  readonly #settled = new Map<string, ErrorShape | null>();
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #attempt = 0;
+  #running = false;
+  #closed = false;
+
+  constructor(deps: AgentChatRegistryDeps) {
+    this.#deps = deps;
+  }
+
+  /** This person's chat `chat` exists in `scope` (its plan was begun or opened here): registered, now or later. */
+  noteBegun(scope: AgentChatScope, chat: AgentChatRegistration): void {
+    if (this.#closed || this.#settled.has(chat.planId)) return;
+    if (scope.kind === "device") {
+      try {
+        this.#deps.local.register(tableTeamOf(scope), chat, this.#deps.deviceId);
+        this.#settled.set(chat.planId, null);
+      } catch (error) {
+        this.#refused(chat.planId, toErrorShape(error));
+      }
+      return;
+    }
+    this.#pending.set(chat.planId, { team: scope.teamIndexId, chat });
+    void this.#flush();
+  }
+
+  /** What registering `planId` came to this run: null registered, a refusal, or undefined while pending or unknown. */
+  outcome(planId: string): ErrorShape | null | undefined {
+    return this.#settled.get(planId);
+  }
+
+  /**
+   * Tries pending registrations now (the relay link connected, or credentials changed); chats refused before are
+   * forgotten, so noting them again tries them again.
+   */
+  retryNow(): void {
+    for (const [planId, outcome] of [...this.#settled]) if (outcome !== null) this.#settled.delete(planId);
+    this.#attempt = 0;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    void this.#flush();
+  }
+
+  /** The chats `scope`'s table holds. */
+  async list(scope: AgentChatScope): Promise<AgentChatRecord[]> {
+    if (scope.kind === "device") return this.#deps.local.list(tableTeamOf(scope));
+    return this.#deps.relay.list();
+  }
+
+  close(): void {
+    this.#closed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  async #flush(): Promise<void> {
+    if (this.#running || this.#closed) return;
+    this.#running = true;
+    let unreachable = false;
+    try {
+      for (const [planId, { chat }] of [...this.#pending]) {
+        if (this.#closed) return;
+        try {
+          await this.#deps.relay.register(chat);
+          this.#pending.delete(planId);
+          this.#settled.set(planId, null);
+        } catch (error) {
+          if (this.#deps.relay.worthRetrying(error)) {
+            unreachable = true;
+            break;
+          }
+          this.#pending.delete(planId);
+          this.#refused(planId, toErrorShape(error));
+        }
+      }
+    } finally {
+      this.#running = false;
+    }
+    if (this.#closed) return;
+    if (unreachable) this.#later();
+    else if (this.#pending.size > 0) void this.#flush();
+    else this.#attempt = 0;
+  }
+
+  #later(): void {
+    if (this.#timer) return;
+    const min = this.#deps.retryMinMs ?? AGENT_CHAT_REGISTER_RETRY_MIN_MS;
+    const max = this.#deps.retryMaxMs ?? AGENT_CHAT_REGISTER_RETRY_MAX_MS;
+    const delay = Math.min(max, min * 2 ** this.#attempt++);
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.#flush();
+    }, delay);
+    this.#timer.unref?.();
+  }
+
+  #refused(planId: string, refusal: ErrorShape): void {
+    this.#settled.set(planId, refusal);
+    this.#deps.onRefused?.(planId, refusal);
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The app core's side of the relay's table of agent chats (issue #27; sync-relay/agent-chat-routes.ts): registers this
+ * person's chat and lists the team's. Which credential goes depends on whose chat it is, because the relay lets only
+ * the GitHub user "<login>" register "github:<login>": such a chat is registered with the person's GitHub sign-in (only
+ * to a relay that says it takes one, over wss:// or to this computer: github-credential-gate.ts), a "device:<id>"
+ * chat with the relay token. Listing takes whichever credential the app connects with.
+ *
+ * What must stay true: failures are typed and sentences: 'relay-unavailable' for anything on the way (worth trying
+ * again later); 'unauthorized' / 'forbidden' / 'idempotency-conflict' / 'too-large' / 'invalid-input' for the relay's
+ * own refusals (not worth trying again with the same credential); a GitHub token never goes where the gate says no.
+ */
+import { z } from "zod";
+import { AGENT_CHATS_PATH, agentChatListSchema, agentChatRegisteredSchema, type AgentChatRegistration, type AgentChatWireRecord } from "../../shared/agent-chat-wire.js";
+import { ChopinError, isErrorCode } from "../../shared/errors.js";
+import { RELAY_HTTP_TIMEOUT_MS } from "../util/limits.js";
+import { githubNotAdmitted, githubTransportRefusal } from "./github-credential-gate.js";
+import { plainConnectError, refusalText, UNEXPLAINED_CONNECT_ERROR } from "./relay-errors.js";
+import { fetchAdmission, relayHttpBase } from "./team-info.js";
+
+/** What the core holds to talk to its relay now: its address and each credential it has (null: none). */
+export interface RelayCredentials {
+  url: string;
+  relayToken: string | null;
+  githubToken: string | null;
+}
+
+/** The codes a refusal by the relay itself carries; anything else is 'relay-unavailable'. */
+const FINAL_CODES = new Set(["unauthorized", "forbidden", "idempotency-conflict", "too-large", "invalid-input"]);
+
+/** Whether a failure of this client is worth trying again later (the relay was not reached, or could not answer). */
+export function worthRetrying(error: unknown): boolean {
+  return !(error instanceof ChopinError) || !FINAL_CODES.has(error.code);
+}
+
+/** The token that may register `person`'s chat at the relay, or the refusal saying why none may. */
+export async function registrationToken(credentials: RelayCredentials, person: string): Promise<string> {
+  if (person.startsWith("device:")) {
+    if (credentials.relayToken) return credentials.relayToken;
+    throw new ChopinError("unauthorized", "A chat of this device is registered with the relay token, and none is set: add it in Settings.");
+  }
+  if (!credentials.githubToken) throw new ChopinError("unauthorized", "A chat of a GitHub user is registered with their GitHub sign-in, and this app is not signed in.");
+  const transport = githubTransportRefusal(credentials.url);
+  if (transport) throw new ChopinError(transport.code, transport.message);
+  if (!(await fetchAdmission(credentials.url)).github) {
+    const refusal = githubNotAdmitted(credentials.url);
+    throw new ChopinError(refusal.code, refusal.message);
+  }
+  return credentials.githubToken;
+}
+
+/** The token that lists the team's chats: the one the app connects with (the relay token wins, as relay-link.ts). */
+export function listingToken(credentials: RelayCredentials): string {
+  const token = credentials.relayToken ?? credentials.githubToken;
+  if (!token) throw new ChopinError("unauthorized", "Chopin has nothing to sign in to the team relay with: add your relay token in Settings (or sign in with GitHub).");
+  return token;
+}
+
+export async function registerAgentChatAtRelay(credentials: RelayCredentials, chat: AgentChatRegistration): Promise<{ chat: AgentChatWireRecord; created: boolean }> {
+  const token = await registrationToken(credentials, chat.person);
+  return relayJson(credentials.url, token, { method: "POST", body: JSON.stringify(chat) }, agentChatRegisteredSchema);
+}
+
+export async function listAgentChatsAtRelay(credentials: RelayCredentials): Promise<AgentChatWireRecord[]> {
+  return (await relayJson(credentials.url, listingToken(credentials), { method: "GET" }, agentChatListSchema)).chats;
+}
+
+async function relayJson<T>(url: string, token: string, init: { method: "GET" | "POST"; body?: string }, schema: z.ZodType<T>): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`${relayHttpBase(url)}${AGENT_CHATS_PATH}`, {
+      method: init.method,
+      headers: { authorization: `Bearer ${token}`, accept: "application/json", ...(init.body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(init.body === undefined ? {} : { body: init.body }),
+      signal: AbortSignal.timeout(RELAY_HTTP_TIMEOUT_MS),
+    });
+  } catch (error) {
+    const why = plainConnectError(error);
+    throw new ChopinError("relay-unavailable", why === UNEXPLAINED_CONNECT_ERROR ? `Cannot reach the relay at ${url}.` : `Cannot reach the relay at ${url}: ${why}`);
+  }
+  const text = await response.text().catch(() => "");
+  if (!response.ok) {
+    let code: unknown;
+    try {
+      code = (JSON.parse(text) as { code?: unknown }).code;
+    } catch {
+      code = undefined;
+    }
+    // A relay too old to know the table answers 404: nothing to register with, try again after it is updated.
+    const typed = response.status >= 400 && response.status < 500 && response.status !== 404 && response.status !== 429 && typeof code === "string" && isErrorCode(code) && FINAL_CODES.has(code);
+    throw new ChopinError(typed ? (code as "forbidden") : "relay-unavailable", refusalText(response.status, text), { status: response.status });
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ChopinError("relay-unavailable", "The relay's answer was not JSON.");
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ChopinError("relay-unavailable", "The relay's agent-chat answer has an unexpected shape.");
+  return parsed.data;
+}
