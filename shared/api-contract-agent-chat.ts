@@ -79,9 +79,9 @@ export function agentChatContractCases(run: ContractCase): void {
     // Reading a chat never used lists nothing: only a first send begins (and registers) one.
     expect(await api.readAgentChat(scout.id)).toBeNull();
     expect(await api.listAgentChats()).toEqual([]);
-    const first = await api.sendAgentChat(scout.id, { text: "one", clientRequestId: "a" });
-    await api.sendAgentChat(scout.id, { text: "two", clientRequestId: "b" });
-    const planner = await api.sendAgentChat(PLANNER_AGENT_ID, { text: "three", clientRequestId: "a" });
+    const first = delivered(await api.sendAgentChat(scout.id, { text: "one", clientRequestId: "a" }));
+    delivered(await api.sendAgentChat(scout.id, { text: "two", clientRequestId: "b" }));
+    const planner = delivered(await api.sendAgentChat(PLANNER_AGENT_ID, { text: "three", clientRequestId: "c" }));
     const person = (await api.getDocument(first.planId)).agentChat!.person;
     const listed = await api.listAgentChats();
     expect([...listed].sort((a, b) => a.agentId.localeCompare(b.agentId))).toEqual(
