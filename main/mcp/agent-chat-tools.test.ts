@@ -1,5 +1,5 @@
 /**
- * read_agent_chat, send_agent_chat and stop_agent_chat over MCP against a real app core (issue #27): listed beside
+ * read_agent_chat, send_agent_chat, stop_agent_chat and list_agent_chats over MCP against a real app core (issue #27): listed beside
  * the other tools; refused with 'agent-chat-disabled' while agent chat is off (nothing made) and 'agent-not-found' for
  * an agent the profiles do not hold; a chat never used reads as a null conversation and makes nothing; a send names
  * its agent by id or name, begins the chat once and is idempotent by its key; the chat's plan is not in
@@ -29,8 +29,8 @@ async function connected() {
 describe("the agent chat tools over MCP", () => {
   it("are listed, and refused with agent-chat-disabled while agent chat is off, making nothing", async () => {
     const agent = await connected();
-    expect(await agent.tools()).toEqual(expect.arrayContaining(["read_agent_chat", "send_agent_chat", "stop_agent_chat"]));
-    for (const [name, args] of [["read_agent_chat", { agent: "planner" }], ["send_agent_chat", { agent: "planner", text: "hi", idempotencyKey: "k" }], ["stop_agent_chat", { agent: "planner" }]] as const) {
+    expect(await agent.tools()).toEqual(expect.arrayContaining(["read_agent_chat", "send_agent_chat", "stop_agent_chat", "list_agent_chats"]));
+    for (const [name, args] of [["read_agent_chat", { agent: "planner" }], ["send_agent_chat", { agent: "planner", text: "hi", idempotencyKey: "k" }], ["stop_agent_chat", { agent: "planner" }], ["list_agent_chats", {}]] as const) {
       expect(await agent.call(name, args)).toMatchObject({ isError: true, body: { error: { code: "agent-chat-disabled" } } });
     }
     expect(await agent.core.api.listDocuments()).toEqual([]);
@@ -56,5 +56,9 @@ describe("the agent chat tools over MCP", () => {
     expect(await agent.call("send_agent_chat", { agent: scout.id, text: "Draft the launch again", idempotencyKey: "mcp-1" })).toMatchObject({ isError: true, body: { error: { code: "invalid-input" } } });
     expect((await agent.call("list_documents", { includeArchived: true })).body.documents).toEqual([]);
     expect(await agent.call("send_agent_chat", { agent: scout.id, text: "x", idempotencyKey: "k", extra: 1 })).toMatchObject({ isError: true, body: { error: { code: "invalid-input" } } });
+
+    // The table of chats lists the begun chat, as this person's; nothing else was begun.
+    expect(await agent.call("list_agent_chats", {})).toEqual({ isError: false, body: { chats: [{ agentId: scout.id, planId: sent.body.planId, person: { key: expect.stringMatching(/^device:/) }, mine: true }] } });
+    expect(await agent.call("list_agent_chats", { extra: 1 })).toMatchObject({ isError: true, body: { error: { code: "invalid-input" } } });
   });
 });

@@ -2,9 +2,9 @@
  * The MCP tools over this person's chats with agents (issue #27), in the one tool registry's terms, through the same
  * service the window uses (main/agent-chat/): `read_agent_chat` (a read only: a chat never used is a null
  * conversation and nothing is made), `send_agent_chat` (idempotent by idempotencyKey, the send's clientRequestId),
- * `stop_agent_chat`. An agent is named by its id or its name (any case), as list_agents gives them. Refused with
- * 'agent-chat-disabled' while agent chat is off here (nothing read or written) and 'agent-not-found' for an agent the
- * profiles do not hold.
+ * `stop_agent_chat`, `list_agent_chats` (the scope's table of chats, teammates' included). An agent is named by its
+ * id or its name (any case), as list_agents gives them. Refused with 'agent-chat-disabled' while agent chat is off
+ * here (nothing read or written) and 'agent-not-found' for an agent the profiles do not hold.
  */
 import { z } from "zod";
 import type { AgentChat, AgentChatNotBegun } from "../../shared/api.js";
@@ -17,7 +17,7 @@ import { page, planner, shown } from "./conversation-tools.js";
 import type { ToolContext } from "./tools.js";
 
 /** What the chat tools use: the chat service's read, send and stop. */
-export type ToolAgentChats = Pick<AgentChatService, "read" | "send" | "stop">;
+export type ToolAgentChats = Pick<AgentChatService, "read" | "send" | "stop" | "list">;
 
 const agent = z
   .string()
@@ -40,6 +40,7 @@ export const AGENT_CHAT_TOOL_INPUTS = {
     })
     .strict(),
   stop_agent_chat: z.object({ agent }).strict(),
+  list_agent_chats: z.object({}).strict(),
 } as const;
 
 function need(context: ToolContext): { chats: ToolAgentChats; profiles: NonNullable<ToolContext["agents"]> } {
@@ -92,6 +93,16 @@ export const AGENT_CHAT_TOOL_DEFINITIONS: readonly AnyTool<ToolContext>[] = [
     errors: ["agent-chat-disabled", "agent-not-found", "not-found"],
     async handler(input, context) {
       return { entry: shown(await need(context).chats.stop(await agentIdOf(context, input.agent))) };
+    },
+  }),
+  defineTool({
+    name: "list_agent_chats",
+    description:
+      "List every chat with an agent in this app's scope, teammates' included (experimental: 'agent-chat-disabled' while agent chat is off here): from the relay's table of chats for a team ('relay-unavailable' while it cannot be reached), from this device's without a relay. Each names its agent, its planId (read a teammate's with read_conversation or read_document: only its person posts in it or changes its plan), whose it is and whether it is this person's (mine). Reads only.",
+    input: AGENT_CHAT_TOOL_INPUTS.list_agent_chats,
+    errors: ["agent-chat-disabled", "relay-unavailable"],
+    async handler(_input, context) {
+      return { chats: await need(context).chats.list() };
     },
   }),
 ];
