@@ -1,7 +1,8 @@
 /**
  * The Agents page (issue #27), shown in the main area while agent chat is on: the team's agent profiles (this
  * device's without a relay), the Planner first, each with Chat (this person's chat with it), a gear to its
- * configuration (also opened from a chat's own gear) and, but for the Planner, Remove after a confirmation; "Add agent" opens an empty configuration. Where the profiles are kept is said, and so
+ * configuration (also opened from a chat's own gear) and, but for the Planner, Remove after a confirmation, and links to
+ * teammates' chats with it (read-only); "Add agent" opens an empty configuration. Where the profiles are kept is said, and so
  * are profiles another app wrote that cannot be read here.
  *
  * What must stay true: the list follows every change the core announces (a teammate's included) while a form is open;
@@ -9,7 +10,7 @@
  * the person confirming.
  */
 import { useEffect, useId, useState } from "react";
-import type { AgentProfile } from "../../../shared/api.js";
+import type { AgentChatListing, AgentProfile } from "../../../shared/api.js";
 import { Icon } from "../components/Icons.js";
 import { useServices } from "../state/app-services.js";
 import { describeError } from "../state/describe-error.js";
@@ -17,13 +18,20 @@ import { AgentProfileForm } from "./AgentProfileForm.js";
 import { AgentRow } from "./AgentRow.js";
 import { scopeWords, unreadableWords } from "./agent-words.js";
 import { useAgents } from "./use-agents.js";
+import { useTeammatesChats } from "./use-teammates-chats.js";
 
 type Editing = { kind: "new" } | { kind: "existing"; id: string; name: string } | null;
 
 export function AgentsPage() {
-  const { bridge, ui } = useServices();
+  const { bridge, ui, documents } = useServices();
   const headingId = useId();
   const { list, error } = useAgents();
+  const teammatesChats = useTeammatesChats();
+  // A teammate's chat is its plan with the conversation beside it (read-only here: DocumentView).
+  const openTeammatesChat = (planId: AgentChatListing["planId"]) => {
+    ui.getState().toggleConversation(true);
+    void documents.getState().open(planId);
+  };
   // Opened from a chat's gear: that agent's configuration, once the list has it.
   const [editing, setEditing] = useState<Editing>(() => {
     const id = ui.getState().configuringAgentId;
@@ -101,6 +109,8 @@ export function AgentsPage() {
                 setEditing({ kind: "existing", id: agent.id, name: agent.name });
               }}
               onChat={() => ui.getState().openAgentChat(agent.id)}
+              teammatesChats={teammatesChats.filter((chat) => chat.agentId === agent.id)}
+              onOpenTeammatesChat={(chat) => openTeammatesChat(chat.planId)}
               onRemove={() => confirmRemove(agent)}
             />
           ))}

@@ -1,7 +1,8 @@
 /**
  * The open document: title, who is here, panel toggles, then the editor (or an older version, read-only) with the
  * outline and version history beside it. Shows the core's text snapshot read-only while the replica loads the
- * document (use-open-document.ts), and binds the editor once the replica has it.
+ * document (use-open-document.ts), and binds the editor once the replica has it. A teammate's chat with an agent
+ * (`teammatesChat`, issue #27) is shown read-only, title, body and conversation, as an archived plan is.
  */
 import { useEffect, useState } from "react";
 import { useStore } from "zustand";
@@ -23,6 +24,9 @@ import { useShareAction } from "./use-share-action.js";
 import { useVersionFacts } from "./use-version-facts.js";
 import { useVersionList } from "./use-version-list.js";
 import { shortcutHint } from "./shortcuts.js";
+
+/** Why a teammate's chat with an agent is read-only here (its plan and its conversation alike). */
+export const TEAMMATES_CHAT = "This is a teammate’s chat with an agent: you can read it, and only they write in it or change its plan.";
 
 export function DocumentView({ doc }: { doc: DocumentDetail }) {
   const { ui, documents, editor } = useServices();
@@ -131,6 +135,12 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
           Share it if the team should have it.
         </div>
       )}
+      {doc.teammatesChat === true && (
+        // A teammate's chat with an agent (issue #27): read here, written only by its person; the core refuses the rest.
+        <div className="archived-banner" role="status">
+          {TEAMMATES_CHAT}
+        </div>
+      )}
       {doc.archivedAt !== null && (
         // A status, so a person whose plan a teammate archives while it is open hears why typing stopped.
         <div className="archived-banner" role="status">
@@ -170,7 +180,7 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
                 url={doc.url}
                 snapshotText={snapshot?.markdown ?? null}
                 saved={saved}
-                readOnly={doc.archivedAt !== null}
+                readOnly={doc.archivedAt !== null || doc.teammatesChat === true}
                 onFailed={(message) => setFailure({ id: doc.id, message })}
               />
             ) : (
@@ -180,7 +190,7 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
         </div>
         {(outlineOpen || historyOpen || conversationOpen) && (
           <aside className={`doc-side${conversationOpen ? " has-conversation" : ""}`}>
-            {conversationOpen && !preview && <ConversationPanel documentId={doc.id} archived={doc.archivedAt !== null} shared={doc.shared} />}
+            {conversationOpen && !preview && <ConversationPanel documentId={doc.id} archived={doc.archivedAt !== null} shared={doc.shared} readOnly={doc.teammatesChat ? TEAMMATES_CHAT : undefined} />}
             {historyOpen && <HistoryPanel documentId={doc.id} versions={versions} listError={versionsError} />}
             {outlineOpen && <OutlinePanel />}
           </aside>

@@ -88,7 +88,7 @@ export function TitleField({ doc }: { doc: DocumentDetail }) {
         value={value}
         maxLength={MAX_TITLE_CHARS}
         // An archived plan is read-only (the core refuses its rename); the banner below says to restore it.
-        readOnly={doc.archivedAt !== null}
+        readOnly={doc.archivedAt !== null || doc.teammatesChat === true}
         placeholder="Untitled"
         onFocus={() => {
           cancelled.current = false;

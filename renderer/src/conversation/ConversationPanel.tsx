@@ -12,7 +12,8 @@ import { usePlannerState } from "./use-planner-state.js";
 import { usePlannerTurn } from "./use-planner-turn.js";
 import { useConversation } from "./use-conversation.js";
 
-export function ConversationPanel({ documentId, archived, shared = false }: { documentId: string; archived: boolean; shared?: boolean }) {
+/** `readOnly`: why nothing can be written here (a teammate's chat with an agent), said where the composer would be. */
+export function ConversationPanel({ documentId, archived, shared = false, readOnly }: { documentId: string; archived: boolean; shared?: boolean; readOnly?: string }) {
   const { bridge } = useServices();
   const view = useConversation(documentId);
   const planner = usePlannerState(documentId);
@@ -28,7 +29,7 @@ export function ConversationPanel({ documentId, archived, shared = false }: { do
       </div>
       <PlannerStatus view={planner} />
       <Transcript documentId={documentId} view={view} planner={planner.state} streaming={streaming} agent={PLANNER_TRANSCRIPT} stop={() => bridge.api.abortPlannerTurn(documentId)} />
-      <Composer draftId={documentId} disabled={archived ? "This plan is archived: restore it to write here." : null} onSend={send} plan={{ plannerUnavailable: plannerUnavailable(planner.state), shared }} />
+      <Composer draftId={documentId} disabled={readOnly ?? (archived ? "This plan is archived: restore it to write here." : null)} onSend={send} plan={{ plannerUnavailable: plannerUnavailable(planner.state), shared }} />
     </section>
   );
 }

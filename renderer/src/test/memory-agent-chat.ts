@@ -20,6 +20,12 @@ export interface MemoryAgentChatDeps {
   api: Pick<ChopinApi, "readConversation" | "postMessage" | "getPlannerState" | "abortPlannerTurn">;
 }
 
+/** As the core names a chat's person: a GitHub user by login, a device by its key alone. */
+function personOf(key: string): { key: string; name?: string; login?: string } {
+  const login = key.startsWith("github:") ? key.slice("github:".length) : undefined;
+  return login ? { key, name: login, login } : { key };
+}
+
 export function memoryAgentChat(deps: MemoryAgentChatDeps): AgentChatApi {
   const planIdOf = (agentId: string) => `chat-${agentId}-${deps.person()}`;
   const sends = new Map<string, { agentId: string; text: string }>();
@@ -65,7 +71,7 @@ export function memoryAgentChat(deps: MemoryAgentChatDeps): AgentChatApi {
       // The double is local-only: its table is the chats begun here (and any a test put in `docs`), oldest first.
       await deps.needAgent("planner");
       return [...deps.docs.values()].flatMap((doc) =>
-        doc.agentChat ? [{ agentId: doc.agentChat.agentId, planId: doc.id, person: { key: doc.agentChat.person }, mine: doc.agentChat.person === deps.person() }] : [],
+        doc.agentChat ? [{ agentId: doc.agentChat.agentId, planId: doc.id, person: personOf(doc.agentChat.person), mine: doc.agentChat.person === deps.person() }] : [],
       );
     },
     async stopAgentChat(agentId) {
