@@ -51,8 +51,9 @@ describe("the chat with an agent", () => {
     expect(document.title).toBe("Chat with Scout — Chopin");
     expect(screen.getByRole("main", { name: "Agent chat" })).toBeTruthy();
     expect(chatState()).toBe("No messages yet");
-    // Reading is all it does with the chat; showing it records a visit, which the sidebar's recents list.
-    expect(app.bridge.calls.filter((c) => c.method.includes("AgentChat") && c.method !== "recordAgentChatVisit").map((c) => c.method)).toEqual(["readAgentChat"]);
+    // Reads only (the chat's, and the Agents page's table of chats for teammates' links); showing the chat records a
+    // visit, which the sidebar's recents list.
+    expect(app.bridge.calls.filter((c) => c.method.includes("AgentChat") && c.method !== "listAgentChats" && c.method !== "recordAgentChatVisit").map((c) => c.method)).toEqual(["readAgentChat"]);
     await until(() => app.bridge.calls.some((c) => c.method === "recordAgentChatVisit"), "the visit recorded");
     const sidebar = screen.getByRole("navigation", { name: "Documents" });
     await until(() => within(sidebar).queryByRole("button", { name: "Scout" }) !== null, "Scout among the recents");
