@@ -169,3 +169,8 @@ export const AGENT_SIDEBAR_RECENTS = 4;
  * a runaway or hostile registrant meets it; the listing of a whole team stays a few megabytes at most.
  */
 export const MAX_AGENT_CHATS_PER_TEAM = 10_000;
+/**
+ * A plan handoff (issue #27): the brief written above the handed-off plan, in UTF-8 bytes (a few paragraphs: the
+ * drafted plan follows it whole). The new plan's title is a plan title (MAX_TITLE_CHARS).
+ */
+export const MAX_HANDOFF_BRIEF_BYTES = 8 * 1024;

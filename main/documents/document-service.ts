@@ -40,6 +40,7 @@ import { CoalescedIds, watchRepoChanges } from "./change-watcher.js";
 import { importDocument } from "./document-import.js";
 import { agentChatPlanExists, agentChatPlanIds, agentChatPlans, openOrBeginAgentChatPlan, type AgentChatPlanStart } from "./agent-chat-plan.js";
 import { refetchDamagedPlan } from "./damaged-refetch.js";
+import { openOrCreateHandoffPlan, type HandoffPlanStart } from "./handoff-plan.js";
 import { persistDocument, waitSaved } from "./document-saving.js";
 import type { IndexEntry } from "../../shared/schema/workspace-index.js";
 import { PerDocumentQueue } from "./per-document-queue.js";
@@ -354,6 +355,11 @@ export class DocumentService implements DocumentApi {
   /** The chat's plan, begun at its derived id where this device does not hold it; answered once on disk. */
   async openOrBeginAgentChatPlan(start: AgentChatPlanStart): Promise<DocumentDetail> {
     return this.#oneAtATime(start.documentId, () => openOrBeginAgentChatPlan(this.#access, start, this.#holds));
+  }
+
+  /** A plan handed off from an agent chat, made at its reserved id unless held there (handoff-plan.ts); answered once on disk. */
+  async openOrCreateHandoffPlan(start: HandoffPlanStart): Promise<DocumentDetail> {
+    return this.#oneAtATime(start.documentId, () => openOrCreateHandoffPlan(this.#access, start, this.#holds));
   }
 
   /** Adds a saved Automerge document as a new one; refuses anything else with 'invalid-document'. */

@@ -7,6 +7,7 @@
  * - every change names its author (authors.ts), carries its time, and refreshes the plan's index entry before the
  *   caller returns (a caller that lists right after writing must see its own write).
  */
+import { next as A } from "@automerge/automerge";
 import { encodeHeads, type DocumentId, type Repo } from "@automerge/automerge-repo";
 import type { DocumentDetail, DocumentSummary } from "../../shared/api.js";
 import { ChopinError } from "../../shared/errors.js";
@@ -249,6 +250,19 @@ export class PlanAccess {
     );
     // The watcher refreshes too, but a caller that lists right after writing must see its own write.
     refreshIndexEntry(this.indexes, handle);
+  }
+
+  /**
+   * A new plan's first change as saved bytes, made as `change` makes one (its author named, its time, the agent's
+   * message), for a plan that must begin at a chosen id in one piece (handoff-plan.ts): stored whole or not at all.
+   */
+  firstChange(fn: (doc: PlanDocument) => void, by?: AgentAuthor): Uint8Array {
+    const tag = by ? agentChangeMessage(by) : undefined;
+    const doc = A.change(A.init<PlanDocument>(), { time: Math.floor(this.now() / 1000), ...(tag === undefined ? {} : { message: tag }) }, (d) => {
+      fn(d);
+      stampAuthor(d, this.#displayName());
+    });
+    return A.save(doc);
   }
 
   /**

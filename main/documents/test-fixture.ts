@@ -79,6 +79,8 @@ export async function makeFixture(
     chatPerson?: () => string;
     arrivalWaitMs?: number;
     arrivalRetryMs?: number;
+    /** Tells the service what storage holds (DocumentServiceOptions.holds), as the core does; default: nothing. */
+    holdsFromStorage?: boolean;
   } = {},
 ): Promise<Fixture> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "chopin-docs-"));
@@ -105,6 +107,7 @@ export async function makeFixture(
     teamReachable: options.teamReachable,
     arrivalWaitMs: options.arrivalWaitMs,
     arrivalRetryMs: options.arrivalRetryMs,
+    ...(options.holdsFromStorage ? { holds: (id: string) => [...storage.data.keys()].some((key) => key.startsWith(`${id}/`)) } : {}),
   });
   if (options.relayUrl !== undefined) service.setRelay(options.relayUrl);
   return {

@@ -181,4 +181,19 @@ export const LOCAL_DB_MIGRATIONS: readonly Migration[] = [
   // 11 -> 12: agent chats of this device's own scope (issue #27): the relay keeps a team's, this table the device's,
   // with the same columns, constraints and code (shared/node/agent-chat-table.ts). Team is "device:<id>".
   (db) => db.exec(AGENT_CHAT_TABLE_SQL),
+  // 12 -> 13: plan handoffs from agent chats (issue #27, main/store/plan-handoffs.ts). One row per handoff key in a chat
+  // (the agent's tool call: its turn and arguments; the person's action: their clientRequestId), naming the plan it
+  // makes before that plan is made: the PRIMARY KEY gives a retried handoff, also after a restart in the middle, the
+  // same plan id, and UNIQUE(document_id) keeps two handoffs from naming one plan. committed_at: the plan was stored and
+  // listed (a committed handoff whose plan is gone is not made again).
+  `
+  CREATE TABLE IF NOT EXISTS plan_handoffs (
+    chat_plan_id TEXT NOT NULL,
+    handoff_key  TEXT NOT NULL,
+    document_id  TEXT NOT NULL UNIQUE,
+    reserved_at  INTEGER NOT NULL,
+    committed_at INTEGER,
+    PRIMARY KEY (chat_plan_id, handoff_key)
+  ) STRICT;
+  `,
 ];
