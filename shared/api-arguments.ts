@@ -16,6 +16,7 @@ import { optionsRefusal } from "./options-object.js";
 import { messageTextSchema } from "./schema/conversation.js";
 import { AGENT_ID_PATTERN, agentInputFields } from "./schema/agent-profiles.js";
 import { utf8Bytes } from "./utf8.js";
+import { handoffBriefSchema, handoffTitleSchema } from "./plan-handoff.js";
 
 /** An options object: a plain object with these fields (or, when `optional`, nothing at all). */
 function options<T extends z.ZodRawShape>(what: string, shape: T) {
@@ -186,6 +187,10 @@ export const API_ARGUMENTS = {
   ]),
   stopAgentChat: z.tuple([agentId]),
   listAgentChats: z.tuple([]),
+  handOffAgentChatPlan: z.tuple([
+    agentId,
+    options("A handoff", { title: handoffTitleSchema, brief: handoffBriefSchema, clientRequestId }),
+  ]),
 } satisfies { [M in ApiMethod]: z.ZodType<unknown[]> };
 
 /** Every argument, and where it goes wrong, in one sentence: "path: problem" for a field, the sentence itself else. */

@@ -7,7 +7,7 @@
 import { expect } from "vitest";
 import type { AgentChatSendDelivered, AgentChatSendResult } from "./api.js";
 import type { ContractCase } from "./api-contract.js";
-import { MAX_CLIENT_REQUEST_ID_CHARS } from "./limits.js";
+import { MAX_CLIENT_REQUEST_ID_CHARS, MAX_HANDOFF_BRIEF_BYTES, MAX_TITLE_CHARS } from "./limits.js";
 import { PLANNER_AGENT_ID } from "./schema/agent-profiles.js";
 
 const disabled = { code: "agent-chat-disabled", message: expect.stringMatching(/Settings → Experimental/) };
@@ -91,5 +91,36 @@ export function agentChatContractCases(run: ContractCase): void {
       ].sort((a, b) => a.agentId.localeCompare(b.agentId)),
     );
     await expect((api.listAgentChats as (...args: unknown[]) => Promise<unknown>)("extra")).rejects.toMatchObject({ code: "invalid-input" });
+  });
+
+  run("a handoff makes a listed plan and the chat's card, the same ones for a retry; bounds and bad arguments are refused naming the field", async ({ api }) => {
+    await api.updateExperimentalSettings({ enableAgentChat: true });
+    const scout = await api.createAgent({ name: "Scout" });
+    await expect(api.handOffAgentChatPlan(scout.id, { title: "T", brief: "B", clientRequestId: "h" })).rejects.toMatchObject({ code: "not-found" });
+    const { planId } = delivered(await api.sendAgentChat(scout.id, { text: "Draft a launch plan", clientRequestId: "handoff-first" }));
+
+    for (const [input, field] of [
+      [{ title: " ", brief: "B", clientRequestId: "h" }, "title"],
+      [{ title: "t".repeat(MAX_TITLE_CHARS + 1), brief: "B", clientRequestId: "h" }, "title"],
+      [{ title: "T", brief: "", clientRequestId: "h" }, "brief"],
+      [{ title: "T", brief: "b".repeat(MAX_HANDOFF_BRIEF_BYTES + 1), clientRequestId: "h" }, "brief"],
+      [{ title: "T", brief: "B", clientRequestId: "x".repeat(MAX_CLIENT_REQUEST_ID_CHARS + 1) }, "clientRequestId"],
+    ] as const) {
+      await expect(api.handOffAgentChatPlan(scout.id, input)).rejects.toMatchObject({ code: "invalid-input", message: expect.stringContaining(field) });
+    }
+    expect(await api.listDocuments()).toEqual([]);
+
+    const made = await api.handOffAgentChatPlan(scout.id, { title: ` ${"t".repeat(MAX_TITLE_CHARS)} `, brief: "b".repeat(MAX_HANDOFF_BRIEF_BYTES), clientRequestId: "h-1" });
+    const title = "t".repeat(MAX_TITLE_CHARS);
+    expect(made.entry).toMatchObject({ mine: true, handoff: { documentId: made.documentId, title } });
+    expect((await api.listDocuments()).map((d) => [d.id, d.title])).toEqual([[made.documentId, title]]);
+    expect(await api.getDocument(made.documentId)).toMatchObject({ id: made.documentId, title });
+    expect((await api.readAgentChat(scout.id))!.page!.entries.filter((e) => e.handoff).map((e) => e.id)).toEqual([made.entry.id]);
+    expect((await api.readConversation(planId)).entries.find((e) => e.id === made.entry.id)).toMatchObject({ handoff: { documentId: made.documentId, title } });
+
+    expect(await api.handOffAgentChatPlan(scout.id, { title, brief: "b".repeat(MAX_HANDOFF_BRIEF_BYTES), clientRequestId: "h-1" })).toEqual(made);
+    const other = await api.handOffAgentChatPlan(scout.id, { title: "Another", brief: "B", clientRequestId: "h-2" });
+    expect(other.documentId).not.toBe(made.documentId);
+    expect((await api.listDocuments()).map((d) => d.id).sort()).toEqual([made.documentId, other.documentId].sort());
   });
 }

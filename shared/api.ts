@@ -259,6 +259,8 @@ export interface ConversationEntryView {
   tools?: { name: string; status: "done" | "failed"; note?: string }[];
   /** A tool call the permission gate refused: the tool, the failed check and its reason, and the turn it was in. */
   denial?: { tool: string; check: string; reason: string; turnId: string };
+  /** A card: a plan handed off from this agent chat, made (stored and listed) before the card was written. */
+  handoff?: { documentId: DocumentId; title: string };
   /** The Planner session the entry was written in (Planner and system entries). */
   sessionGeneration?: number;
 }
@@ -569,6 +571,22 @@ export interface AgentChatSendQueued {
   message: AgentChatOutboxMessage;
 }
 
+export interface AgentChatHandoffInput {
+  /** The new plan's title: one line, 1 to MAX_TITLE_CHARS characters. */
+  title: string;
+  /** Markdown above the handed-off plan: 1 to MAX_HANDOFF_BRIEF_BYTES bytes of UTF-8. */
+  brief: string;
+  /** The idempotency key of this handoff: a retry with the same key gives the same plan and the same card. */
+  clientRequestId: string;
+}
+
+export interface AgentChatHandoffResult {
+  /** The new plan: stored and listed (shared with the team when the chat is the team's) before the card was written. */
+  documentId: DocumentId;
+  /** The chat's card naming it. */
+  entry: ConversationEntryView;
+}
+
 /**
  * This person's chats with agents (issue #27). Every method refuses with 'agent-chat-disabled' while agent chat is off
  * on this app and with 'agent-not-found' for an agent the profiles do not hold. Built by createAgentChatApi
@@ -592,6 +610,11 @@ export interface AgentChatApi {
    * team ('relay-unavailable' while it cannot be reached), from this device's for its own scope.
    */
   listAgentChats(): Promise<AgentChatListing[]>;
+  /**
+   * Hands the chat's drafted plan off as a new plan (its Markdown: the brief, then the chat plan's), and records it in
+   * the chat as a card; 'not-found' for a chat never begun. The chat's own plan stays as it is.
+   */
+  handOffAgentChatPlan(agentId: string, input: AgentChatHandoffInput): Promise<AgentChatHandoffResult>;
 }
 
 /** Everything a window may ask of the core: one interface per domain, each built beside its service. */
@@ -766,6 +789,7 @@ export const API_METHODS = [
   "sendAgentChat",
   "stopAgentChat",
   "listAgentChats",
+  "handOffAgentChatPlan",
 ] as const satisfies readonly ApiMethod[];
 
 // Compile-time proof that API_METHODS lists every method of ChopinApi.

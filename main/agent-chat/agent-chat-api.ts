@@ -7,11 +7,12 @@ import type { AgentChatApi } from "../../shared/api.js";
 import { checkedApi } from "../util/checked-api.js";
 import type { AgentChatService } from "./agent-chat-service.js";
 
-export function createAgentChatApi(chats: Pick<AgentChatService, "read" | "send" | "stop" | "list">): AgentChatApi {
+export function createAgentChatApi(chats: Pick<AgentChatService, "read" | "send" | "stop" | "list" | "handOff">): AgentChatApi {
   return checkedApi<AgentChatApi>({
     readAgentChat: (agentId, query) => chats.read(agentId, query),
     sendAgentChat: (agentId, input) => chats.send(agentId, input),
     stopAgentChat: (agentId) => chats.stop(agentId),
     listAgentChats: () => chats.list(),
+    handOffAgentChatPlan: (agentId, input) => chats.handOff(agentId, input),
   });
 }

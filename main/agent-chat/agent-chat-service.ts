@@ -19,7 +19,7 @@
  *    (PlannerOwnership's eligibility).
  */
 import type { DocumentId } from "@automerge/automerge-repo";
-import type { AgentChat, AgentChatListing, AgentChatNotBegun, AgentChatSendInput, AgentChatSendResult, AgentProfile, ConversationEntryView, ConversationPage, ConversationQuery, DocumentDetail, PlannerState, PostMessageInput, PostMessageResult } from "../../shared/api.js";
+import type { AgentChat, AgentChatHandoffInput, AgentChatHandoffResult, AgentChatListing, AgentChatNotBegun, AgentChatSendInput, AgentChatSendResult, AgentProfile, ConversationEntryView, ConversationPage, ConversationQuery, DocumentDetail, PlannerState, PostMessageInput, PostMessageResult } from "../../shared/api.js";
 import { agentChatState } from "../../shared/agent-chat-state.js";
 import { ChopinError } from "../../shared/errors.js";
 import { agentChatGenesis, agentChatIdOf, type AgentChatKey, type AgentChatScope } from "../../shared/node/agent-chat-identity.js";
@@ -32,6 +32,9 @@ import type { ConversationEntry } from "../../shared/schema/conversation.js";
 import { entryTurn } from "../../shared/planner-turns.js";
 import type { AgentChatOutboxRecords, OutboxChat, OutboxRow } from "../store/agent-chat-outbox.js";
 import { ChatOutbox, type Delivered, type OutboxHere } from "./chat-outbox.js";
+import { handoffCardText } from "../../shared/plan-handoff.js";
+import type { Handoff } from "../../shared/schema/conversation.js";
+import { personHandoffKey, type PlanHandoff } from "./plan-handoff.js";
 
 export interface AgentChatServiceDeps {
   profiles: {
@@ -62,7 +65,11 @@ export interface AgentChatServiceDeps {
     entries(planId: DocumentId): Promise<ConversationEntry[]>;
     post(planId: DocumentId, input: PostMessageInput): Promise<PostMessageResult>;
     requestAbort(planId: DocumentId, agentName?: string): Promise<ConversationEntryView>;
+    /** The person's card of a plan they handed off, once per clientRequestId. */
+    recordHandoff(planId: DocumentId, input: { text: string; handoff: Handoff; clientRequestId: string }): Promise<ConversationEntryView>;
   };
+  /** Makes a handed-off plan, idempotent by its key (plan-handoff.ts). */
+  handoffs: Pick<PlanHandoff, "create">;
   planner: {
     state(planId: DocumentId): Promise<PlannerState>;
     /** A message to the agent was posted: this app claims the chat if nobody runs it and it may. */
@@ -170,6 +177,21 @@ export class AgentChatService {
       const name = login ?? (scope.kind === "team" ? nameOfRelayHandle(row.registeredBy) : undefined);
       return [{ agentId: row.agentId, planId: row.planId as DocumentId, person: { key: row.person, ...(name ? { name } : {}), ...(login ? { login } : {}) }, mine: row.person === me }];
     });
+  }
+
+  /**
+   * The person hands the chat's drafted plan off: the new plan is made (stored and listed) first, then the card; a
+   * refused creation writes no card. A retry (same clientRequestId) is the same plan and the same card.
+   */
+  async handOff(agentId: string, input: AgentChatHandoffInput): Promise<AgentChatHandoffResult> {
+    await this.#deps.profiles.find(agentId);
+    const key = keyOf(agentId, this.#here());
+    if (!key) throw new ChopinError("relay-unavailable", TEAM_PENDING);
+    const planId = agentChatIdOf(key);
+    if (!this.#deps.plans.agentChatPlanExists(planId)) throw new ChopinError("not-found", "This chat has not begun, so it has no plan to hand off.");
+    const made = await this.#deps.handoffs.create({ chatPlanId: planId, key: personHandoffKey(key.person, input.clientRequestId), title: input.title, brief: input.brief });
+    const entry = await this.#deps.conversations.recordHandoff(planId, { text: handoffCardText(made.title), handoff: made, clientRequestId: `handoff:${made.documentId}` });
+    return { documentId: made.documentId, entry };
   }
 
   /** Notes every chat of this person in the current scope that this device's lists name (after a start or reconnect). */

@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import { next as A } from "@automerge/automerge";
 import { interpretAsDocumentId, type DocumentId } from "@automerge/automerge-repo";
-import { AGENT_PROFILES_SCHEMA_VERSION, plannerDefaults, type AgentProfilesDocument } from "../../shared/schema/agent-profiles.js";
+import { AGENT_PROFILES_SCHEMA_VERSION, PLANNER_GENESIS_TOOLS, plannerDefaults, type AgentProfilesDocument } from "../../shared/schema/agent-profiles.js";
 
 /** Whose profiles: this device's (no relay configured), or the team's of a relay, named by its team index. */
 export type AgentProfilesScope = { kind: "device"; deviceId: string } | { kind: "team"; teamIndexId: string };
@@ -43,6 +43,8 @@ export function agentProfilesGenesis(scope: AgentProfilesScope): Uint8Array {
         ...planner,
         name: new A.RawString(planner.name) as unknown as string,
         instructions: new A.RawString(planner.instructions) as unknown as string,
+        // Frozen: tools added since are the Planner's by default without being written here (PLANNER_LATER_DEFAULT_TOOLS).
+        tools: Object.fromEntries(PLANNER_GENESIS_TOOLS.map((name) => [name, true as const])),
         createdAt: 0,
         updatedAt: 0,
       },

@@ -10,7 +10,7 @@
  */
 import type { AgentList, AgentProfile } from "../../shared/api.js";
 import { MAX_AGENT_PROFILES } from "../../shared/limits.js";
-import { PLANNER_AGENT_ID, PLANNER_AGENT_NAME, plannerDefaults, storedAgentProfileSchema } from "../../shared/schema/agent-profiles.js";
+import { PLANNER_AGENT_ID, PLANNER_AGENT_NAME, plannerDefaults, plannerTools, storedAgentProfileSchema } from "../../shared/schema/agent-profiles.js";
 
 export interface ReadProfiles {
   agents: AgentProfile[];
@@ -44,8 +44,9 @@ export function readProfiles(doc: unknown): ReadProfiles {
       unreadable++;
       continue;
     }
-    const profile: AgentProfile = { ...parsed.data, builtIn: key === PLANNER_AGENT_ID };
-    if (profile.builtIn) planner = { ...profile, name: PLANNER_AGENT_NAME };
+    const { declinedTools, ...fields } = parsed.data;
+    const profile: AgentProfile = { ...fields, builtIn: key === PLANNER_AGENT_ID };
+    if (profile.builtIn) planner = { ...profile, name: PLANNER_AGENT_NAME, tools: plannerTools(profile.tools, declinedTools) };
     else agents.push(profile);
   }
   const listed = agents.sort(byListOrder).slice(0, MAX_AGENT_PROFILES);

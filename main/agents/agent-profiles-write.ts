@@ -9,7 +9,7 @@
  */
 import { next as A } from "@automerge/automerge";
 import type { AgentInput, AgentPatch } from "../../shared/api.js";
-import { AGENT_TOOL_NAMES, plannerDefaults, type AgentModelChoice, type AgentProfileRecord, type AgentProfilesDocument } from "../../shared/schema/agent-profiles.js";
+import { AGENT_TOOL_NAMES, PLANNER_AGENT_ID, PLANNER_LATER_DEFAULT_TOOLS, plannerDefaults, type AgentModelChoice, type AgentProfileRecord, type AgentProfilesDocument } from "../../shared/schema/agent-profiles.js";
 
 const scalar = (text: string) => new A.RawString(text) as unknown as string;
 const modelObject = (model: AgentModelChoice): AgentModelChoice => (model.kind === "provider" ? { kind: "provider", provider: model.provider, model: scalar(model.model) } : { kind: "team-default" });
@@ -46,6 +46,17 @@ export function patchProfile(doc: AgentProfilesDocument, id: string, patch: Agen
     for (const name of AGENT_TOOL_NAMES) {
       if (allowed.has(name) && profile.tools[name] !== true) profile.tools[name] = true;
       else if (!allowed.has(name) && name in profile.tools) delete profile.tools[name];
+    }
+    // The Planner allows a later default tool unless its record declines it: turning one off is written as declined.
+    if (id === PLANNER_AGENT_ID) {
+      for (const name of PLANNER_LATER_DEFAULT_TOOLS) {
+        const declined = profile.declinedTools;
+        if (allowed.has(name) && declined?.[name] === true) delete declined[name];
+        else if (!allowed.has(name) && declined?.[name] !== true) {
+          if (declined === null || typeof declined !== "object") profile.declinedTools = { [name]: true };
+          else declined[name] = true;
+        }
+      }
     }
   }
   profile.updatedAt = now;

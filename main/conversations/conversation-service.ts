@@ -26,11 +26,13 @@ import { authorKey, conversationGenesis, conversationIdOf, entryIdOf } from "../
 import { changesNotHeld } from "../../shared/automerge-changes.js";
 import {
   denialSchema,
+  handoffSchema,
   messageTextSchema,
   turnToolSchema,
   type ConversationDocument,
   type ConversationEntry,
   type Denial,
+  type Handoff,
   type PersonAuthor,
   type TurnTool,
 } from "../../shared/schema/conversation.js";
@@ -68,6 +70,8 @@ export interface PlannerEntryInput {
   boundary?: true;
   tools?: TurnTool[];
   denial?: Denial;
+  /** A card of a plan handed off by the agent's tool (issue #27), written only once that plan is stored and listed. */
+  handoff?: Handoff;
   clientRequestId: string;
   ownershipGeneration: number;
   sessionGeneration: number;
@@ -234,6 +238,7 @@ export class ConversationService {
       ...(input.boundary ? { boundary: true as const } : {}),
       ...(input.tools && input.tools.length > 0 ? { tools: z.array(turnToolSchema).parse(input.tools.slice(-MAX_PLANNER_ENTRY_TOOLS)) } : {}),
       ...(input.denial ? { denial: denialSchema.parse(input.denial) } : {}),
+      ...(input.handoff ? { handoff: handoffSchema.parse(input.handoff) } : {}),
       sessionGeneration: input.sessionGeneration,
       ownershipGeneration: input.ownershipGeneration,
     };
@@ -244,6 +249,40 @@ export class ConversationService {
         if (doc.entries[id] === undefined) doc.entries[id] = stored(entry);
       },
     };
+  }
+
+  /**
+   * The person's card of a plan they handed off from their agent chat (issue #27), to the room, written once per
+   * clientRequestId and answered once on disk; only the chat's person writes one. The plan was made before this.
+   */
+  async recordHandoff(planId: DocumentId, input: { text: string; handoff: Handoff; clientRequestId: string }): Promise<ConversationEntryView> {
+    const { handle, plan } = await this.#openFor(planId);
+    if (plan.archivedAt !== null) throw new ChopinError("document-archived", "This plan is archived: its conversation takes no new entries until it is restored.");
+    this.#needChatPerson(plan);
+    const author = this.#deps.author();
+    const id = entryIdOf(author, input.clientRequestId);
+    const seen = this.#transcript(planId, handle).entries;
+    if (!seen.some((entry) => entry.id === id)) {
+      const entry: ConversationEntry = {
+        id,
+        seq: (seen.at(-1)?.seq ?? 0) + 1,
+        author,
+        to: "room",
+        text: messageTextSchema.parse(input.text),
+        at: this.#now(),
+        clientRequestId: input.clientRequestId,
+        handoff: handoffSchema.parse(input.handoff),
+      };
+      handle.change((doc) => {
+        doc.entries[id] = stored(entry);
+      });
+      const [changeHash] = A.getHeads(handle.doc());
+      if (changeHash) this.#deps.records.noteSent(planId, id, changeHash, this.#now());
+      await this.#deps.repo.flush([handle.documentId]);
+      this.#deps.records.markRead(planId, { seq: entry.seq, at: entry.at, entryId: id });
+    }
+    const written = this.#transcript(planId, handle).entries.find((entry) => entry.id === id)!;
+    return this.#viewer(planId, handle).of(written, this.#deps.records.readMark(planId));
   }
 
   /** A system entry to the room (a reset of Planner ownership), written once per clientRequestId. */
@@ -458,6 +497,7 @@ export class ConversationService {
             : {}),
           ...(entry.tools ? { tools: entry.tools } : {}),
           ...(entry.denial ? { denial: entry.denial } : {}),
+          ...(entry.handoff ? { handoff: { documentId: entry.handoff.documentId as DocumentId, title: entry.handoff.title } } : {}),
           ...(entry.author.kind !== "person" && entry.sessionGeneration !== undefined ? { sessionGeneration: entry.sessionGeneration } : {}),
         };
         return { id: entry.id, seq: entry.seq, author: entry.author, to: entry.to, text: entry.text, at: entry.at, mine: mine(entry), delivery, unread: unread(entry, mark), ...turn, ...marks };
@@ -473,5 +513,6 @@ function stored(entry: ConversationEntry): unknown {
   const references = entry.references?.map((reference) => ({ documentId: raw(reference.documentId), title: raw(reference.title), revision: raw(reference.revision) }));
   const tools = entry.tools?.map((tool) => ({ ...tool, name: raw(tool.name), ...(tool.note !== undefined ? { note: raw(tool.note) } : {}) }));
   const denial = entry.denial && { tool: raw(entry.denial.tool), check: raw(entry.denial.check), reason: raw(entry.denial.reason), turnId: raw(entry.denial.turnId) };
-  return { ...entry, author, text: raw(entry.text), clientRequestId: raw(entry.clientRequestId), ...(references ? { references } : {}), ...(tools ? { tools } : {}), ...(denial ? { denial } : {}) };
+  const handoff = entry.handoff && { documentId: raw(entry.handoff.documentId), title: raw(entry.handoff.title) };
+  return { ...entry, author, text: raw(entry.text), clientRequestId: raw(entry.clientRequestId), ...(references ? { references } : {}), ...(tools ? { tools } : {}), ...(denial ? { denial } : {}), ...(handoff ? { handoff } : {}) };
 }

@@ -25,6 +25,8 @@ import { createAgentChatApi } from "../agent-chat/agent-chat-api.js";
 import { AgentChatRegistry } from "../agent-chat/agent-chat-registry.js";
 import { AgentChatTable } from "../../shared/node/agent-chat-table.js";
 import { listAgentChatsAtRelay, registerAgentChatAtRelay, worthRetrying } from "../sync/agent-chat-relay-client.js";
+import { PlanHandoff } from "../agent-chat/plan-handoff.js";
+import { commitHandoff, reserveHandoff } from "../store/plan-handoffs.js";
 import { chatAgentOf } from "./chat-agent.js";
 import { Repo, type DocumentId, type NetworkAdapterInterface, type PeerId } from "@automerge/automerge-repo";
 import type { ChopinApi, ChopinEvents } from "../../shared/api.js";
@@ -222,6 +224,14 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
   const gitHubSignIn = github.restore().then(() => github.state());
   // ---- end GitHub ----
 
+  // Plan handoffs from agent chats (issue #27): a row in this device's database names each handoff's plan before it is
+  // made (the key's constraint is the idempotency), then the plan is made there, stored and listed.
+  const handoffs = new PlanHandoff({
+    records: { reserve: (reservation) => reserveHandoff(db, reservation), commit: (chatPlanId, key, at) => commitHandoff(db, chatPlanId, key, at) },
+    plans: { markdown: async (id) => (await docs.getContent(id)).markdown, isShared: (id) => docs.isShared(id), openOrCreateHandoffPlan: (start) => docs.openOrCreateHandoffPlan(start) },
+    now: Date.now,
+  });
+
   // ---- The Planner (issues #25, #26): ownership, fenced writes, the runtime and the turns ----
   const planner = composePlanner({
     options,
@@ -238,6 +248,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     holds: (id) => chunks.holds([id]),
     relay: { leaseTransport: relay.leaseTransport, connected: () => relay!.status().state === "connected" },
     agentOf: chatAgentOf({ plans: docs, profiles: agents }),
+    handoffs,
   });
   const { ownership, toolConversations, plannerAsked } = planner;
   // What the table of chats at the relay is asked with (main/sync/agent-chat-relay-client.ts).
@@ -263,6 +274,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     plans: docs,
     conversations,
     planner: { state: (planId) => ownership.state(planId), asked: plannerAsked },
+    handoffs,
   });
   // Sends waiting in the outbox move when the scope (the team became known), the switch or the person changes.
   events.on("agents-changed", () => agentChats.outboxMayMove());

@@ -28,6 +28,8 @@ import { checkPermission } from "../planner/permission-gate.js";
 import { planPublisher } from "../planner/plan-publisher.js";
 import { planTools } from "../planner/plan-tools.js";
 import { referenceTool } from "../planner/reference-tool.js";
+import { handoffTool } from "../planner/handoff-tool.js";
+import { toolHandoffKey, type PlanHandoff } from "../agent-chat/plan-handoff.js";
 import { PlannerOwnership } from "../planner/planner-ownership.js";
 import { sessionTools } from "../planner/session-tools.js";
 import { TurnRunner, type TurnAgent } from "../planner/turn-runner.js";
@@ -62,6 +64,8 @@ export interface PlannerPartDeps {
   relay: { leaseTransport: LeaseTransport; connected(): boolean };
   /** Whose turns a plan runs: an agent chat's agent (issue #27), or null for the Planner. */
   agentOf?(planId: DocumentId): Promise<TurnAgent>;
+  /** Makes the plans agent chats hand off (issue #27); absent: no session offers hand_off_plan. */
+  handoffs?: Pick<PlanHandoff, "create">;
 }
 
 const DENY_ALL: Pick<PermissionFacts, "isCredentialCurrent" | "hasPushOrAdmin" | "installationHasAccess"> = {
@@ -141,6 +145,20 @@ export function composePlanner(deps: PlannerPartDeps) {
     const generation = ownership.keeperOf(progress.documentId as DocumentId).owns(progress.documentId as DocumentId);
     if (generation !== null && docs.isShared(progress.documentId)) sharer.update(progress, generation, deps.peerId);
   };
+  /** hand_off_plan for an agent chat's session (the profile then decides whether it is offered); none for a plan. */
+  const chatHandoffTools = async (planId: DocumentId): Promise<PlannerTool<never>[]> => {
+    const handoffs = deps.handoffs;
+    if (!handoffs || !(await docs.getDocument(planId)).agentChat) return [];
+    const agent = (await deps.agentOf?.(planId)) ?? null;
+    const by = { agent: agent?.kind === "agent" ? agent.agent.name : "agent" };
+    const tool = handoffTool({
+      turn: () => runner.currentTurn(planId),
+      handOff: ({ turnId, title, brief }) => handoffs.create({ chatPlanId: planId, key: toolHandoffKey(turnId, { title, brief }), title, brief, by }),
+      // A retried call finds its card written already (a fenced write of nothing would be refused).
+      card: async (entry) => (await conversations.entries(planId)).some((e) => e.author.kind === "planner" && e.handoff?.documentId === entry.handoff.documentId) || runner.publishEntry(planId, entry),
+    });
+    return [tool as PlannerTool<never>];
+  };
   const runner = new TurnRunner({
     runtime,
     owns: (planId) => ownership.keeperOf(planId).owns(planId),
@@ -148,8 +166,9 @@ export function composePlanner(deps: PlannerPartDeps) {
     writes,
     provider,
     identity: () => ({ user: login() ?? deps.displayName(), credentialRevision: login() !== null ? (github.credentials?.revision ?? null) : null }),
-    // A bound plan's session also reads its repository, pinned to the default branch's head when the session is made.
-    tools: (planId, references, turn) =>
+    // A bound plan's session also reads its repository, pinned to the default branch's head when the session is made;
+    // an agent chat's session can also hand its plan off (issue #27), never a plan's own Planner.
+    tools: async (planId, references, turn) =>
       sessionTools(planId, {
         plan: [
           ...planTools(planPublisher({ documents: docs, writes, turn }, planId)),
@@ -160,6 +179,7 @@ export function composePlanner(deps: PlannerPartDeps) {
               return { title: detail.title, revision: detail.revision, markdown };
             },
           }) as PlannerTool<never>,
+          ...(await chatHandoffTools(planId)),
         ],
         repository: async (id) => (await docs.getDocument(id)).repository,
         rest: github.rest,

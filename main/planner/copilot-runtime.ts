@@ -26,8 +26,18 @@ export interface PlannerTool<T = unknown> {
   name: string;
   description: string;
   parameters: ZodType<T>;
-  /** What the model reads back: a JSON-serialisable value. Throwing tells the model the call failed. */
+  /**
+   * What the model reads back: a JSON-serialisable value; `{ok: false, error: {code, message}}` is a refusal the model
+   * reads and the transcript records as failed. Throwing tells the model only that the call failed.
+   */
   handler(args: T): Promise<unknown>;
+}
+
+/** "code: message" of a tool result that refuses in the one tool convention, else null. */
+function refusalOf(result: unknown): string | null {
+  if (result === null || typeof result !== "object" || (result as { ok?: unknown }).ok !== false) return null;
+  const error = (result as { error?: { code?: unknown; message?: unknown } }).error;
+  return error && typeof error.code === "string" && typeof error.message === "string" ? `${error.code}: ${error.message}` : null;
 }
 
 export type GateAnswer = { allowed: true } | { allowed: false; check: string; reason: string };
@@ -128,7 +138,10 @@ export class CopilotRuntime {
           options.onEvent({ type: "tool-start", toolCallId: invocation.toolCallId, name: tool.name, args });
           try {
             const result = await tool.handler(args);
-            options.onEvent({ type: "tool-complete", toolCallId: invocation.toolCallId, name: tool.name, ok: true });
+            // A refusal in the one tool convention ({ok: false, error: {code, message}}) reaches the model as it is
+            // (a thrown error reaches it only as "Tool execution failed") and the transcript as a failed call.
+            const refusal = refusalOf(result);
+            options.onEvent({ type: "tool-complete", toolCallId: invocation.toolCallId, name: tool.name, ok: refusal === null, ...(refusal !== null ? { error: refusal } : {}) });
             return JSON.stringify(result);
           } catch (error) {
             const message = error instanceof Error ? error.message : String(error);

@@ -135,7 +135,7 @@ export class TurnRunner {
   readonly #again = new Set<DocumentId>();
   readonly #sessions = new Map<DocumentId, ChannelSession>();
   /** The turn running in each channel: the message it answers, and who asked to stop it once someone did. */
-  readonly #turns = new Map<DocumentId, { turnId: string; session: PlannerSession; stoppedBy: string | null }>();
+  readonly #turns = new Map<DocumentId, { turnId: string; session: PlannerSession; stoppedBy: string | null; ownershipGeneration: number; sessionGeneration: number }>();
   #closed = false;
 
   constructor(deps: TurnRunnerDeps) {
@@ -168,6 +168,25 @@ export class TurnRunner {
     // The stopped stream is never continued: the session goes with the abort, and the next turn makes a fresh one.
     if (this.#sessions.get(planId)?.session === running.session) this.#sessions.delete(planId);
     await running.session.abort().catch(() => undefined);
+  }
+
+  /**
+   * The turn running in the channel now (the message it answers and the generations it writes under), or null: a
+   * tool that writes in the conversation (hand_off_plan's card) writes as that turn.
+   */
+  currentTurn(planId: DocumentId): { turnId: string; ownershipGeneration: number; sessionGeneration: number } | null {
+    const running = this.#turns.get(planId);
+    return running ? { turnId: running.turnId, ownershipGeneration: running.ownershipGeneration, sessionGeneration: running.sessionGeneration } : null;
+  }
+
+  /**
+   * A Planner entry written as the running turn's fenced write (a tool's card), under that turn's fence: false when no
+   * turn runs or the fence (a stop, a new session) or the keeper refused it.
+   */
+  async publishEntry(planId: DocumentId, input: PlannerEntryInput): Promise<boolean> {
+    const running = this.#turns.get(planId);
+    if (!running) return false;
+    return (await this.#write(planId, input, { turnId: running.turnId, sessionGeneration: running.sessionGeneration })).ok;
   }
 
   /** Whether a turn is running in the channel now. */
@@ -271,7 +290,7 @@ export class TurnRunner {
       else if (event.type === "tool-denied") denials.push({ tool: bounded(event.name, MAX_PLANNER_ENTRY_LABEL_CHARS), check: bounded(event.check, MAX_PLANNER_ENTRY_LABEL_CHARS), reason: bounded(event.reason, MAX_PLANNER_ENTRY_NOTE_CHARS), turnId });
       else if (event.type === "error") failure = event.message;
     };
-    const running = { turnId, session: channel.session, stoppedBy: null as string | null };
+    const running = { turnId, session: channel.session, stoppedBy: null as string | null, ownershipGeneration: generation, sessionGeneration };
     this.#turns.set(planId, running);
     try {
       // A stop asked for before the turn began to run still stops it.

@@ -27,7 +27,8 @@ export const PLANNER_AGENT_NAME = "Planner";
 
 /**
  * The tools a profile may allow, by their registry names: the Planner's plan tools (main/planner/plan-tools.ts), its
- * reference reader (main/planner/reference-tool.ts) and the read-only repository tools (main/github/repository-tools/).
+ * reference reader (main/planner/reference-tool.ts), the read-only repository tools (main/github/repository-tools/)
+ * and an agent chat's plan handoff (main/planner/handoff-tool.ts, offered only in agent chats).
  * main/agents/agent-tool-names.test.ts keeps this list equal to theirs.
  */
 export const AGENT_TOOL_NAMES = [
@@ -40,8 +41,34 @@ export const AGENT_TOOL_NAMES = [
   "search_repository",
   "list_pull_requests",
   "pull_request_read",
+  "hand_off_plan",
 ] as const;
 export type AgentToolName = (typeof AGENT_TOOL_NAMES)[number];
+
+/**
+ * The tools that change something (the chat's plan, or a new plan): a profile chooses them, a new profile has none of
+ * them, and a stopped turn may not use them.
+ */
+export const MUTATING_AGENT_TOOLS: readonly AgentToolName[] = ["edit_plan", "hand_off_plan"];
+
+/**
+ * The Planner's tools as the profiles document's genesis records them (main/agents/agent-profiles-identity.ts):
+ * frozen, because the genesis never changes for schema version 1. A tool added since that the Planner allows by
+ * default is in PLANNER_LATER_DEFAULT_TOOLS: the Planner's record allows it unless the record declines it
+ * (`declinedTools`, written when someone turns it off), so the Planner allows it by default on every team.
+ */
+export const PLANNER_GENESIS_TOOLS = [
+  "read_plan",
+  "edit_plan",
+  "read_reference",
+  "read_repository_file",
+  "list_repository_tree",
+  "repository_history",
+  "search_repository",
+  "list_pull_requests",
+  "pull_request_read",
+] as const satisfies readonly AgentToolName[];
+export const PLANNER_LATER_DEFAULT_TOOLS: readonly AgentToolName[] = ["hand_off_plan"];
 
 /** Avatar colours by name: each theme gives every name its own shade (renderer/src/styles.css, --agent-<name>). */
 export const AGENT_COLORS = ["blue", "green", "teal", "purple", "pink", "orange", "red", "gray"] as const;
@@ -54,8 +81,8 @@ export type AgentProvider = (typeof AGENT_PROVIDERS)[number];
 /** "team-default": whatever the app running the agent is configured with (Settings → Planner on that app). */
 export type AgentModelChoice = { kind: "team-default" } | { kind: "provider"; provider: AgentProvider; model: string };
 
-/** A new profile's tools when none are named: every tool that only reads (editing the plan is chosen explicitly). */
-export const DEFAULT_AGENT_TOOLS: readonly AgentToolName[] = AGENT_TOOL_NAMES.filter((name) => name !== "edit_plan");
+/** A new profile's tools when none are named: every tool that only reads (editing and handing off are chosen). */
+export const DEFAULT_AGENT_TOOLS: readonly AgentToolName[] = AGENT_TOOL_NAMES.filter((name) => !MUTATING_AGENT_TOOLS.includes(name));
 export const DEFAULT_AGENT_COLOR: AgentColor = "blue";
 export const PLANNER_AGENT_COLOR: AgentColor = "purple";
 
@@ -139,6 +166,8 @@ export const storedAgentProfileSchema = z.object({
   instructions: scalar(agentInstructionsSchema),
   model: modelChoice(scalar(modelNameSchema) as z.ZodType<string>),
   tools: z.record(z.string(), z.literal(true)).transform((map) => AGENT_TOOL_NAMES.filter((name) => map[name] === true)),
+  /** The Planner's record only: later default tools someone turned off (PLANNER_LATER_DEFAULT_TOOLS). */
+  declinedTools: z.record(z.string(), z.literal(true)).optional(),
   createdAt: z.number().finite(),
   updatedAt: z.number().finite(),
 });
@@ -152,6 +181,8 @@ export interface AgentProfileRecord {
   instructions: string;
   model: AgentModelChoice;
   tools: Record<string, true>;
+  /** The Planner's record only: later default tools someone turned off (PLANNER_LATER_DEFAULT_TOOLS). */
+  declinedTools?: Record<string, true>;
   createdAt: number;
   updatedAt: number;
 }
@@ -172,4 +203,9 @@ export function plannerDefaults(): Omit<AgentProfileRecord, "createdAt" | "updat
     model: { kind: "team-default" },
     tools: Object.fromEntries(AGENT_TOOL_NAMES.map((name) => [name, true as const])),
   };
+}
+
+/** The tools the Planner's record allows: those it names, and each later default tool it does not decline. */
+export function plannerTools(named: readonly AgentToolName[], declined: Record<string, true> | undefined): AgentToolName[] {
+  return AGENT_TOOL_NAMES.filter((name) => named.includes(name) || (PLANNER_LATER_DEFAULT_TOOLS.includes(name) && declined?.[name] !== true));
 }

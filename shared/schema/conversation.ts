@@ -76,6 +76,16 @@ export const messageReferenceSchema = z.object({
 });
 export type MessageReference = z.infer<typeof messageReferenceSchema>;
 
+/**
+ * A plan handed off from an agent chat (issue #27): the new plan's id and its title as made. The card is written only
+ * after that plan is stored and listed, so an entry carrying it always names a plan that was made.
+ */
+export const handoffSchema = z.object({
+  documentId: scalar(z.string().min(1).max(MAX_CLIENT_REQUEST_ID_CHARS)),
+  title: scalar(z.string().min(1).max(MAX_TITLE_CHARS)),
+});
+export type Handoff = z.infer<typeof handoffSchema>;
+
 export const conversationEntrySchema = z.object({
   id: z.string().regex(/^[0-9a-f]{32}$/),
   /** Causal position: one more than the highest seq its writer had seen. */
@@ -105,6 +115,8 @@ export const conversationEntrySchema = z.object({
   tools: z.array(turnToolSchema).max(MAX_PLANNER_ENTRY_TOOLS).optional(),
   /** A Planner entry recording a tool call the permission gate refused. */
   denial: denialSchema.optional(),
+  /** A card: the plan handed off from this agent chat (by the agent's tool or the person's action). */
+  handoff: handoffSchema.optional(),
   sessionGeneration: z.number().int().min(0).optional(),
   ownershipGeneration: z.number().int().min(0).optional(),
 });

@@ -27,6 +27,7 @@ export const AGENT_TOOL_LABELS: Record<AgentToolName, string> = {
   search_repository: "Search the repository's code",
   list_pull_requests: "List the repository's pull requests",
   pull_request_read: "Read a pull request",
+  hand_off_plan: "Hand the chat's plan off as a new plan",
 };
 
 export const AGENT_PROVIDER_LABELS: Record<AgentProvider, string> = {

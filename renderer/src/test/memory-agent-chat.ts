@@ -9,6 +9,8 @@
 import type { AgentChatApi, ChopinApi, DocumentDetail } from "../../../shared/api.js";
 import { agentChatState } from "../../../shared/agent-chat-state.js";
 import { ChopinError } from "../../../shared/errors.js";
+import { handoffCardText, handoffMarkdown } from "../../../shared/plan-handoff.js";
+import type { MemoryConversations } from "./memory-conversations.js";
 
 export interface MemoryAgentChatDeps {
   /** The profiles' find: refuses as the core does ('agent-chat-disabled', 'agent-not-found'). */
@@ -17,7 +19,9 @@ export interface MemoryAgentChatDeps {
   person(): string;
   docs: Map<string, DocumentDetail>;
   now(): number;
-  api: Pick<ChopinApi, "readConversation" | "postMessage" | "getPlannerState" | "abortPlannerTurn">;
+  api: Pick<ChopinApi, "readConversation" | "postMessage" | "getPlannerState" | "abortPlannerTurn" | "createDocument">;
+  /** The card's entry, written as the core's ConversationService.recordHandoff writes it. */
+  recordHandoff: MemoryConversations["recordHandoff"];
 }
 
 /** As the core names a chat's person: a GitHub user by login, a device by its key alone. */
@@ -29,6 +33,8 @@ function personOf(key: string): { key: string; name?: string; login?: string } {
 export function memoryAgentChat(deps: MemoryAgentChatDeps): AgentChatApi {
   const planIdOf = (agentId: string) => `chat-${agentId}-${deps.person()}`;
   const sends = new Map<string, { agentId: string; text: string }>();
+  /** (chat plan, clientRequestId) -> the plan it made: the double's stand-in for the core's plan_handoffs table. */
+  const handoffs = new Map<string, string>();
   return {
     async readAgentChat(agentId, query) {
       await deps.needAgent(agentId);
@@ -79,6 +85,23 @@ export function memoryAgentChat(deps: MemoryAgentChatDeps): AgentChatApi {
       const planId = planIdOf(agentId);
       if (!deps.docs.has(planId)) throw new ChopinError("not-found", "This chat has not begun, so no turn of the agent is running.");
       return deps.api.abortPlannerTurn(planId);
+    },
+    async handOffAgentChatPlan(agentId, input) {
+      await deps.needAgent(agentId);
+      const planId = planIdOf(agentId);
+      const chat = deps.docs.get(planId);
+      if (!chat) throw new ChopinError("not-found", "This chat has not begun, so it has no plan to hand off.");
+      const key = `${planId}\n${input.clientRequestId}`;
+      let documentId = handoffs.get(key);
+      if (documentId === undefined) {
+        // The double keeps no plan text: the new plan holds the brief (the core's puts the chat plan's Markdown after it).
+        documentId = (await deps.api.createDocument({ title: input.title, markdown: handoffMarkdown(input.brief, ""), shared: chat.shared })).id;
+        handoffs.set(key, documentId);
+      }
+      const made = deps.docs.get(documentId);
+      if (!made) throw new ChopinError("not-found", "The plan this handoff made is no longer on this device (it was deleted), so it was not made again.");
+      const entry = deps.recordHandoff(planId, { text: handoffCardText(made.title), handoff: { documentId, title: made.title }, clientRequestId: `handoff:${documentId}` });
+      return { documentId, entry };
     },
   };
 }

@@ -339,7 +339,9 @@ export function createMemoryBridge(repo?: Repo): MemoryBridge {
         postMessage: (id, input) => api.postMessage(id, input),
         getPlannerState: (id) => api.getPlannerState(id),
         abortPlannerTurn: (id) => api.abortPlannerTurn(id),
+        createDocument: (input) => api.createDocument(input),
       },
+      recordHandoff: (id, input) => conversations.recordHandoff(id, input),
     }),
   };
   /** Replaces the auth state the way the core does: every change is announced. */

@@ -18,6 +18,8 @@ export interface MemoryConversationDeps {
 
 export interface MemoryConversations extends ConversationsApi {
   entriesOf(id: string): ConversationEntryView[];
+  /** This person's card of a plan handed off from their agent chat (issue #27), once per clientRequestId. */
+  recordHandoff(id: string, input: { text: string; handoff: NonNullable<ConversationEntryView["handoff"]>; clientRequestId: string }): ConversationEntryView;
   /** A teammate's (or the Planner's) message arriving, as the relay would bring it: unread, not this person's. */
   receive(id: string, message: Pick<ConversationEntryView, "text" | "author"> & Partial<Pick<ConversationEntryView, "to" | "turn" | "boundary" | "tools" | "denial">>): ConversationEntryView;
 }
@@ -63,6 +65,28 @@ export function memoryConversations(deps: MemoryConversationDeps): MemoryConvers
       entries.push(entry);
       deps.changed(id);
       return entry;
+    },
+    recordHandoff(id, input) {
+      const entries = entriesOf(id);
+      const existing = entries.find((e) => e.id === requests.get(`${id}\n${input.clientRequestId}`));
+      if (existing) return view(id, existing);
+      const entry: ConversationEntryView = {
+        id: (++nextId).toString(16).padStart(32, "0"),
+        seq: (entries.at(-1)?.seq ?? 0) + 1,
+        author: deps.person(),
+        to: "room",
+        text: input.text,
+        at: deps.now(),
+        mine: true,
+        delivery: "local",
+        unread: false,
+        handoff: { ...input.handoff },
+      };
+      entries.push(entry);
+      requests.set(`${id}\n${input.clientRequestId}`, entry.id);
+      readThrough.set(id, entries.length - 1);
+      deps.changed(id);
+      return view(id, entry);
     },
     async readConversation(id, query = {}) {
       const entries = entriesOf(id);
