@@ -66,9 +66,10 @@ describe("the Agents page", () => {
     fireEvent.change(within(form).getByLabelText("Instructions"), { target: { value: "Find the **gaps**." } });
     fireEvent.change(within(form).getByLabelText("Model"), { target: { value: "anthropic" } });
     fireEvent.change(within(form).getByLabelText("Model name"), { target: { value: "claude-x" } });
-    // Read-only tools are on for a new agent; editing the plan is chosen.
+    // Read-only tools are on for a new agent; editing the plan and handing it off are chosen.
     const edit = within(form).getByRole("checkbox", { name: /Edit the plan/ }) as HTMLInputElement;
     expect(edit.checked).toBe(false);
+    expect((within(form).getByRole("checkbox", { name: /hand_off_plan/ }) as HTMLInputElement).checked).toBe(false);
     expect((within(form).getByRole("checkbox", { name: /Read the plan read_plan/ }) as HTMLInputElement).checked).toBe(true);
     fireEvent.click(edit);
     fireEvent.click(within(form).getByRole("checkbox", { name: /Search the repository/ }));
@@ -77,7 +78,7 @@ describe("the Agents page", () => {
     expect(rowNames()).toEqual(["Planner", "Scout"]);
     expect(within(rows()[1]!).getByText(/Anthropic, claude-x · 8 tools/)).toBeTruthy();
     expect(bridge.calls.filter((c) => c.method === "createAgent").at(-1)?.args).toEqual([
-      { name: "Scout", color: "teal", instructions: "Find the **gaps**.", model: { kind: "provider", provider: "anthropic", model: "claude-x" }, tools: AGENT_TOOL_NAMES.filter((t) => t !== "search_repository") },
+      { name: "Scout", color: "teal", instructions: "Find the **gaps**.", model: { kind: "provider", provider: "anthropic", model: "claude-x" }, tools: AGENT_TOOL_NAMES.filter((t) => t !== "search_repository" && t !== "hand_off_plan") },
     ]);
   });
 

@@ -18,6 +18,7 @@ import { useServices } from "../state/app-services.js";
 import { describeError } from "../state/describe-error.js";
 import { formatWhen } from "../format-time.js";
 import { MessageMarkdown } from "./MessageMarkdown.js";
+import { HandoffCard } from "./HandoffCard.js";
 import type { ConversationView } from "./use-conversation.js";
 
 /** Who answers in this conversation, as the transcript names it. */
@@ -67,6 +68,7 @@ function Entry({ entry, agent, actions = {} }: { entry: ConversationEntryView; a
       </div>
       <MessageMarkdown text={entry.text} />
       {entry.references && entry.references.length > 0 && <EntryReferences references={entry.references} />}
+      {entry.handoff && <HandoffCard handoff={entry.handoff} />}
       {entry.tools && entry.tools.length > 0 && (
         <ul className="turn-tools is-summary" aria-label={`Tools ${agent.called} used`}>
           {entry.tools.map((tool, n) => (
