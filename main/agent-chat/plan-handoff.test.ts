@@ -1,6 +1,6 @@
 /**
  * A plan handoff over the real document service and this device's real database (issue #27): the new plan is listed
- * with the brief above the chat plan's Markdown; the same key is the same plan (one after another, at once, and after
+ * with the brief above the chat plan's Markdown, shared exactly when the chat's plan is; the same key is the same plan (one after another, at once, and after
  * a restart at each point in the middle: reserved only, stored but not listed, made but not committed); a handoff whose plan
  * was deleted is not made again; the title and brief bounds at their edges; a plan too large and a database that
  * refuses writes answer typed refusals and list nothing.
@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { MAX_DOCUMENT_MARKDOWN_BYTES, MAX_HANDOFF_BRIEF_BYTES, MAX_TITLE_CHARS } from "../../shared/limits.js";
 import { PLAN_DOCUMENT_SCHEMA_VERSION } from "../../shared/schema/plan-document.js";
-import { fixturesClosedAfterEach, makeFixture, MemoryStorage, type Fixture } from "../documents/test-fixture.js";
+import { fixturesClosedAfterEach, makeFixture, MemoryStorage, TEST_RELAY_URL, type Fixture } from "../documents/test-fixture.js";
 import { readOnlyDatabase } from "../store/full-database.js";
 import { commitHandoff, findHandoff, reserveHandoff } from "../store/plan-handoffs.js";
 import { PlanHandoff, personHandoffKey, toolHandoffKey } from "./plan-handoff.js";
@@ -104,6 +104,17 @@ describe("a plan handoff", () => {
     expect(await listedIds(fx)).toEqual([chatPlanId, reservedOnly, storedOnly, madeOnly].sort());
     expect((await fx.service.getContent(reservedOnly)).markdown).toBe("r\n\n# Launch\n\n- Pick a date\n");
     expect((await fx.service.getContent(storedOnly)).markdown).toBe("s\n\n# Launch\n\n- Pick a date\n");
+  });
+
+  it("shares the new plan with the team when the chat's plan is shared, and keeps it on this device when not", async () => {
+    const fx = await open({ holdsFromStorage: true, relayUrl: TEST_RELAY_URL });
+    const handoff = handoffOf(fx);
+    const teamChat = (await fx.service.createDocument({ title: "Team chat", markdown: "# T", shared: true })).id as DocumentId;
+    const deviceChat = (await fx.service.createDocument({ title: "Device chat", markdown: "# D", shared: false })).id as DocumentId;
+    const fromTeam = await handoff.create({ chatPlanId: teamChat, key: "k", title: "From the team's chat", brief: "b" });
+    const fromDevice = await handoff.create({ chatPlanId: deviceChat, key: "k", title: "From this device's chat", brief: "b" });
+    expect(fx.service.isShared(fromTeam.documentId)).toBe(true);
+    expect(fx.service.isShared(fromDevice.documentId)).toBe(false);
   });
 
   it("does not make again a handed-off plan that was deleted since", async () => {
