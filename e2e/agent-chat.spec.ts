@@ -6,7 +6,8 @@
  * `/new` from the composer's slash command shows its divider without asking the model; a send the core refuses (agent
  * chat turned off before this window heard of it) keeps its words and its Retry is sent once it is on again; a long
  * history shows its newest page with earlier messages on request; agent chat turned off says so and keeps the draft.
- * Each of these screens is screenshotted in the light and dark themes and every text on it checked for legibility.
+ * A handoff, by the agent's tool and by the person's action, shows as a card that stays across `/new` and a reload and
+ * opens the new plan. Each of these screens is screenshotted in the light and dark themes and every text on it checked for legibility.
  */
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { illegibleTexts } from "./support/legibility.js";
@@ -174,4 +175,46 @@ test("a chat with an agent: first conversation, returning, working, stopped, ses
   await client.api.updateExperimentalSettings({ enableAgentChat: true });
   await expect(box(page)).toBeEnabled();
   await expect(box(page)).toHaveValue("A thought for later");
+});
+
+test("a handoff: the agent's and the person's handed-off plans show as cards that open them, kept across /new and a reload", async ({ browser }) => {
+  test.setTimeout(240_000);
+  model = await startPlannerModel();
+  const core = await startCore(tempDir("agent-chat-handoff"), model.args, model.env);
+  client = await connectCoreApi(core.ready);
+  await client.api.updateSettings({ displayName: "Ada" });
+  await client.api.updateExperimentalSettings({ enableAgentChat: true });
+  await client.api.createAgent({ name: "Scout", color: "teal", tools: ["read_plan", "edit_plan", "hand_off_plan"] });
+  const { page } = await openWindow(browser, core.ready.url);
+  await openChatWithScout(page);
+
+  // The agent hands the plan off with its tool: the plan is made (and listed) before its card shows in the chat.
+  const call = { name: "hand_off_plan", arguments: { title: "Spring launch", brief: "For the spring launch: dates and owners." } };
+  model.fake.script({ toolCalls: [call] }, { text: "Handed off as Spring launch." });
+  await send(page, "Hand off what we have as Spring launch");
+  const agentCard = messages(page).getByRole("region", { name: "Handed-off plan: Spring launch" });
+  await expect(agentCard).toBeVisible({ timeout: 60_000 });
+  await expect(messages(page).getByText("Handed off as Spring launch.")).toBeVisible({ timeout: 60_000 });
+  expect((await client.api.listDocuments()).map((d) => d.title)).toEqual(["Spring launch"]);
+
+  // The person hands it off too, from the chat's header.
+  await page.getByRole("button", { name: "Hand off plan" }).click();
+  const dialog = page.getByRole("dialog", { name: "Hand off the plan" });
+  await dialog.getByRole("textbox", { name: "Title" }).fill("Launch checklist");
+  await dialog.getByRole("textbox", { name: "Brief" }).fill("What must be done before the launch.");
+  await dialog.getByRole("button", { name: "Hand off" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(messages(page).getByRole("region", { name: "Handed-off plan: Launch checklist" })).toBeVisible({ timeout: 30_000 });
+  await shotInBothThemes(page, "handoff card");
+
+  // The cards are durable: after /new and a reload both are there, and a card opens its plan.
+  await send(page, "/new");
+  await expect(messages(page).getByRole("separator", { name: "New session: Scout starts afresh from here" })).toBeVisible({ timeout: 60_000 });
+  await page.reload();
+  await expect(page.getByRole("button", { name: "New document" })).toBeVisible();
+  await openChatWithScout(page);
+  await expect(agentCard).toBeVisible();
+  await expect(messages(page).getByRole("region", { name: "Handed-off plan: Launch checklist" })).toBeVisible();
+  await agentCard.getByRole("button", { name: "Open Spring launch" }).click();
+  await expect(page.getByRole("textbox", { name: "Document title" })).toHaveValue("Spring launch");
 });

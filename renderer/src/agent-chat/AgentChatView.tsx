@@ -20,6 +20,7 @@ import { Composer } from "../conversation/Composer.js";
 import { useServices } from "../state/app-services.js";
 import { useExperimentalSettings } from "../state/use-experimental-settings.js";
 import { ChatTranscript } from "./ChatTranscript.js";
+import { HandoffAction } from "./HandoffAction.js";
 import { OutboxMessages } from "./OutboxMessages.js";
 import { useAgentChat, type AgentChatModel } from "./use-agent-chat.js";
 import { useRecordChatVisit } from "./use-chat-visit.js";
@@ -62,8 +63,8 @@ export function AgentChatView({ agentId }: { agentId: string }) {
           )}
         </div>
         <div className="agent-chat-actions">
-          {/* HandoffAction (issue #27, another part of the work): renderer/src/agent-chat/HandoffAction.tsx renders here,
-              before the gear, given the agent and the chat's plan (model.planId). */}
+          {/* The person hands the drafted plan off (a chat begun and taking messages); the agent can, with hand_off_plan. */}
+          {model.planId !== null && <HandoffAction agentId={agentId} disabled={disabled !== null} />}
           {agent && (
             <button type="button" className="icon-button" aria-label={`Configure ${agent.name}`} title={`Configure ${agent.name}`} onClick={() => ui.getState().configureAgent(agentId)}>
               <Icon name="gear" />
