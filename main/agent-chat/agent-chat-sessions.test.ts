@@ -143,6 +143,39 @@ describe("an agent chat's session boundaries", () => {
     expect(core.planner.runtimeSessions()).toBe(1);
   });
 
+  it("two /new queued separately are two boundaries, one session generation each, processed in order without the model", { timeout: 120_000 }, async () => {
+    const { core, model } = await setup();
+    const scout = await core.api.createAgent({ name: "Scout" });
+    model.script({ text: "Noted: tulips." }, { text: "A fresh start." });
+    const first = delivered(await core.api.sendAgentChat(scout.id, { text: "Remember tulips.", clientRequestId: "q-1" }));
+    const planId = first.planId as DocumentId;
+    await waitFor(async () => (await answerTo(core, planId, first.entry.id)) !== undefined, "the first answer", 60_000);
+    // Two resets and a follow-up sent at once: admitted in call order, each its own command.
+    const [reset1, reset2, ask] = (
+      await Promise.all([
+        core.api.sendAgentChat(scout.id, { text: "/new", clientRequestId: "q-new-1" }),
+        core.api.sendAgentChat(scout.id, { text: "/new", clientRequestId: "q-new-2" }),
+        core.api.sendAgentChat(scout.id, { text: "What should I remember?", clientRequestId: "q-ask" }),
+      ])
+    ).map(delivered);
+    await waitFor(async () => (await answerTo(core, planId, ask!.entry.id)) !== undefined, "the follow-up answered", 60_000);
+    const all = await entries(core, planId);
+    const boundaries = all.filter((e) => e.boundary);
+    expect(boundaries.map((e) => [e.turn?.id, e.sessionGeneration])).toEqual([
+      [reset1!.entry.id, 1],
+      [reset2!.entry.id, 2],
+    ]);
+    const answer = (await answerTo(core, planId, ask!.entry.id))!;
+    expect(answer).toMatchObject({ text: "A fresh start.", sessionGeneration: 2 });
+    const order = (id: string) => all.findIndex((e) => e.id === id);
+    expect(order(boundaries[0]!.id)).toBeLessThan(order(boundaries[1]!.id));
+    expect(order(boundaries[1]!.id)).toBeLessThan(order(answer.id));
+    // The model was asked twice: the first message and the follow-up, never for a reset; the follow-up's session
+    // holds nothing from before the boundaries.
+    expect(model.requests).toHaveLength(2);
+    expect(JSON.stringify(model.requests[1]!.body)).not.toContain("tulips");
+  });
+
   it("carries the chat directive on the first turn, after /new and after a restart, after the base directive and before the agent's instructions", { timeout: 150_000 }, async () => {
     const { core, model, dir } = await setup();
     const scout = await core.api.createAgent({ name: "Scout", instructions: "Be brief." });
