@@ -100,4 +100,31 @@ describe("this device's agent chat outbox", () => {
     expect(outbox.byRequest("d-1")).not.toBeNull();
     expect(outbox.byRequest("waiting")).toEqual(waiting);
   });
+
+  it("discards a send only while it is not delivered, by the DELETE's own WHERE; its key then queues a new send at the end", () => {
+    const { outbox } = opened();
+    const a = outbox.queue(chat, "a", "one", 1).row;
+    const b = outbox.queue(chat, "b", "two", 2).row;
+    outbox.queue(chat, "c", "three", 3);
+    outbox.delivered(a.seq, "entry-a", 4);
+    // Delivered: the statement itself keeps it, whatever the caller believed.
+    expect(outbox.discard("a", chat.agentId, chat.person)).toBe(false);
+    expect(outbox.byRequest("a")).toMatchObject({ entryId: "entry-a", deliveredAt: 4 });
+    // Another agent's or person's key is not theirs to discard.
+    expect(outbox.discard("b", "scout", chat.person)).toBe(false);
+    expect(outbox.discard("b", chat.agentId, "github:bob")).toBe(false);
+    expect(outbox.stillUndelivered(b.seq)).toBe(true);
+    // Refused for good or waiting, it goes; twice is nothing.
+    outbox.refused(b.seq, { code: "invalid-document", message: "Unreadable." }, true, 5);
+    expect(outbox.discard("b", chat.agentId, chat.person)).toBe(true);
+    expect(outbox.discard("b", chat.agentId, chat.person)).toBe(false);
+    expect(outbox.byRequest("b")).toBeNull();
+    expect(outbox.stillUndelivered(b.seq)).toBe(false);
+    expect(outbox.stillUndelivered(a.seq)).toBe(false);
+    // The key is free again: a new send, with another text even, after the ones still waiting.
+    const again = outbox.queue(chat, "b", "two, rewritten", 6);
+    expect(again).toMatchObject({ inserted: true, row: { text: "two, rewritten", error: null, failedAt: null } });
+    expect(again.row.seq).toBeGreaterThan(b.seq);
+    expect(outbox.undelivered(chat.scope, chat.person).map((r) => r.clientRequestId)).toEqual(["c", "b"]);
+  });
 });

@@ -9,7 +9,9 @@
  *  - a row's chat (scope, agent, person) and text never change, except that a 'pending' scope (the relay's team not
  *    known when queued) becomes that relay's team once it is known;
  *  - a person keeps at most MAX_AGENT_CHAT_UNDELIVERED_PER_PERSON rows not delivered; delivered rows are kept, the newest
- *    AGENT_CHAT_DELIVERED_ROWS_KEPT, so retries of recent sends find them.
+ *    AGENT_CHAT_DELIVERED_ROWS_KEPT, so retries of recent sends find them;
+ *  - a discarded send's row is deleted only while it is not delivered, by the DELETE's own WHERE (never a delivered
+ *    one, whatever the code read before); its key is then free, so a later send with it is a new row at the end.
  */
 import type { Database } from "better-sqlite3";
 import { ChopinError, type ErrorShape } from "../../shared/errors.js";
@@ -149,6 +151,19 @@ export class AgentChatOutboxRecords {
   /** A send refused for good was sent again (same key, same message): it waits to be tried again, in its place. */
   rearm(seq: number): void {
     this.db.prepare("UPDATE agent_chat_outbox SET failed_at = NULL WHERE seq = ?").run(seq);
+  }
+
+  /**
+   * Discards the person's send to the agent under this key: deleted only while not delivered (the statement's WHERE
+   * decides, not a read before it). True when a row was deleted.
+   */
+  discard(clientRequestId: string, agentId: string, person: string): boolean {
+    return this.db.prepare("DELETE FROM agent_chat_outbox WHERE client_request_id = ? AND agent_id = ? AND person = ? AND delivered_at IS NULL").run(clientRequestId, agentId, person).changes === 1;
+  }
+
+  /** The row at `seq` is still there and not delivered (not discarded meanwhile): the drain asks before delivering it. */
+  stillUndelivered(seq: number): boolean {
+    return this.db.prepare("SELECT 1 FROM agent_chat_outbox WHERE seq = ? AND delivered_at IS NULL").get(seq) !== undefined;
   }
 
   #bySeq(seq: number): OutboxRow | null {
