@@ -185,6 +185,7 @@ export const API_ARGUMENTS = {
       clientRequestId,
     }),
   ]),
+  discardAgentChatSend: z.tuple([agentId, clientRequestId]),
   stopAgentChat: z.tuple([agentId]),
   listAgentChats: z.tuple([]),
   handOffAgentChatPlan: z.tuple([

@@ -71,6 +71,25 @@ export function agentChatContractCases(run: ContractCase): void {
     expect(delivered(await api.sendAgentChat(scout.id, { text: "Draft a launch plan", clientRequestId: "k-1" }))).toMatchObject({ created: false, entry: { id: sent.entry.id } });
   });
 
+  run("a discard is refused for a delivered send (it is in the conversation) and an unknown key, in words while agent chat is off; bad arguments name the field", async ({ api }) => {
+    await expect(api.discardAgentChatSend(PLANNER_AGENT_ID, "d-1")).rejects.toMatchObject(disabled);
+    await api.updateExperimentalSettings({ enableAgentChat: true });
+    const scout = await api.createAgent({ name: "Scout" });
+    await expect(api.discardAgentChatSend(scout.id, "never-sent")).rejects.toMatchObject({ code: "not-found" });
+    const sent = delivered(await api.sendAgentChat(scout.id, { text: "Draft a launch plan", clientRequestId: "d-1" }));
+    await expect(api.discardAgentChatSend(scout.id, "d-1")).rejects.toMatchObject({ code: "revision-conflict", message: expect.stringMatching(/in the conversation.*Withdraw it there/), details: { entryId: sent.entry.id } });
+    // The key is this agent's send: another chat holds nothing under it. An agent unknown here asks nothing more.
+    await expect(api.discardAgentChatSend(PLANNER_AGENT_ID, "d-1")).rejects.toMatchObject({ code: "not-found" });
+    await expect(api.discardAgentChatSend(unknownAgent, "d-1")).rejects.toMatchObject({ code: "not-found" });
+    for (const args of [["Not an id", "d-1"], [scout.id, ""], [scout.id, "x".repeat(MAX_CLIENT_REQUEST_ID_CHARS + 1)], [scout.id]]) {
+      await expect((api.discardAgentChatSend as (...a: unknown[]) => Promise<unknown>)(...args)).rejects.toMatchObject({ code: "invalid-input" });
+    }
+    // Nothing moved: the message is still the chat's one entry, and nothing waits.
+    const chat = await api.readAgentChat(scout.id);
+    expect(chat!.page!.entries.map((e) => e.id)).toEqual([sent.entry.id]);
+    expect(chat!.outbox).toEqual([]);
+  });
+
   run("the table of chats lists every chat begun in the scope, once, with whose it is; refused while agent chat is off", async ({ api }) => {
     await expect(api.listAgentChats()).rejects.toMatchObject(disabled);
     await api.updateExperimentalSettings({ enableAgentChat: true });

@@ -603,6 +603,14 @@ export interface AgentChatApi {
    * every device of the person) and posts to the agent. Answers `queued` when it cannot be delivered now.
    */
   sendAgentChat(agentId: string, input: AgentChatSendInput): Promise<AgentChatSendResult>;
+  /**
+   * Discards a send of this person to the agent that waits in this device's outbox ('waiting' or 'failed'), answering
+   * what it was; never one delivered ('revision-conflict': it is in the conversation, withdraw it there) nor, while the
+   * outbox is delivering it, before that delivery settles (the call waits for it). 'not-found' when nothing waits
+   * under that key in this chat. Refuses only while agent chat is off, not for a removed agent (its sends can go).
+   * Says "agent-chat-outbox-changed". The key is then free: a later send with it is a new send.
+   */
+  discardAgentChatSend(agentId: string, clientRequestId: string): Promise<AgentChatOutboxMessage>;
   /** Stops the agent's running turn ('not-found' when none runs); recorded in the chat as who stopped it. */
   stopAgentChat(agentId: string): Promise<ConversationEntryView>;
   /**
@@ -710,7 +718,7 @@ export interface ChopinEvents {
   "experimental-settings-changed": ExperimentalSettings;
   /** The agent profiles changed (here, or a teammate's edit arrived), or which ones apply (the relay changed); only while agent chat is on. */
   "agents-changed": AgentList;
-  /** A send to this agent's chat was queued in this device's outbox, delivered from it, or refused (issue #27). */
+  /** A send to this agent's chat was queued in this device's outbox, delivered from it, refused, or discarded (issue #27). */
   "agent-chat-outbox-changed": { agentId: string };
   /** The sidebar's Agents changed: a star (here or on another of this person's devices), a visit, a profile, the scope or the person; only while agent chat is on. */
   "agent-sidebar-changed": AgentSidebar;
@@ -787,6 +795,7 @@ export const API_METHODS = [
   "recordAgentChatVisit",
   "readAgentChat",
   "sendAgentChat",
+  "discardAgentChatSend",
   "stopAgentChat",
   "listAgentChats",
   "handOffAgentChatPlan",

@@ -7,10 +7,11 @@ import type { AgentChatApi } from "../../shared/api.js";
 import { checkedApi } from "../util/checked-api.js";
 import type { AgentChatService } from "./agent-chat-service.js";
 
-export function createAgentChatApi(chats: Pick<AgentChatService, "read" | "send" | "stop" | "list" | "handOff">): AgentChatApi {
+export function createAgentChatApi(chats: Pick<AgentChatService, "read" | "send" | "discard" | "stop" | "list" | "handOff">): AgentChatApi {
   return checkedApi<AgentChatApi>({
     readAgentChat: (agentId, query) => chats.read(agentId, query),
     sendAgentChat: (agentId, input) => chats.send(agentId, input),
+    discardAgentChatSend: (agentId, clientRequestId) => chats.discard(agentId, clientRequestId),
     stopAgentChat: (agentId) => chats.stop(agentId),
     listAgentChats: () => chats.list(),
     handOffAgentChatPlan: (agentId, input) => chats.handOff(agentId, input),

@@ -19,7 +19,7 @@
  *    (PlannerOwnership's eligibility).
  */
 import type { DocumentId } from "@automerge/automerge-repo";
-import type { AgentChat, AgentChatHandoffInput, AgentChatHandoffResult, AgentChatListing, AgentChatNotBegun, AgentChatSendInput, AgentChatSendResult, AgentProfile, ConversationEntryView, ConversationPage, ConversationQuery, DocumentDetail, PlannerState, PostMessageInput, PostMessageResult } from "../../shared/api.js";
+import type { AgentChat, AgentChatHandoffInput, AgentChatOutboxMessage, AgentChatHandoffResult, AgentChatListing, AgentChatNotBegun, AgentChatSendInput, AgentChatSendResult, AgentProfile, ConversationEntryView, ConversationPage, ConversationQuery, DocumentDetail, PlannerState, PostMessageInput, PostMessageResult } from "../../shared/api.js";
 import { agentChatState } from "../../shared/agent-chat-state.js";
 import { ChopinError } from "../../shared/errors.js";
 import { agentChatGenesis, agentChatIdOf, type AgentChatKey, type AgentChatScope } from "../../shared/node/agent-chat-identity.js";
@@ -118,6 +118,15 @@ export class AgentChatService {
       const { scope, person } = this.#here();
       return { scope, agentId, person };
     }, input);
+  }
+
+  /**
+   * Discards a send of this person to the agent that waits in this device's outbox (chat-outbox.ts). Asks only the
+   * switch, not the agent: a removed agent's refused sends are listed nowhere else, and this is what removes them.
+   */
+  async discard(agentId: string, clientRequestId: string): Promise<AgentChatOutboxMessage> {
+    await this.#deps.profiles.find(PLANNER_AGENT_ID);
+    return this.#outbox.discard({ agentId, person: this.#deps.personKey() }, clientRequestId);
   }
 
   /** Delivers queued sends that can be now (the team became known, the person or the switch changed, the app started). */

@@ -12,7 +12,11 @@
  *    clientRequestId), so a delivery repeated after the app died between posting and marking makes nothing twice;
  *  - a row is delivered only while this app is in its chat's scope as its person; otherwise it waits, untouched;
  *  - a refusal for good (the agent removed, the plan unreadable...) is kept on the row and shown, never dropped: the
- *    later rows go on, and sending it again tries again; once closing, nothing is marked and nothing new begins.
+ *    later rows go on, and sending it again tries again; once closing, nothing is marked and nothing new begins;
+ *  - a discard removes a row only while it is not delivered and never the row the drain is delivering: it waits for
+ *    that delivery to settle (moments: a local post), then deletes if still undelivered or refuses as delivered. The
+ *    drain asks that each row is still there just before delivering it, in the same synchronous stretch that names
+ *    it the row being delivered, so a row discarded after the drain listed it is never delivered.
  */
 import type { DocumentId } from "@automerge/automerge-repo";
 import type { AgentChatOutboxMessage, AgentChatSendInput, AgentChatSendResult, ConversationEntryView } from "../../shared/api.js";
@@ -21,6 +25,9 @@ import type { AgentChatOutboxRecords, OutboxChat, OutboxRow, OutboxScope } from 
 
 /** Refusals no later attempt would change by itself: kept on the row, which is not tried again until sent again. */
 const REFUSED_FOR_GOOD: ReadonlySet<ErrorCode> = new Set(["agent-not-found", "invalid-document", "forbidden", "document-archived", "invalid-input", "too-large", "not-found"]);
+
+/** A send whose row was discarded while it waited for the drain: it was not delivered, and is not kept. */
+const DISCARDED_WHILE_SENT = "This message was discarded before it was delivered, so it was not sent.";
 
 export interface Delivered {
   planId: DocumentId;
@@ -66,6 +73,8 @@ export class ChatOutbox {
   #draining: Promise<void> | null = null;
   #again = false;
   #closed = false;
+  /** The row the drain is delivering now, and its delivery and marking settling. */
+  #delivering: { clientRequestId: string; settled: Promise<unknown> } | null = null;
   /** Sends waiting for their own row's outcome (by clientRequestId, how many), and the outcomes a drain left them. */
   readonly #waiters = new Map<string, number>();
   readonly #outcomes = new Map<string, Outcome>();
@@ -105,8 +114,31 @@ export class ChatOutbox {
     // Created: this delivery made the entry (a send refused for good, then sent again, makes it now).
     if (outcome && "delivered" in outcome) return { queued: false, ...outcome.delivered };
     if (outcome) throw new ChopinError(outcome.refused.code, outcome.refused.message);
-    const now = this.#deps.records.byRequest(id) ?? row;
+    const now = this.#deps.records.byRequest(id);
+    if (now === null) throw new ChopinError("not-found", DISCARDED_WHILE_SENT);
     return { queued: true, planId: null, entry: null, created: inserted, message: outboxMessageOf(now) };
+  }
+
+  /**
+   * Discards the person's send to the agent under `clientRequestId` while it is not delivered (waiting or refused for
+   * good) and answers what it was. Waits while the drain is delivering that very row: the answer is then what that
+   * delivery settled. 'revision-conflict' when it is delivered (it is in the conversation: withdraw it there),
+   * 'not-found' when nothing is kept under that key for this chat (never sent here, discarded already, or delivered
+   * so long ago that its row is gone).
+   */
+  async discard(chat: { agentId: string; person: string }, clientRequestId: string): Promise<AgentChatOutboxMessage> {
+    // A loop: once that delivery settles, a later pass may take the same row up again (it was kept waiting).
+    for (let current = this.#delivering; current?.clientRequestId === clientRequestId; current = this.#delivering) await current.settled;
+    // From here to the DELETE is one synchronous stretch: the drain cannot take the row up in between.
+    const row = this.#deps.records.byRequest(clientRequestId);
+    if (row === null || row.agentId !== chat.agentId || row.person !== chat.person) {
+      throw new ChopinError("not-found", "No message of yours to this agent waits under that clientRequestId (it was never sent from this device, or was discarded already), so nothing was discarded.");
+    }
+    if (row.deliveredAt !== null || !this.#deps.records.discard(clientRequestId, chat.agentId, chat.person)) {
+      throw new ChopinError("revision-conflict", "This message was already delivered: it is in the conversation, so it was not discarded. Withdraw it there instead.", { entryId: row.entryId });
+    }
+    this.#deps.changed?.(row.agentId);
+    return outboxMessageOf(row);
   }
 
   /** This chat's sends not delivered yet, in send order (those refused for good too). */
@@ -150,20 +182,35 @@ export class ChatOutbox {
       // The scope or the person changed under the drain: the change drains again, with its own rows.
       const still = this.#deps.here();
       if (this.#closed || !sameScope(still.scope, row.scope) || still.person !== row.person) return;
+      // Discarded since this pass listed it: never delivered. Asked in the same stretch that names it the drain's row.
+      if (!this.#deps.records.stillUndelivered(row.seq)) continue;
+      const step = this.#deliverOne(row);
+      this.#delivering = { clientRequestId: row.clientRequestId, settled: step.catch(() => undefined) };
       try {
-        const delivered = await this.#deps.deliver(row);
-        this.#deps.records.delivered(row.seq, delivered.entry.id, this.#now());
-        this.#deps.changed?.(row.agentId);
-        this.#settle(row.clientRequestId, { delivered });
-      } catch (error) {
-        if (this.#closed) return; // Stopping: the row waits for the next run, untouched.
-        const shape = shapeOf(error);
-        const forGood = REFUSED_FOR_GOOD.has(shape.code);
-        this.#deps.records.refused(row.seq, shape, forGood, this.#now());
-        this.#deps.changed?.(row.agentId);
-        if (!forGood) return; // The later rows wait behind it, in order.
-        this.#settle(row.clientRequestId, { refused: shape });
+        if ((await step) === "stop") return;
+      } finally {
+        this.#delivering = null;
       }
+    }
+  }
+
+  /** Delivers one row and marks it: "stop" when the later rows must wait (kept waiting, or closing). */
+  async #deliverOne(row: OutboxRow): Promise<"next" | "stop"> {
+    try {
+      const delivered = await this.#deps.deliver(row);
+      this.#deps.records.delivered(row.seq, delivered.entry.id, this.#now());
+      this.#deps.changed?.(row.agentId);
+      this.#settle(row.clientRequestId, { delivered });
+      return "next";
+    } catch (error) {
+      if (this.#closed) return "stop"; // Stopping: the row waits for the next run, untouched.
+      const shape = shapeOf(error);
+      const forGood = REFUSED_FOR_GOOD.has(shape.code);
+      this.#deps.records.refused(row.seq, shape, forGood, this.#now());
+      this.#deps.changed?.(row.agentId);
+      if (!forGood) return "stop"; // The later rows wait behind it, in order.
+      this.#settle(row.clientRequestId, { refused: shape });
+      return "next";
     }
   }
 

@@ -4,7 +4,7 @@
  * `agentChat`, left out of the list) with its conversation, begun by the first send, as in the core; its state is
  * the core's own rule (shared/agent-chat-state.ts). Its outbox delivers every send at once (the double is local-only
  * and never stops), so nothing is ever queued, but a key reused for another text or agent is refused as the core's
- * outbox refuses it.
+ * outbox refuses it, and a discard is refused as the core refuses it for a delivered send or an unknown key.
  */
 import type { AgentChatApi, ChopinApi, DocumentDetail } from "../../../shared/api.js";
 import { agentChatState } from "../../../shared/agent-chat-state.js";
@@ -32,7 +32,7 @@ function personOf(key: string): { key: string; name?: string; login?: string } {
 
 export function memoryAgentChat(deps: MemoryAgentChatDeps): AgentChatApi {
   const planIdOf = (agentId: string) => `chat-${agentId}-${deps.person()}`;
-  const sends = new Map<string, { agentId: string; text: string }>();
+  const sends = new Map<string, { agentId: string; text: string; entryId?: string }>();
   /** (chat plan, clientRequestId) -> the plan it made: the double's stand-in for the core's plan_handoffs table. */
   const handoffs = new Map<string, string>();
   return {
@@ -71,7 +71,17 @@ export function memoryAgentChat(deps: MemoryAgentChatDeps): AgentChatApi {
         });
       }
       const { entry, created } = await deps.api.postMessage(planId, { text: input.text, to: "planner", clientRequestId: input.clientRequestId });
+      sends.set(input.clientRequestId, { agentId, text: input.text, entryId: entry.id });
       return { queued: false, planId, entry, created };
+    },
+    async discardAgentChatSend(agentId, clientRequestId) {
+      // As the core, only the switch is asked: then every send of this chat was delivered, or none has that key.
+      await deps.needAgent("planner");
+      const send = sends.get(clientRequestId);
+      if (send?.agentId !== agentId) {
+        throw new ChopinError("not-found", "No message of yours to this agent waits under that clientRequestId (it was never sent from this device, or was discarded already), so nothing was discarded.");
+      }
+      throw new ChopinError("revision-conflict", "This message was already delivered: it is in the conversation, so it was not discarded. Withdraw it there instead.", { entryId: send.entryId ?? null });
     },
     async listAgentChats() {
       // The double is local-only: its table is the chats begun here (and any a test put in `docs`), oldest first.
