@@ -3,7 +3,8 @@
  * down since the app was set up) wait on the device, answered 'queued' and listed by the chat's read; a retry is the
  * same queued send and a reused key another text is refused. Then either the team becomes known while the app runs,
  * or the app is closed and a new core starts on the same data folder with the relay reachable: each send is delivered
- * exactly once, in send order, and a teammate reads them so through the relay.
+ * exactly once, in send order, and a teammate reads them so through the relay. A waiting send discarded meanwhile is
+ * never delivered, while the ones around it are, in order.
  */
 import type { DocumentId } from "@automerge/automerge-repo";
 import { describe, expect, it } from "vitest";
@@ -99,5 +100,26 @@ describe("the agent chat outbox while the relay's team is pending", () => {
     await relayAt(relay.dataDir, relay.port);
     const chat = await waitFor(() => deliveredTexts(alice.api, 2), "the queued sends were delivered once the team was known", 60_000);
     expect(chat.texts).toEqual(["written offline", "and another"]);
+  });
+
+  it("never delivers a waiting send discarded while the team was pending; the ones around it go, in order", { timeout: 120_000 }, async () => {
+    const relay = await stoppedRelay();
+    const alice = await core(dir("chopin-outbox-alice-"), { relayUrl: relay.url, relayToken: relay.alice });
+    for (const [i, text] of ["before", "changed my mind", "after"].entries()) queued(await alice.api.sendAgentChat(PLANNER_AGENT_ID, { text, clientRequestId: `d-${i}` }));
+    const moved: string[] = [];
+    alice.events.on("agent-chat-outbox-changed", ({ agentId }) => moved.push(agentId));
+    expect(await alice.api.discardAgentChatSend(PLANNER_AGENT_ID, "d-1")).toMatchObject({ clientRequestId: "d-1", text: "changed my mind", status: "waiting" });
+    expect(moved).toEqual([PLANNER_AGENT_ID]);
+    expect((await alice.api.readAgentChat(PLANNER_AGENT_ID))!.outbox.map((m) => m.text)).toEqual(["before", "after"]);
+
+    await relayAt(relay.dataDir, relay.port);
+    const chat = await waitFor(() => deliveredTexts(alice.api, 2), "the sends left were delivered once the team was known", 60_000);
+    expect(chat.texts).toEqual(["before", "after"]);
+    // Through the relay as well: the teammate's copy holds exactly those two.
+    const bob = await core(dir("chopin-outbox-bob-"), { relayUrl: relay.url, relayToken: relay.bob });
+    const read = async () => (await bob.api.readConversation(chat.planId).catch(() => null))?.entries.map((e) => e.text) ?? [];
+    await waitFor(async () => (await read()).length === 2, "bob reads the chat", 60_000);
+    expect(await read()).toEqual(["before", "after"]);
+    await expect(alice.api.discardAgentChatSend(PLANNER_AGENT_ID, "d-0")).rejects.toMatchObject({ code: "revision-conflict" });
   });
 });

@@ -3,8 +3,9 @@
  * the transcript holds only the person's messages): sends made at once arrive in send order, in each chat; a send whose
  * delivery was posted but never marked (the app died between the two) is delivered again at the next start as the
  * same entry, once; a send refused for good (its chat's plan archived) is kept and listed as failed with its error,
- * never dropped, later sends go on, and sending it again delivers it. Each move of a send is said to the windows
- * ("agent-chat-outbox-changed").
+ * never dropped, later sends go on, and sending it again delivers it; discarded instead, it is gone and never
+ * delivered, a delivered send cannot be discarded, and its key sent later is a new send. Each move of a send is said
+ * to the windows ("agent-chat-outbox-changed").
  */
 import BetterSqlite3 from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -97,5 +98,37 @@ describe("the agent chat outbox on one device", () => {
       { id: again.entry.id, text: "refused" },
     ]);
     expect((await core.api.readAgentChat(scout.id))!.outbox).toEqual([]);
+  });
+
+  it("discards a send refused for good: gone from the chat and never delivered; a delivered one is refused; its key later is a new send", { timeout: 60_000 }, async () => {
+    const core = await start(dir("chopin-outbox-discard-"));
+    const scout = await core.api.createAgent({ name: "Scout" });
+    const moved: string[] = [];
+    core.events.on("agent-chat-outbox-changed", ({ agentId }) => moved.push(agentId));
+    const first = delivered(await core.api.sendAgentChat(scout.id, { text: "first", clientRequestId: "x-1" }));
+    await core.api.archiveDocument(first.planId);
+    await expect(core.api.sendAgentChat(scout.id, { text: "refused", clientRequestId: "x-2" })).rejects.toMatchObject({ code: "document-archived" });
+    expect((await core.api.readAgentChat(scout.id))!.outbox).toMatchObject([{ clientRequestId: "x-2", status: "failed" }]);
+
+    const heard = moved.length;
+    expect(await core.api.discardAgentChatSend(scout.id, "x-2")).toMatchObject({ clientRequestId: "x-2", text: "refused", status: "failed", error: { code: "document-archived" } });
+    expect(moved.slice(heard)).toEqual([scout.id]);
+    expect(await core.api.readAgentChat(scout.id)).toMatchObject({ planId: first.planId, outbox: [] });
+    await expect(core.api.discardAgentChatSend(scout.id, "x-2")).rejects.toMatchObject({ code: "not-found" });
+    // Delivered: in the conversation, refused, nothing moved.
+    await expect(core.api.discardAgentChatSend(scout.id, "x-1")).rejects.toMatchObject({ code: "revision-conflict", details: { entryId: first.entry.id } });
+    expect(moved.slice(heard)).toEqual([scout.id]);
+
+    // The chat takes messages again: what is delivered now never includes the discarded one.
+    await core.api.restoreDocument(first.planId);
+    const later = delivered(await core.api.sendAgentChat(scout.id, { text: "later", clientRequestId: "x-3" }));
+    expect(await messages(core.api, scout.id)).toEqual([
+      { id: first.entry.id, text: "first" },
+      { id: later.entry.id, text: "later" },
+    ]);
+    // The discarded key sent again (other words, even) is a new send, delivered after the others.
+    const again = delivered(await core.api.sendAgentChat(scout.id, { text: "refused, rewritten", clientRequestId: "x-2" }));
+    expect(again.created).toBe(true);
+    expect((await messages(core.api, scout.id)).map((m) => m.text)).toEqual(["first", "later", "refused, rewritten"]);
   });
 });
