@@ -8,15 +8,16 @@
  *
  * What must stay true: while agent chat is off here the chat gives way to a sentence saying so, and the draft stays in
  * the composer (the view stays mounted), to be sent once it is on again; a failed send keeps its words, says why and
- * offers a Retry carrying the same clientRequestId (use-agent-chat.ts).
+ * offers a Retry carrying the same clientRequestId (use-agent-chat.ts); a send discarded from the outbox puts its
+ * words back into the composer when it is empty (OutboxMessages.tsx asks first when it is not).
  */
-import { useId } from "react";
+import { useId, useRef, type RefObject } from "react";
 import type { AgentProfile } from "../../../shared/api.js";
 import { AgentAvatar } from "../agents/AgentAvatar.js";
 import { useAgents } from "../agents/use-agents.js";
 import { Icon } from "../components/Icons.js";
 import { useWindowTitle } from "../components/window-title.js";
-import { Composer } from "../conversation/Composer.js";
+import { Composer, type ComposerHandle } from "../conversation/Composer.js";
 import { useServices } from "../state/app-services.js";
 import { useExperimentalSettings } from "../state/use-experimental-settings.js";
 import { ChatTranscript } from "./ChatTranscript.js";
@@ -44,6 +45,7 @@ export function AgentChatView({ agentId }: { agentId: string }) {
   const agent: AgentProfile | undefined = agents.list?.agents.find((a) => a.id === agentId);
   const name = agent?.name ?? "";
   const model = useAgentChat(agentId, settings?.agentChatOn === true);
+  const composer = useRef<ComposerHandle>(null);
   const gone = agents.list !== null && !agent;
   // Showing the chat is a visit: the sidebar's recents are made of these only.
   useRecordChatVisit(settings?.agentChatOn === true ? agentId : null);
@@ -77,14 +79,14 @@ export function AgentChatView({ agentId }: { agentId: string }) {
           {AGENT_CHAT_OFF}
         </p>
       ) : (
-        <ChatBody model={model} name={name} gone={gone} color={agent?.color} />
+        <ChatBody model={model} name={name} gone={gone} color={agent?.color} composer={composer} />
       )}
-      <Composer draftId={model.planId} disabled={disabled} chat={{ agentName: name || "the agent", unsent: model.unsent }} onSend={(text) => model.send(text)} />
+      <Composer handle={composer} draftId={model.planId} disabled={disabled} chat={{ agentName: name || "the agent", unsent: model.unsent }} onSend={(text) => model.send(text)} />
     </section>
   );
 }
 
-function ChatBody({ model, name, gone, color }: { model: AgentChatModel; name: string; gone: boolean; color: AgentProfile["color"] | undefined }) {
+function ChatBody({ model, name, gone, color, composer }: { model: AgentChatModel; name: string; gone: boolean; color: AgentProfile["color"] | undefined; composer: RefObject<ComposerHandle | null> }) {
   return (
     <>
       {gone && (
@@ -108,7 +110,22 @@ function ChatBody({ model, name, gone, color }: { model: AgentChatModel; name: s
       ) : (
         !model.error && <p className="panel-empty">Loading…</p>
       )}
-      {model.chat && <OutboxMessages messages={model.chat.outbox} retry={(message) => void model.resend(message)} />}
+      {model.chat && (
+        <OutboxMessages
+          messages={model.chat.outbox}
+          retry={(message) => void model.resend(message)}
+          wordsGoBack={() => composer.current?.isEmpty() ?? false}
+          discard={async (message) => {
+            // Nothing typed is lost: the words go back only into an empty composer (refill refuses otherwise).
+            if (await model.discard(message)) composer.current?.refill(message.text);
+          }}
+        />
+      )}
+      {model.discardRefusal && (
+        <p className="panel-error" role="alert">
+          Not discarded: {model.discardRefusal}
+        </p>
+      )}
     </>
   );
 }

@@ -27,6 +27,10 @@ export interface AgentChatModel {
   send(text: string): Promise<SendOutcome>;
   /** Sends again a send the outbox refused for good, with its own id and words (the outbox re-arms its row). */
   resend(message: AgentChatOutboxMessage): Promise<void>;
+  /** Discards a send waiting in the outbox (discardAgentChatSend): true once it is gone; false, saying why, else. */
+  discard(message: AgentChatOutboxMessage): Promise<boolean>;
+  /** Why the last discard was refused (delivered meanwhile: it is in the conversation), or null. */
+  discardRefusal: string | null;
   stop(): Promise<unknown>;
 }
 
@@ -43,6 +47,7 @@ export function useAgentChat(agentId: string, on: boolean): AgentChatModel {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [unsent, setUnsent] = useState<string | null>(null);
+  const [discardRefusal, setDiscardRefusal] = useState<string | null>(null);
   const reads = useRef({ asked: 0, shown: 0 });
   /** The draft whose send has not been confirmed: its words and the id every try of it carries. */
   const pending = useRef<{ text: string; clientRequestId: string } | null>(null);
@@ -113,7 +118,23 @@ export function useAgentChat(agentId: string, on: boolean): AgentChatModel {
     [bridge, agentId, read],
   );
 
+  const discard = useCallback(
+    async (message: AgentChatOutboxMessage) => {
+      let gone = false;
+      try {
+        await bridge.api.discardAgentChatSend(agentId, message.clientRequestId);
+        gone = true;
+        setDiscardRefusal(null);
+      } catch (failure) {
+        setDiscardRefusal(describeError(failure));
+      }
+      await read();
+      return gone;
+    },
+    [bridge, agentId, read],
+  );
+
   const stop = useCallback(() => bridge.api.stopAgentChat(agentId), [bridge, agentId]);
 
-  return { chat, planId, error, unsent, send, resend, stop };
+  return { chat, planId, error, unsent, send, resend, discard, discardRefusal, stop };
 }

@@ -8,9 +8,10 @@
  * the plan opens, written once typing pauses and when it is left); a chat never used keeps it only while shown.
  *
  * What must stay true: a message over MAX_MESSAGE_BYTES is not sent (the composer says how much room is left near the
- * limit); the text is cleared only once the send went out or waits as "not sent" in the list, never lost.
+ * limit); the text is cleared only once the send went out or waits as "not sent" in the list, never lost; words put
+ * back from outside (`handle.refill`: a chat's discarded send) land only in an empty box, never over what is typed.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent, type Ref } from "react";
 import type { Addressee } from "../../../shared/schema/conversation.js";
 import { MAX_MESSAGE_BYTES, MAX_MESSAGE_REFERENCES } from "../../../shared/limits.js";
 import { referenceQueryAt, ReferenceOptions, useReferenceCandidates } from "./reference-picker.js";
@@ -44,12 +45,21 @@ export interface ChatComposing {
   unsent: string | null;
 }
 
+/** What the composer's owner may ask of it (a chat's view putting a discarded send's words back). */
+export interface ComposerHandle {
+  /** Nothing but white space is typed. */
+  isEmpty(): boolean;
+  /** Puts `text` in the box (kept as the draft, focused) when it is empty; false, changing nothing, when it is not. */
+  refill(text: string): boolean;
+}
+
 export function Composer({
   draftId,
   disabled,
   plan,
   chat,
   onSend,
+  handle,
 }: {
   /** The plan the core keeps this draft under, or null (kept only while the composer is shown). */
   draftId: string | null;
@@ -59,6 +69,7 @@ export function Composer({
   /** A chat with one agent. */
   chat?: ChatComposing;
   onSend(text: string, to: Addressee, references: string[]): Promise<SendOutcome>;
+  handle?: Ref<ComposerHandle>;
 }) {
   const { bridge } = useServices();
   const [text, setText] = useState("");
@@ -123,6 +134,19 @@ export function Composer({
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(flush, CONVERSATION_DRAFT_SAVE_DELAY_MS);
   };
+
+  const typedNow = useRef(text);
+  typedNow.current = text;
+  useImperativeHandle(handle, () => ({
+    isEmpty: () => typedNow.current.trim() === "",
+    refill: (words: string) => {
+      if (typedNow.current.trim() !== "") return false;
+      typedNow.current = words;
+      change(words, words.length);
+      box.current?.focus();
+      return true;
+    },
+  }));
 
   const bytes = utf8Bytes(text);
   const tooLong = bytes > MAX_MESSAGE_BYTES;
