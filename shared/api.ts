@@ -261,6 +261,8 @@ export interface ConversationEntryView {
   denial?: { tool: string; check: string; reason: string; turnId: string };
   /** A card: a plan handed off from this agent chat, made (stored and listed) before the card was written. */
   handoff?: { documentId: DocumentId; title: string };
+  /** On a turn's answer: the turn failed (the model provider's error, no words); the asker is offered a retry. */
+  failed?: true;
   /** The Planner session the entry was written in (Planner and system entries). */
   sessionGeneration?: number;
 }

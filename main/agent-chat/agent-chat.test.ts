@@ -3,7 +3,8 @@
  * OpenAI server as the configured provider: a chat never used reads as null and makes nothing (no handle, nothing in
  * storage, nothing listed); the first send begins the chat's plan and the agent answers with its profile applied (its
  * instructions delimited after the Planner's base directive, its model, only its tools); a retry is one entry; the
- * chat is 'active' while a turn runs and Stop ends it, 'waiting' after; the plan never shows among documents.
+ * chat is 'active' while a turn runs and Stop ends it, 'waiting' after; a turn the provider failed is answered by a
+ * failed answer naming the agent, and its retry by a new turn; the plan never shows among documents.
  */
 import type { DocumentId } from "@automerge/automerge-repo";
 import { afterEach, describe, expect, it } from "vitest";
@@ -117,6 +118,29 @@ describe("a person's chat with an agent", () => {
     await waitFor(async () => (await answers(core, planId)).length === 1, "the stopped turn answered", 60_000);
     expect((await answers(core, planId))[0]!.text).toMatch(/Stopped by Ada/);
     expect((await core.api.readAgentChat(scout.id))!.state).toBe("waiting");
+  });
+
+  it("answers a turn the provider failed with a failed answer naming the agent; the retry of it is answered", { timeout: 90_000 }, async () => {
+    const { core, model } = await setup();
+    const scout = await core.api.createAgent({ name: "Scout" });
+    model.script({ error: 400, message: "This model is not available to you." });
+    const sent = await core.api.sendAgentChat(scout.id, { text: "Plan the launch", clientRequestId: "ask" });
+    const planId = sent.planId as DocumentId;
+    await waitFor(async () => (await answers(core, planId)).length === 1, "the failure answered", 60_000);
+    const [failure] = await answers(core, planId);
+    expect(failure).toMatchObject({ failed: true, turn: { id: sent.entry!.id, state: "answered" } });
+    expect(failure!.text).toMatch(/^The model provider failed, so Scout could not answer: /);
+    expect(failure!.text).not.toContain("the Planner");
+    // The failure is an answer: the chat waits for the person, who retries the asked words under the turn's key.
+    expect((await core.api.readAgentChat(scout.id))!.state).toBe("waiting");
+    model.script({ text: "Which launch?" });
+    const retry = await core.api.sendAgentChat(scout.id, { text: "Plan the launch", clientRequestId: `retry:${failure!.turn!.id}` });
+    expect(retry).toMatchObject({ created: true, entry: { text: "Plan the launch", to: "planner" } });
+    await waitFor(async () => (await answers(core, planId)).length === 2, "the retry answered", 60_000);
+    const answer = (await answers(core, planId))[1]!;
+    expect(answer).toMatchObject({ text: "Which launch?", turn: { id: retry.entry!.id } });
+    expect(answer.failed).toBeUndefined();
+    expect(model.requests).toHaveLength(2);
   });
 
   it("refuses every call while agent chat is off, reading and making nothing", async () => {

@@ -72,6 +72,8 @@ export interface PlannerEntryInput {
   denial?: Denial;
   /** A card of a plan handed off by the agent's tool (issue #27), written only once that plan is stored and listed. */
   handoff?: Handoff;
+  /** The turn's answer is its failure (the provider's error, no words): the window offers the asker a retry. */
+  failed?: true;
   clientRequestId: string;
   ownershipGeneration: number;
   sessionGeneration: number;
@@ -239,6 +241,7 @@ export class ConversationService {
       ...(input.tools && input.tools.length > 0 ? { tools: z.array(turnToolSchema).parse(input.tools.slice(-MAX_PLANNER_ENTRY_TOOLS)) } : {}),
       ...(input.denial ? { denial: denialSchema.parse(input.denial) } : {}),
       ...(input.handoff ? { handoff: handoffSchema.parse(input.handoff) } : {}),
+      ...(input.failed ? { failed: true as const } : {}),
       sessionGeneration: input.sessionGeneration,
       ownershipGeneration: input.ownershipGeneration,
     };
@@ -498,6 +501,7 @@ export class ConversationService {
           ...(entry.tools ? { tools: entry.tools } : {}),
           ...(entry.denial ? { denial: entry.denial } : {}),
           ...(entry.handoff ? { handoff: { documentId: entry.handoff.documentId as DocumentId, title: entry.handoff.title } } : {}),
+          ...(entry.failed && entry.author.kind === "planner" ? { failed: true as const } : {}),
           ...(entry.author.kind !== "person" && entry.sessionGeneration !== undefined ? { sessionGeneration: entry.sessionGeneration } : {}),
         };
         return { id: entry.id, seq: entry.seq, author: entry.author, to: entry.to, text: entry.text, at: entry.at, mine: mine(entry), delivery, unread: unread(entry, mark), ...turn, ...marks };

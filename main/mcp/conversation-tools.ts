@@ -80,11 +80,11 @@ function turnOf(entry: ConversationEntryView, facts: TurnFacts | null) {
 
 /**
  * An entry as an agent reads it: who wrote it to whom, when, and what, and what it means for the Planner (its turn and
- * generations, the tools a turn used, a denial, a session boundary, a withdrawal or a stop); nothing about this
- * device's own view.
+ * generations, the tools a turn used, a failed answer, a denial, a session boundary, a withdrawal or a stop); nothing
+ * about this device's own view.
  */
 export function shown(entry: ConversationEntryView, facts: TurnFacts | null = null) {
-  const { id: entryId, seq, author, to, text, at, boundary, withdrawn, abortTurn, tools, denial, sessionGeneration } = entry;
+  const { id: entryId, seq, author, to, text, at, boundary, withdrawn, abortTurn, tools, denial, failed, sessionGeneration } = entry;
   return {
     id: entryId,
     seq,
@@ -99,6 +99,7 @@ export function shown(entry: ConversationEntryView, facts: TurnFacts | null = nu
     ...(abortTurn !== undefined ? { stopsTurn: abortTurn } : {}),
     ...(tools ? { tools } : {}),
     ...(denial ? { denial } : {}),
+    ...(failed ? { failed: true } : {}),
   };
 }
 
@@ -116,7 +117,7 @@ export const CONVERSATION_TOOL_DEFINITIONS: readonly AnyTool<ToolContext>[] = [
   defineTool({
     name: "read_conversation",
     description:
-      "Read a plan's conversation: the newest entries (or those before an entry id), oldest first, each with its author (a person, the Planner or the system), whom it addressed, its Markdown and time; hasMore says older entries exist. Planner entries carry their turn {id: the message answered, state, ownershipGeneration} and sessionGeneration: state 'answered' is the turn's answer (with the tools it used), a begun mark is 'started' (answered later), 'running', or 'interrupted' (never run again); a denial names the tool, the failed permission check and its reason; sessionBoundary marks a new Planner session (/new or a reset); withdrawn and stopsTurn mark a withdrawn message and a stop request. Also the plan's Planner state: which app runs the Planner (owner {user, device} or null), the ownership and session generations, and state (unowned, running-here, running-elsewhere, or unknown while the relay cannot be asked).",
+      "Read a plan's conversation: the newest entries (or those before an entry id), oldest first, each with its author (a person, the Planner or the system), whom it addressed, its Markdown and time; hasMore says older entries exist. Planner entries carry their turn {id: the message answered, state, ownershipGeneration} and sessionGeneration: state 'answered' is the turn's answer (with the tools it used; failed: true when it is the model provider's failure, no words of the model's), a begun mark is 'started' (answered later), 'running', or 'interrupted' (never run again); a denial names the tool, the failed permission check and its reason; sessionBoundary marks a new Planner session (/new or a reset); withdrawn and stopsTurn mark a withdrawn message and a stop request. Also the plan's Planner state: which app runs the Planner (owner {user, device} or null), the ownership and session generations, and state (unowned, running-here, running-elsewhere, or unknown while the relay cannot be asked).",
     input: CONVERSATION_TOOL_INPUTS.read_conversation,
     errors: ["not-found"],
     async handler(input, context: ToolContext) {

@@ -3,7 +3,7 @@
  * configured provider (no GitHub sign-in needed for that): a message to the Planner makes this app claim the private
  * plan and run a turn that reads and edits the plan and answers in the conversation, naming the message it answers;
  * messages sent meanwhile are answered one turn after another, in order; a provider's failure is the answer the
- * people see, once; with the Planner off (AGENT=off) nothing is claimed and the runtime never starts.
+ * people see, once, marked failed (a retry is a new message, answered by a new turn); with the Planner off (AGENT=off) nothing is claimed and the runtime never starts.
  */
 import type { DocumentId } from "@automerge/automerge-repo";
 import { afterEach, describe, expect, it } from "vitest";
@@ -101,8 +101,23 @@ describe("the Planner's turns", () => {
     model.script({ error: 400, message: "This model is not available to you." });
     await core.api.postMessage(id, { text: "@Planner hello", to: "planner", clientRequestId: "f-1" });
     await waitFor(async () => (await plannerEntries(core, id)).length === 1, "the failure shown", 60_000);
-    expect((await plannerEntries(core, id))[0]!.text).toMatch(/^The model provider failed, so the Planner could not answer: /);
+    const [failure] = await plannerEntries(core, id);
+    expect(failure!.text).toMatch(/^The model provider failed, so the Planner could not answer: /);
+    // Marked failed (the window offers the asker a retry), and so read by agents over MCP too.
+    expect(failure).toMatchObject({ failed: true, turn: { state: "answered" } });
     expect(model.requests.length).toBe(1);
+    // The window's retry: the asked text again as a new message keyed by the failed turn, answered by a new turn; a
+    // second click is the same message, so one more turn in all.
+    const turnId = failure!.turn!.id;
+    model.script({ text: "Hello, Ada." });
+    const retry = await core.api.postMessage(id, { text: "@Planner hello", to: "planner", clientRequestId: `retry:${turnId}` });
+    expect(retry.created).toBe(true);
+    expect((await core.api.postMessage(id, { text: "@Planner hello", to: "planner", clientRequestId: `retry:${turnId}` })).created).toBe(false);
+    await waitFor(async () => (await plannerEntries(core, id)).length === 2, "the retry answered", 60_000);
+    const answer = (await plannerEntries(core, id))[1]!;
+    expect(answer).toMatchObject({ text: "Hello, Ada.", turn: { id: retry.entry.id } });
+    expect(answer.failed).toBeUndefined();
+    expect(model.requests.length).toBe(2);
   });
 
   it("marks a turn begun, and one interrupted by a reset stays so: never run again, while a later message is answered", { timeout: 90_000 }, async () => {

@@ -4,8 +4,8 @@
  * transcript (the sender may be offline by now). A turn sends the model its context (a fresh session: the bootstrap
  * since the last session boundary; a running one: the backscroll since the Planner last spoke), lets it use the plan
  * tools (and, in a plan bound to a repository, the repository tools pinned when the session was made: session-tools.ts)
- * behind the permission gate, and ends at the SDK's idle; its answer, a provider's failure, and each denial are
- * then written as the Planner's entries through the fenced write path, the answer naming the message as its turnId. A
+ * behind the permission gate, and ends at the SDK's idle; its answer, a provider's failure (marked `failed`, naming
+ * who could not answer, so the window offers a retry), and each denial are then written as the Planner's entries through the fenced write path, the answer naming the message as its turnId. A
  * turn is marked begun (a Planner entry, turn "started") before it runs, so one that never answers is interrupted,
  * shown so, and never run again.
  *
@@ -311,8 +311,12 @@ export class TurnRunner {
       if (!denied.ok) return this.#ended(planId, channel.session, turnId, generation, sessionGeneration, who, denied);
     }
     const said = messages.join("\n\n");
-    const text = said || (failure !== null ? `The model provider failed, so the Planner could not answer: ${failure}` : "The Planner had nothing to say.");
-    const answered = await this.#write(planId, { text, turnId, turn: "answered", tools, clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration }, fence);
+    // A turn the provider failed before the model said anything is answered by its failure, marked so (the window
+    // offers the asker a retry) and naming who could not answer: the chat's agent, or the Planner.
+    const failed = said === "" && failure !== null;
+    const text = said || (failed ? `The model provider failed, so ${who} could not answer: ${failure}` : "The Planner had nothing to say.");
+    const answer = { text, turnId, turn: "answered" as const, tools, ...(failed ? { failed: true as const } : {}), clientRequestId: `answer:${turnId}`, ownershipGeneration: generation, sessionGeneration };
+    const answered = await this.#write(planId, answer, fence);
     if (!answered.ok) return this.#ended(planId, channel.session, turnId, generation, sessionGeneration, who, answered);
     if (running.stoppedBy !== null) await this.#dropSession(planId, channel.session);
     return true;

@@ -25,6 +25,14 @@ describe("conversation entries", () => {
     expect(conversationEntrySchema.safeParse(entry({ author: { ...person, login: "-bad-" } })).success).toBe(false);
   });
 
+  it("accept a failed turn's mark only as true", () => {
+    const answer = { author: { kind: "planner" }, turnId: "t1", turn: "answered" };
+    expect(conversationEntrySchema.safeParse(entry({ ...answer, failed: true })).success).toBe(true);
+    expect(conversationEntrySchema.safeParse(entry(answer)).data).not.toHaveProperty("failed");
+    expect(conversationEntrySchema.safeParse(entry({ ...answer, failed: false })).success).toBe(false);
+    expect(conversationEntrySchema.safeParse(entry({ ...answer, failed: "yes" })).success).toBe(false);
+  });
+
   it("read scalar strings back as strings, in causal order (seq, then time, then id), leaving out what does not parse", () => {
     let doc = A.from<ConversationDocument>({ schemaVersion: 1, kind: "conversation", planId: "p", entries: {} });
     doc = A.change(doc, (d) => {

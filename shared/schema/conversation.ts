@@ -117,6 +117,11 @@ export const conversationEntrySchema = z.object({
   denial: denialSchema.optional(),
   /** A card: the plan handed off from this agent chat (by the agent's tool or the person's action). */
   handoff: handoffSchema.optional(),
+  /**
+   * On a turn's answer: the turn failed (the model provider's error, no words of the model's); its text names who
+   * could not answer and why, and the asker is offered a retry (issue #27).
+   */
+  failed: z.literal(true).optional(),
   sessionGeneration: z.number().int().min(0).optional(),
   ownershipGeneration: z.number().int().min(0).optional(),
 });
