@@ -91,3 +91,10 @@ export const REFERENCE_QUERY_MAX_CHARS = 60;
  * entries come through the transcript's own paged read of the chat's conversation.
  */
 export const AGENT_CHAT_STATE_READ_ENTRIES = 1;
+
+/**
+ * A turn's Retry is named for the message it sends again, "Retry: <its first words>", with at most this many
+ * characters of those words (whole words where they fit, else cut and marked …): enough to tell two retries apart by
+ * ear, short enough to be a button's name.
+ */
+export const RETRY_LABEL_MAX_CHARS = 40;

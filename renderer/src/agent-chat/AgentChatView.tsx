@@ -100,7 +100,7 @@ function ChatBody({ model, name, gone, color, composer }: { model: AgentChatMode
         </p>
       )}
       {model.planId !== null ? (
-        <ChatTranscript planId={model.planId} name={name} stop={model.stop} />
+        <ChatTranscript planId={model.planId} name={name} stop={model.stop} retry={gone ? undefined : model.retryTurn} />
       ) : model.chat === null || (model.chat !== undefined && model.chat.planId === null) ? (
         <div className="agent-chat-first">
           {color && <AgentAvatar name={name} color={color} size="large" />}

@@ -14,6 +14,7 @@ import { useServices } from "../state/app-services.js";
 import { describeError } from "../state/describe-error.js";
 import { AGENT_CHAT_STATE_READ_ENTRIES } from "../limits.js";
 import type { SendOutcome } from "../conversation/use-conversation.js";
+import type { RetryTurn } from "../conversation/TurnRetry.js";
 
 export interface AgentChatModel {
   /** undefined until the first read answers; null for a chat never used; not begun while its first sends wait here. */
@@ -32,6 +33,11 @@ export interface AgentChatModel {
   /** Why the last discard was refused (delivered meanwhile: it is in the conversation), or null. */
   discardRefusal: string | null;
   stop(): Promise<unknown>;
+  /**
+   * Sends a failed or interrupted turn's message again under the turn's own key (TurnRetry.tsx), so every try of that
+   * retry is one message; a refusal is thrown for the transcript to say.
+   */
+  retryTurn: RetryTurn;
 }
 
 function newRequestId(): string {
@@ -136,5 +142,14 @@ export function useAgentChat(agentId: string, on: boolean): AgentChatModel {
 
   const stop = useCallback(() => bridge.api.stopAgentChat(agentId), [bridge, agentId]);
 
-  return { chat, planId, error, unsent, send, resend, discard, discardRefusal, stop };
+  const retryTurn = useCallback<RetryTurn>(
+    async (request) => {
+      const result = await bridge.api.sendAgentChat(agentId, { text: request.text, clientRequestId: request.clientRequestId });
+      await read();
+      return result;
+    },
+    [bridge, agentId, read],
+  );
+
+  return { chat, planId, error, unsent, send, resend, discard, discardRefusal, stop, retryTurn };
 }

@@ -2,8 +2,8 @@
  * A conversation's transcript, shared by the plan's conversation panel and the chat with an agent (issue #27: no
  * second transcript): its entries in causal order with their Markdown rendered, each under its author's own name
  * (people are never merged into one voice), a line before what was new when it was opened, what has not reached the
- * relay yet, sends the link lost (with Retry), the agent's turn as it streams with Stop, and a divider where a
- * processed `/new` began a new session. Shows a page at a time: earlier entries come on request, so a long
+ * relay yet, sends the link lost (with Retry), the agent's turn as it streams with Stop, a failed or interrupted turn
+ * with a Retry for the person who asked (TurnRetry.tsx), and a divider where a processed `/new` began a new session. Shows a page at a time: earlier entries come on request, so a long
  * conversation never renders whole.
  *
  * What must stay true: the agent's entries carry the name the person knows it by (the Planner in a plan, the chat's
@@ -19,6 +19,7 @@ import { describeError } from "../state/describe-error.js";
 import { formatWhen } from "../format-time.js";
 import { MessageMarkdown } from "./MessageMarkdown.js";
 import { HandoffCard } from "./HandoffCard.js";
+import { RetryButton, retryableAsked, retryRequest, type RetryTurn } from "./TurnRetry.js";
 import type { ConversationView } from "./use-conversation.js";
 
 /** Who answers in this conversation, as the transcript names it. */
@@ -49,15 +50,19 @@ function authorName(author: Author, agent: string): string {
   return author.name;
 }
 
-/** What a person can do to one of their entries: withdraw a message to the agent that no turn took up yet. */
+/**
+ * What a person can do about an entry: withdraw their message to the agent that no turn took up yet; send the message
+ * a failed or interrupted turn answered again (`asked`).
+ */
 interface EntryActions {
   withdraw?: () => void;
+  retry?: { asked: ConversationEntryView; onRetry: () => void };
 }
 
 function Entry({ entry, agent, actions = {} }: { entry: ConversationEntryView; agent: TranscriptAgent; actions?: EntryActions }) {
   const { author } = entry;
   return (
-    <li className={`message message-${author.kind}${entry.mine ? " is-mine" : ""}${entry.denial ? " is-denial" : ""}`} data-entry-id={entry.id}>
+    <li className={`message message-${author.kind}${entry.mine ? " is-mine" : ""}${entry.denial ? " is-denial" : ""}${entry.failed ? " is-failed-turn" : ""}`} data-entry-id={entry.id}>
       <div className="message-meta">
         <span className="message-author">{authorName(author, agent.name)}</span>
         {author.kind === "person" && author.login && <span className="message-login">@{author.login}</span>}
@@ -84,6 +89,17 @@ function Entry({ entry, agent, actions = {} }: { entry: ConversationEntryView; a
           Not yet delivered
         </div>
       )}
+      {entry.failed && (
+        <div className="message-state is-failed">
+          This turn failed.
+          {actions.retry && (
+            <>
+              {" "}
+              <RetryButton asked={actions.retry.asked} onRetry={actions.retry.onRetry} />
+            </>
+          )}
+        </div>
+      )}
       {entry.withdrawn && <div className="message-state">Withdrawn before {agent.called} took it up.</div>}
       {actions.withdraw && (
         <div className="message-state">
@@ -100,7 +116,9 @@ function Entry({ entry, agent, actions = {} }: { entry: ConversationEntryView; a
 
 /**
  * The entries of one conversation, its paging, dividers, the agent's running turn with Stop, and the sends not yet
- * confirmed. `stop` asks the core to end the running turn (the plan's abortPlannerTurn, the chat's stopAgentChat).
+ * confirmed. `stop` asks the core to end the running turn (the plan's abortPlannerTurn, the chat's stopAgentChat);
+ * `retry` sends a failed or interrupted turn's message again (the plan's postMessage, the chat's sendAgentChat);
+ * without it no Retry is offered (nothing can be sent here).
  */
 export function Transcript({
   documentId,
@@ -109,6 +127,7 @@ export function Transcript({
   streaming,
   agent,
   stop,
+  retry,
 }: {
   documentId: string;
   view: ConversationView;
@@ -116,6 +135,7 @@ export function Transcript({
   streaming: PlannerTurnProgress | null;
   agent: TranscriptAgent;
   stop(): Promise<unknown>;
+  retry?: RetryTurn;
 }) {
   const { bridge } = useServices();
   // A turn's "begun" mark shows only until its answer arrives; without one it is running, or was interrupted.
@@ -130,6 +150,13 @@ export function Transcript({
     } catch (failure) {
       setActionError(describeError(failure));
     }
+  };
+  // While a turn runs in the conversation no Retry is offered: its answer may still come, and a retry would wait behind it.
+  const turnRunning =
+    streaming?.done === false || (planner !== null && view.entries.some((entry) => entry.turn?.state === "started" && !answered.has(entry.turn.id) && turnStillRunning(entry.turn, planner)));
+  const retryOf = (turnId: string): EntryActions["retry"] => {
+    const asked = retry ? retryableAsked(view.entries, turnId, turnRunning) : null;
+    return asked && retry ? { asked, onRetry: () => void act(() => retry(retryRequest(asked))) } : undefined;
   };
   const listRef = useRef<HTMLOListElement>(null);
   const last = view.entries.at(-1);
@@ -188,6 +215,7 @@ export function Transcript({
                 running={planner !== null && turnStillRunning(entry.turn, planner)}
                 progress={streaming?.turnId === entry.turn.id ? streaming : null}
                 stop={() => void act(stop)}
+                retry={retryOf(entry.turn.id)}
               />
             )
           ) : (
@@ -196,7 +224,13 @@ export function Transcript({
               entry={entry}
               agent={agent}
               newLine={entry.id === view.firstUnreadId}
-              actions={entry.mine && entry.to === "planner" && !entry.withdrawn && !taken.has(entry.id) ? { withdraw: () => void act(() => bridge.api.withdrawMessage(documentId, entry.id)) } : {}}
+              actions={
+                entry.mine && entry.to === "planner" && !entry.withdrawn && !taken.has(entry.id)
+                  ? { withdraw: () => void act(() => bridge.api.withdrawMessage(documentId, entry.id)) }
+                  : entry.failed && entry.turn
+                    ? { retry: retryOf(entry.turn.id) }
+                    : {}
+              }
             />
           ),
         )}
@@ -231,8 +265,8 @@ function capitalized(words: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** A turn the agent began and has not answered: still running, or interrupted (never run again). */
-function TurnMark({ entry, agent, running, progress, stop }: { entry: ConversationEntryView; agent: TranscriptAgent; running: boolean; progress: PlannerTurnProgress | null; stop: () => void }) {
+/** A turn the agent began and has not answered: still running, or interrupted (never run again; its asker may retry). */
+function TurnMark({ entry, agent, running, progress, stop, retry }: { entry: ConversationEntryView; agent: TranscriptAgent; running: boolean; progress: PlannerTurnProgress | null; stop: () => void; retry: EntryActions["retry"] }) {
   return (
     <li className={`message message-planner turn-mark${running ? " is-running" : " is-interrupted"}`} data-entry-id={entry.id} aria-busy={running}>
       <div className="message-meta">
@@ -257,6 +291,12 @@ function TurnMark({ entry, agent, running, progress, stop }: { entry: Conversati
             <button type="button" className="link-button" onClick={stop}>
               Stop
             </button>
+          </>
+        )}
+        {!running && retry && (
+          <>
+            {" "}
+            <RetryButton asked={retry.asked} onRetry={retry.onRetry} />
           </>
         )}
       </div>

@@ -21,7 +21,7 @@ export interface MemoryConversations extends ConversationsApi {
   /** This person's card of a plan handed off from their agent chat (issue #27), once per clientRequestId. */
   recordHandoff(id: string, input: { text: string; handoff: NonNullable<ConversationEntryView["handoff"]>; clientRequestId: string }): ConversationEntryView;
   /** A teammate's (or the Planner's) message arriving, as the relay would bring it: unread, not this person's. */
-  receive(id: string, message: Pick<ConversationEntryView, "text" | "author"> & Partial<Pick<ConversationEntryView, "to" | "turn" | "boundary" | "tools" | "denial" | "handoff">>): ConversationEntryView;
+  receive(id: string, message: Pick<ConversationEntryView, "text" | "author"> & Partial<Pick<ConversationEntryView, "to" | "turn" | "boundary" | "tools" | "denial" | "handoff" | "failed">>): ConversationEntryView;
 }
 
 export function memoryConversations(deps: MemoryConversationDeps): MemoryConversations {
