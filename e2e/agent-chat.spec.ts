@@ -7,7 +7,9 @@
  * chat turned off before this window heard of it) keeps its words and its Retry is sent once it is on again; a long
  * history shows its newest page with earlier messages on request; agent chat turned off says so and keeps the draft.
  * A handoff, by the agent's tool and by the person's action, shows as a card that stays across `/new` and a reload and
- * opens the new plan. Each of these screens is screenshotted in the light and dark themes and every text on it checked for legibility.
+ * opens the new plan. A turn the model provider failed shows its error with a Retry, which a double click sends once
+ * and the agent answers. Each of these screens is screenshotted in the light and dark themes and every text on it
+ * checked for legibility.
  */
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { illegibleTexts } from "./support/legibility.js";
@@ -217,4 +219,34 @@ test("a handoff: the agent's and the person's handed-off plans show as cards tha
   await expect(messages(page).getByRole("region", { name: "Handed-off plan: Launch checklist" })).toBeVisible();
   await agentCard.getByRole("button", { name: "Open Spring launch" }).click();
   await expect(page.getByRole("textbox", { name: "Document title" })).toHaveValue("Spring launch");
+});
+
+test("a failed turn: the provider's error shows with a Retry that sends the message again once, and is answered", async ({ browser }) => {
+  test.setTimeout(180_000);
+  model = await startPlannerModel();
+  const core = await startCore(tempDir("agent-chat-failed-turn"), model.args, model.env);
+  client = await connectCoreApi(core.ready);
+  await client.api.updateSettings({ displayName: "Ada" });
+  await client.api.updateExperimentalSettings({ enableAgentChat: true });
+  const scout = await client.api.createAgent({ name: "Scout", color: "teal" });
+  const { page } = await openWindow(browser, core.ready.url);
+  await openChatWithScout(page);
+
+  model.fake.script({ error: 400, message: "This model is not available to you." });
+  await send(page, "Plan the spring launch");
+  await expect(messages(page).getByText(/^The model provider failed, so Scout could not answer: /)).toBeVisible({ timeout: 60_000 });
+  await expect(messages(page).getByText("This turn failed.", { exact: false })).toBeVisible();
+  await expect(chatState(page)).toHaveText("Waiting for you");
+  const retry = messages(page).getByRole("button", { name: "Retry: Plan the spring launch", exact: true });
+  await expect(retry).toBeVisible();
+  await shotInBothThemes(page, "failed turn");
+
+  // A double click posts once (the retry's key is the failed turn's), and the new message is answered.
+  model.fake.script({ text: "Which spring: March or April?", chunks: 2, delayMs: 20 });
+  await retry.dblclick();
+  await expect(messages(page).getByText("Which spring: March or April?")).toBeVisible({ timeout: 60_000 });
+  const chat = await client.api.readAgentChat(scout.id);
+  expect(chat!.page!.entries.filter((e) => e.author.kind === "person").map((e) => e.text)).toEqual(["Plan the spring launch", "Plan the spring launch"]);
+  expect(model.fake.requests).toHaveLength(2);
+  await shotInBothThemes(page, "failed turn retried");
 });
