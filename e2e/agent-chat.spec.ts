@@ -146,7 +146,7 @@ test("a chat with an agent: first conversation, returning, working, stopped, ses
   hideSwitchEvents(false);
   await client.api.updateExperimentalSettings({ enableAgentChat: true });
   model.fake.script({ text: "You do, Ada.", chunks: 2, delayMs: 20 });
-  await page.getByRole("button", { name: "Retry" }).click();
+  await page.getByRole("button", { name: "Retry", exact: true }).click();
   await expect(messages(page).getByText("Who owns the launch?")).toHaveCount(1, { timeout: 30_000 });
   await expect(box(page)).toHaveValue("");
   await expect(messages(page).getByText("You do, Ada.")).toBeVisible({ timeout: 60_000 });
