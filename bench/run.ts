@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- relay|cold-open|keystroke|mcp|app-hop|planner ...] [--quick]`: runs the chosen suites (all by default) one after
+ * `npm run bench [-- relay|cold-open|keystroke|mcp|app-hop|planner|agent-chat ...] [--quick]`: runs the chosen suites (all by default) one after
  * another, prints a table per suite and writes the whole run as JSON to bench/results/<timestamp>.json.
  * Benchmarks print figures and ratios against baselines measured in the same run; they never assert timings and are
  * not part of `npm test`. A suite that throws is reported and the next one still runs.
@@ -13,6 +13,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   mcp: async () => (await import("./suites/mcp.js")).mcpSuite,
   "app-hop": async () => (await import("./suites/app-hop.js")).appHopSuite,
   planner: async () => (await import("./suites/planner.js")).plannerSuite,
+  "agent-chat": async () => (await import("./suites/agent-chat.js")).agentChatSuite,
 };
 
 function parseArgs(argv: string[]): { names: string[]; quick: boolean } {
