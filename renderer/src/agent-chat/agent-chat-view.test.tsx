@@ -62,6 +62,15 @@ describe("the chat with an agent", () => {
     expect(app.bridge.calls.some((c) => c.method === "postMessage" || c.method === "readConversation")).toBe(false);
   });
 
+  it("shows a chat the person's other device began while this view showed the first conversation", async () => {
+    const { app, scout, planId } = await openChat();
+    await until(() => chatState() === "No messages yet", "the first read");
+    // The other device's first send: here it arrives as the chat plan's document (the sync says documents-changed).
+    await app.bridge.api.sendAgentChat(scout.id, { text: "Sent from my laptop", clientRequestId: "laptop-1" });
+    app.bridge.emit("documents-changed", { ids: [planId] });
+    await until(() => screen.queryByRole("log", { name: "Messages" }) !== null && within(log()).queryByText("Sent from my laptop") !== null, "the chat begun elsewhere");
+  });
+
   it("sends, streams the agent's turn with Stop, and follows the chat's state", async () => {
     const { app, scout, planId } = await openChat();
     await until(() => chatState() === "No messages yet", "the first read");

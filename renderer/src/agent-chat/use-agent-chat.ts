@@ -76,6 +76,14 @@ export function useAgentChat(agentId: string, on: boolean): AgentChatModel {
     if (on) void read();
   }, [on, read]);
 
+  // A chat never used here may be begun meanwhile by the person's other device: its plan arrives as a document, so
+  // while there is none yet every change of the documents is a reason to read again (a read of nothing is cheap).
+  const unbegun = chat === null || (chat !== undefined && chat.planId === null);
+  useEffect(() => {
+    if (!on || !unbegun) return;
+    return bridge.on("documents-changed", () => void read());
+  }, [bridge, on, unbegun, read]);
+
   // The outbox's sends move without the plan changing (queued, delivered once the team is known, refused).
   useEffect(() => {
     if (!on) return;
