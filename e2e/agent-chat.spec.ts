@@ -12,7 +12,7 @@
  * checked for legibility.
  */
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { illegibleTexts } from "./support/legibility.js";
+import { shotInBothThemes } from "./support/screens.js";
 import { connectCoreApi, type CoreApiClient } from "./support/core-api-client.js";
 import { startPlannerModel, type PlannerModel } from "./support/planner-model.js";
 import { startCore, stopAll, tempDir } from "./support/processes.js";
@@ -30,15 +30,6 @@ const messages = (page: Page) => page.getByRole("log", { name: "Messages" });
 const box = (page: Page) => page.getByRole("textbox", { name: "Message" });
 const chatState = (page: Page) => page.locator(".agent-chat-state");
 
-async function shotInBothThemes(page: Page, screen: string): Promise<void> {
-  for (const theme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-    await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== "running"));
-    await test.info().attach(`${screen} (${theme})`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
-    expect(await illegibleTexts(page), `${screen} in the ${theme} theme`).toEqual([]);
-  }
-}
 
 /**
  * The window, with its API socket passed through a route that can hold back "experimental-settings-changed" (so the

@@ -9,7 +9,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { openApp } from "./support/app-page.js";
 import { connectCoreApi } from "./support/core-api-client.js";
-import { illegibleTexts } from "./support/legibility.js";
+import { shotInBothThemes } from "./support/screens.js";
 import { startCore, stopAll, tempDir } from "./support/processes.js";
 
 test.afterAll(async () => {
@@ -23,15 +23,6 @@ const opener = (page: Page, name: string) => row(page, name).getByRole("button")
 const star = (page: Page, name: string) => row(page, name).getByRole("button", { name: new RegExp(`^(Star|Unstar) ${name}$`) });
 const rowNames = (page: Page) => chats(page).locator(".agent-chat-name");
 
-async function shotInBothThemes(page: Page, screen: string): Promise<void> {
-  for (const theme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-    await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== "running"));
-    await test.info().attach(`${screen} (${theme})`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
-    expect(await illegibleTexts(page), `${screen} in the ${theme} theme`).toEqual([]);
-  }
-}
 
 test("starred agents then the four most recent chats: starred by hover and by keyboard, seen in a second window, legible in both themes", async ({ browser }) => {
   const core = await startCore(tempDir("agent-sidebar"), ["--enable-agent-chat"]);

@@ -8,7 +8,7 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { openApp } from "./support/app-page.js";
-import { illegibleTexts } from "./support/legibility.js";
+import { shotInBothThemes } from "./support/screens.js";
 import { startCore, stopAll, tempDir } from "./support/processes.js";
 import { addRelayUser, startRelayProcess } from "./support/relay.js";
 import { freePort } from "./support/tcp-proxy.js";
@@ -21,15 +21,6 @@ const agentsEntry = (page: Page) => page.getByRole("navigation", { name: "Docume
 const agentList = (page: Page) => page.getByRole("list", { name: "Agent profiles" });
 const row = (page: Page, name: string) => agentList(page).getByRole("listitem").filter({ hasText: name });
 
-async function shotInBothThemes(page: Page, screen: string): Promise<void> {
-  for (const theme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-    await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== "running"));
-    await test.info().attach(`${screen} (${theme})`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
-    expect(await illegibleTexts(page), `${screen} in the ${theme} theme`).toEqual([]);
-  }
-}
 
 test("a team's agents: added by one person, seen, changed and removed across both windows, legible in both themes", async ({ browser }) => {
   const relayDir = tempDir("agents-relay");

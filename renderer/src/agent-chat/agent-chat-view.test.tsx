@@ -12,7 +12,7 @@ import { fireEvent, screen, within } from "@testing-library/react";
 import "../test/jsdom-layout.js";
 import { ChopinError } from "../../../shared/errors.js";
 import { until } from "../test/until.js";
-import { cleanupApps, renderApp } from "../test/render-app.js";
+import { cleanupApps, renderAppWithScoutChatOpen } from "../test/render-app.js";
 import { answerNewSession, beginAgentTurn, chatPlanIdOf } from "../test/agent-chat-turns.js";
 import { CONVERSATION_PANEL_PAGE_ENTRIES } from "../limits.js";
 import { AGENT_CHAT_OFF } from "./AgentChatView.js";
@@ -26,15 +26,7 @@ const chatState = () => screen.getByRole("region", { name: /^Chat with/ }).query
 
 /** The window with agent chat on and Scout added, its chat opened from the Agents page's Chat action. */
 async function openChat() {
-  const app = renderApp();
-  await app.bridge.api.updateExperimentalSettings({ enableAgentChat: true });
-  const scout = await app.bridge.api.createAgent({ name: "Scout", color: "teal" });
-  const sidebar = screen.getByRole("navigation", { name: "Documents" });
-  await until(() => within(sidebar).queryByRole("button", { name: "Agents" }) !== null, "the Agents entry");
-  fireEvent.click(within(sidebar).getByRole("button", { name: "Agents" }));
-  await until(() => screen.queryByRole("button", { name: "Chat with Scout" }) !== null, "the Chat action");
-  fireEvent.click(screen.getByRole("button", { name: "Chat with Scout" }));
-  await until(() => screen.queryByRole("heading", { name: "Chat with Scout" }) !== null, "the chat");
+  const { app, scout } = await renderAppWithScoutChatOpen();
   return { app, scout, planId: chatPlanIdOf(scout.id) };
 }
 

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { fireEvent, screen, within } from "@testing-library/react";
 import "../test/jsdom-layout.js";
 import { until } from "../test/until.js";
-import { cleanupApps, renderApp } from "../test/render-app.js";
+import { cleanupApps, renderAppWithScoutChatOpen } from "../test/render-app.js";
 import { beginAgentTurn, chatPlanIdOf } from "../test/agent-chat-turns.js";
 import { retryRequestId } from "../conversation/TurnRetry.js";
 
@@ -21,15 +21,7 @@ const log = () => screen.getByRole("log", { name: "Messages" });
 const retries = () => screen.queryAllByRole("button", { name: /^Retry: / });
 
 async function openChat() {
-  const app = renderApp();
-  await app.bridge.api.updateExperimentalSettings({ enableAgentChat: true });
-  const scout = await app.bridge.api.createAgent({ name: "Scout", color: "teal" });
-  const sidebar = screen.getByRole("navigation", { name: "Documents" });
-  await until(() => within(sidebar).queryByRole("button", { name: "Agents" }) !== null, "the Agents entry");
-  fireEvent.click(within(sidebar).getByRole("button", { name: "Agents" }));
-  await until(() => screen.queryByRole("button", { name: "Chat with Scout" }) !== null, "the Chat action");
-  fireEvent.click(screen.getByRole("button", { name: "Chat with Scout" }));
-  await until(() => screen.queryByRole("heading", { name: "Chat with Scout" }) !== null, "the chat");
+  const { app, scout } = await renderAppWithScoutChatOpen();
   fireEvent.change(box(), { target: { value: "Plan the launch", selectionStart: 15 } });
   fireEvent.keyDown(box(), { key: "Enter" });
   const planId = chatPlanIdOf(scout.id);

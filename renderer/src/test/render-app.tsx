@@ -62,3 +62,20 @@ export async function renderAppWithConversationOpen(title = "Plan", before: (bri
   await until(() => screen.queryByRole("textbox", { name: "Message" }) !== null, "the composer");
   return { app, plan };
 }
+
+/**
+ * The App with agent chat on and agent Scout added, its chat opened from the Agents page's Chat action; resolves once
+ * the chat's heading is there. The chat's plan id is the double's (agent-chat-turns.ts chatPlanIdOf).
+ */
+export async function renderAppWithScoutChatOpen() {
+  const app = renderApp();
+  await app.bridge.api.updateExperimentalSettings({ enableAgentChat: true });
+  const scout = await app.bridge.api.createAgent({ name: "Scout", color: "teal" });
+  const sidebar = screen.getByRole("navigation", { name: "Documents" });
+  await until(() => within(sidebar).queryByRole("button", { name: "Agents" }) !== null, "the Agents entry");
+  fireEvent.click(within(sidebar).getByRole("button", { name: "Agents" }));
+  await until(() => screen.queryByRole("button", { name: "Chat with Scout" }) !== null, "the Chat action");
+  fireEvent.click(screen.getByRole("button", { name: "Chat with Scout" }));
+  await until(() => screen.queryByRole("heading", { name: "Chat with Scout" }) !== null, "the chat");
+  return { app, scout };
+}
