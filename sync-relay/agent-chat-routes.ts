@@ -18,7 +18,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { agentChatRegistrationSchema } from "../shared/agent-chat-wire.js";
 import { ChopinError } from "../shared/errors.js";
-import type { AgentChatTable } from "../shared/node/agent-chat-table.js";
+import type { AgentChatRecord, AgentChatTable } from "../shared/node/agent-chat-table.js";
 import { GITHUB_IDENTITY_PREFIX, isGitHubIdentity } from "./authenticate.js";
 import { bearerToken, sendJson, type HttpRouteContext } from "./http-routes.js";
 import { RELAY_MAX_AGENT_CHAT_BODY_BYTES } from "./limits.js";
@@ -29,6 +29,8 @@ export interface AgentChatRouteContext extends Pick<HttpRouteContext, "authentic
   team: string;
   /** Largest body read (RELAY_MAX_AGENT_CHAT_BODY_BYTES unless a test says otherwise). */
   maxBodyBytes?: number;
+  /** Told the row the table holds after each answered registration (the relay guards its documents: chat-write-guard.ts). */
+  onRegistered?: (chat: AgentChatRecord) => void;
 }
 
 type Refusal = { status: number; code: string; message: string };
@@ -86,7 +88,10 @@ export function handleAgentChats(ctx: AgentChatRouteContext, req: IncomingMessag
     const refusal = registrationRefusal(ctx.chats, ctx.team, outcome.user, parsed.data.person);
     if (refusal) return sendJson(res, refusal.status, { code: refusal.code, message: refusal.message });
     try {
-      sendJson(res, 200, ctx.chats.register(ctx.team, parsed.data, outcome.user));
+      const registered = ctx.chats.register(ctx.team, parsed.data, outcome.user);
+      // Guarded before the answer: once a registration is answered, its documents are judged.
+      ctx.onRegistered?.(registered.chat);
+      sendJson(res, 200, registered);
     } catch (error) {
       if (error instanceof ChopinError && (error.code === "idempotency-conflict" || error.code === "too-large")) {
         return sendJson(res, 409, { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });

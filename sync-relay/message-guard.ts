@@ -13,10 +13,16 @@ import type { RepoFrame } from "../shared/sync-wire.js";
 import { CLOSE_CODES } from "../shared/sync-wire.js";
 
 export type GuardVerdict = { ok: true } | { ok: false; code: number; reason: string };
+/** A verdict that may also drop a well-formed message without closing its socket (a refused write: chat-write-guard.ts). */
+export type InboundVerdict = GuardVerdict | { ok: false; dropped: string };
 
 const DOC_MESSAGE_TYPES = new Set(["sync", "request", "ephemeral", "doc-unavailable"]);
 
-export function checkRepoMessage(frame: RepoFrame): GuardVerdict {
+/**
+ * `refusesChanges`, when given, is asked about a sync or request message that carries changes (from the one decode
+ * below; a message without changes never asks it): true drops the message.
+ */
+export function checkRepoMessage(frame: RepoFrame, refusesChanges?: (documentId: string) => boolean): InboundVerdict {
   if (!DOC_MESSAGE_TYPES.has(frame.type)) {
     return { ok: false, code: CLOSE_CODES.policy, reason: `unsupported message type "${frame.type}"` };
   }
@@ -40,10 +46,14 @@ export function checkRepoMessage(frame: RepoFrame): GuardVerdict {
     }
     return { ok: true };
   }
+  let changes: number;
   try {
-    A.decodeSyncMessage(frame.data);
+    changes = A.decodeSyncMessage(frame.data).changes.length;
   } catch {
     return { ok: false, code: CLOSE_CODES.malformed, reason: `${frame.type} message data is not an Automerge sync message` };
+  }
+  if (changes > 0 && refusesChanges?.(frame.documentId)) {
+    return { ok: false, dropped: `changes to ${frame.documentId}, a chat only its person writes` };
   }
   return { ok: true };
 }

@@ -29,6 +29,10 @@
  *   the client's join listed the feature and onFastChanges is set; such frames never reach the Repo, a frame on a
  *   connection that did not agree or above FAST_PATH_MAX_BYTES closes it (1008), and the relay sends them only to
  *   connections that agreed.
+ * - A well-formed message checkMessage drops (a refused write into someone's agent chat: chat-write-guard.ts) never
+ *   reaches the Repo and keeps its socket: closing would also stop the sender reading documents it may read, and the
+ *   sync protocol tolerates a lost message (the sender's next exchange with the relay's copy starts from the heads
+ *   that copy shows). Such drops are counted (droppedWrites) and told once per connection (onWriteRefused).
  */
 import { FEATURE_PLANNER_LEASE, LEASE_REQUEST_TYPE, LEASE_STATE_TYPE, leaseRequestFrameSchema, type LeaseRequestFrame, type LeaseStateFrame } from "../shared/lease-wire.js";
 import { NetworkAdapter, type Message, type PeerId, type PeerMetadata } from "@automerge/automerge-repo";
@@ -52,7 +56,7 @@ import {
   type RepoFrame,
   type WireFrame,
 } from "../shared/sync-wire.js";
-import type { GuardVerdict } from "./message-guard.js";
+import type { GuardVerdict, InboundVerdict } from "./message-guard.js";
 
 /** A join refused for a reason other than the peer id being someone else's. */
 export interface PeerRefusal {
@@ -86,8 +90,10 @@ export interface RelayServerAdapterOptions {
    * presence passes (the acceptance suite's setting).
    */
   acceptsPresence?: (sessionId: string, documentId: string | undefined) => boolean;
-  /** Checks a repo message before the Repo sees it. Default: everything passes. */
-  checkMessage?: (frame: RepoFrame) => GuardVerdict;
+  /** Checks a repo message from a connection of `user` before the Repo sees it. Default: everything passes. */
+  checkMessage?: (frame: RepoFrame, user: string) => InboundVerdict;
+  /** checkMessage dropped a message of this connection (a refused write); told once per connection. */
+  onWriteRefused?: (sessionId: string, reason: string) => void;
   /** Sees every admitted repo message (senderId already the session peer id), before the Repo does. */
   onInbound?: (sessionId: string, frame: RepoFrame) => void;
   /** A session peer appeared; the Repo is told next. */
@@ -156,6 +162,8 @@ interface Connection {
   lease: boolean;
   /** Presence frames dropped for a sender id this socket does not own. */
   refusedRelays: number;
+  /** Messages checkMessage dropped (refused writes). */
+  refusedWrites: number;
   /** (document, sender) pairs whose presence this socket relayed, least recently used first; for goodbyes at a cut. */
   spoke: Map<string, { documentId: string; sender: string }>;
 }
@@ -184,7 +192,7 @@ function closeReason(reason: string): string {
   return bytes.byteLength <= 123 ? reason : bytes.subarray(0, 120).toString("utf8") + "...";
 }
 
-type OptionalHooks = "onInbound" | "onJoin" | "onLeave" | "onFastChanges" | "onLease" | "onRelayRefused" | "onJoined" | "onClosed" | "acceptsPresence";
+type OptionalHooks = "onInbound" | "onJoin" | "onLeave" | "onFastChanges" | "onLease" | "onRelayRefused" | "onWriteRefused" | "onJoined" | "onClosed" | "acceptsPresence";
 
 export class RelayServerAdapter extends NetworkAdapter {
   readonly #options: Required<Omit<RelayServerAdapterOptions, OptionalHooks>> & Pick<RelayServerAdapterOptions, OptionalHooks>;
@@ -195,6 +203,8 @@ export class RelayServerAdapter extends NetworkAdapter {
   readonly #bySession = new Map<string, Connection>();
   /** Presence messages dropped because acceptsPresence refused them. */
   droppedEphemeral = 0;
+  /** Sync messages checkMessage dropped without closing their socket (refused writes). */
+  droppedWrites = 0;
   /** Sender ids of local peers (renderers) behind a client, bound to the core that relays their presence. */
   readonly #relayedBy = new Map<string, RelayedSender>();
   #sessionCounter = 0;
@@ -218,6 +228,7 @@ export class RelayServerAdapter extends NetworkAdapter {
       presentMetadata: options.presentMetadata ?? ((presented) => presented),
       ownerOfPeer: options.ownerOfPeer ?? handleOfPeer,
       onRelayRefused: options.onRelayRefused,
+      onWriteRefused: options.onWriteRefused,
       onJoined: options.onJoined,
       onClosed: options.onClosed,
       acceptsPresence: options.acceptsPresence,
@@ -297,6 +308,7 @@ export class RelayServerAdapter extends NetworkAdapter {
       fast: false,
       lease: false,
       refusedRelays: 0,
+      refusedWrites: 0,
       spoke: new Map(),
     };
     if (!this.#connected) {
@@ -424,9 +436,10 @@ export class RelayServerAdapter extends NetworkAdapter {
       this.#receiveLease(conn, frame);
       return;
     }
-    const verdict = this.#options.checkMessage(repoFrame);
+    const verdict = this.#options.checkMessage(repoFrame, conn.identity.user);
     if (!verdict.ok) {
-      this.#drop(conn, verdict.code, verdict.reason);
+      if ("dropped" in verdict) this.#refuseWrite(conn, verdict.dropped);
+      else this.#drop(conn, verdict.code, verdict.reason);
       return;
     }
     if (frame.type === "ephemeral" && this.#options.acceptsPresence && !this.#options.acceptsPresence(conn.sessionId as string, repoFrame.documentId)) {
@@ -654,6 +667,19 @@ export class RelayServerAdapter extends NetworkAdapter {
     // Told once per connection: a forging client must not be able to flood the relay's log.
     if (conn.refusedRelays++ > 0) return;
     this.#report(() => this.#options.onRelayRefused?.(conn.sessionId as string, reason));
+  }
+
+  /** A write of this session dropped outside checkMessage (a fast-path batch): counted and told as checkMessage's. */
+  noteDroppedWrite(sessionId: string, reason: string): void {
+    const conn = this.#bySession.get(sessionId);
+    if (conn) this.#refuseWrite(conn, reason);
+  }
+
+  #refuseWrite(conn: Connection, reason: string): void {
+    this.droppedWrites++;
+    // Told once per connection, as refused presence: a forging client must not be able to flood the relay's log.
+    if (conn.refusedWrites++ > 0) return;
+    this.#report(() => this.#options.onWriteRefused?.(conn.sessionId as string, reason));
   }
 
   #report(hook: () => void): void {

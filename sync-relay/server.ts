@@ -22,11 +22,14 @@
  *   (peer-bindings.ts). Each join and leave counts as a use.
  * - A document the relay does not have costs it a handle only until it has answered "doc-unavailable", and a session
  *   asks for at most RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION of them (unavailable-requests.ts).
+ * - A change to a registered agent chat's plan or conversation from a user who is provably not its person is dropped,
+ *   by sync message and by fast-path batch alike, before the Repo or the fast path sees it (chat-write-guard.ts).
  * - One relay per data folder (data-lock.ts); a sync message never shows heads that are not stored, and a failed save
  *   is logged and retried, never fatal (durable-acks.ts); unreadable stored chunks are moved aside (corrupt-chunks.ts).
  */
 import { PlannerLeaseService } from "../shared/node/planner-lease-service.js";
 import { AgentChatTable } from "../shared/node/agent-chat-table.js";
+import { ChatWriteGuard } from "./chat-write-guard.js";
 import { fencedTargetOf } from "../shared/node/fenced-write-target.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -141,6 +144,8 @@ export interface RunningRelay {
   deleted: DeletedDocuments;
   /** Who runs the Planner in each channel (issue #25). */
   leases: PlannerLeaseService;
+  /** Which documents are agent chats and who may change them (`refused` counts the writes dropped). */
+  chatWrites: ChatWriteGuard;
   /** Purges deleted plans whose grace has passed now (the sweep does it on its own); resolves with the ids purged. */
   purgeDeleted(): Promise<string[]>;
   httpServer: Server;
@@ -239,6 +244,8 @@ async function serve(
   let fastPath: RelayFastPath | null = null;
   let unavailable: UnavailableRequests | null = null;
   let durableAcks: DurableAcks | null = null;
+  // Set once the team's index is known, before any socket is accepted (serveUpgrade goes live last).
+  let chatWrites: ChatWriteGuard | null = null;
 
   // Planner ownership (issue #25): the lease table and its frames; told of each connection that leaves.
   let leases: PlannerLeaseService | null = null;
@@ -256,7 +263,9 @@ async function serve(
       // All of the user's bindings are live: joining may work once one of those connections closes.
       return claim.why === "all-in-use" ? { code: CLOSE_CODES.tryAgainLater, reason: claim.reason } : false;
     },
-    checkMessage: checkRepoMessage,
+    // A message's changes are judged only for a registered chat's documents, from the one decode the check makes.
+    checkMessage: (frame, user) => checkRepoMessage(frame, (documentId) => chatWrites?.refusesWrite(user, documentId) ?? false),
+    onWriteRefused: (sessionId, reason) => log(`dropped a write from ${printable(sessionId)}: ${printable(reason)} (later ones on this connection are counted, not logged)`),
     // Presence only for a document this connection syncs here or the relay holds open: the Repo makes a handle for any
     // id a message names, and presence is never answered "doc-unavailable", so the request limit would not see a flood
     // of presence for random ids (each handle kept until eviction).
@@ -286,6 +295,11 @@ async function serve(
       options.fastPath === false
         ? undefined
         : (sessionId, frame) => {
+            // Before the fast path, which forwards a batch on arrival: a refused write reaches no one.
+            if (frame.changes.length > 0 && chatWrites?.refusesWrite(adapter.userOf(sessionId), frame.documentId)) {
+              adapter.noteDroppedWrite(sessionId, `changes to ${frame.documentId}, a chat only its person writes`);
+              return { ok: true };
+            }
             const verdict = fastPath?.receive(sessionId, frame) ?? { ok: true };
             // The team's list at once, not at the next timed apply: an entry leaving it is a deletion the relay must
             // record (team-deletions.ts) as soon as members hear of it.
@@ -421,6 +435,8 @@ async function serve(
   });
   const refusals = createRefusalLog(log);
   const agentChats = new AgentChatTable(db);
+  const chatGuard = new ChatWriteGuard(agentChats.list(teamIndexDocumentId));
+  chatWrites = chatGuard;
   const maxMessageBytes = options.maxMessageBytes ?? MAX_RELAY_MESSAGE_BYTES;
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes });
   const loadedDocuments = () => Object.keys(repo.handles).length;
@@ -436,7 +452,7 @@ async function serve(
         admissionMethods: options.github ? ["relay-token", "github"] : ["relay-token"],
         allowQueryToken: options.allowQueryToken === true,
         onRefused: (address, status, reason) => refusals(req.url?.startsWith("/v1/agent-chats") ? "/v1/agent-chats" : "/v1/team", address, status, reason),
-        agentChats: { chats: agentChats, team: teamIndexDocumentId },
+        agentChats: { chats: agentChats, team: teamIndexDocumentId, onRegistered: (chat) => chatGuard.note(chat) },
       },
       req,
       res,
@@ -543,6 +559,7 @@ async function serve(
     unavailable,
     deleted,
     leases,
+    chatWrites: chatGuard,
     purgeDeleted: purge,
     httpServer: server,
     loadedDocuments,

@@ -1,0 +1,185 @@
+/**
+ * The relay refuses a teammate's changes to someone's agent chat (issue #27), through a real relay with two relay-token
+ * users speaking the wire as a modified app would (raw sockets, Automerge's sync protocol by hand, no app services):
+ * bob's forged changes to alice's registered chat plan and its conversation, by sync message, by request message and
+ * by fast-path batch, never reach the relay's copy, its storage after a restart, or alice; alice's own changes and the
+ * Planner's fenced writes still flow, and bob still reads them live; a document not in the table syncs as before.
+ * The rule on GitHub identities is checked on mayWriteChat directly.
+ */
+import { next as A } from "@automerge/automerge";
+import { generateAutomergeUrl, parseAutomergeUrl, type DocHandle, type DocumentId } from "@automerge/automerge-repo";
+import { describe, expect, it } from "vitest";
+import { FEATURE_PLANNER_LEASE, LEASE_REQUEST_TYPE, type LeaseStateFrame } from "../shared/lease-wire.js";
+import { conversationIdOf } from "../shared/node/conversation-identity.js";
+import { FAST_CHANGES_TYPE, FEATURE_FAST_CHANGES, type WireFrame } from "../shared/sync-wire.js";
+import { waitFor } from "../shared/wait-for.js";
+import { ChatWriteGuard, mayWriteChat } from "./chat-write-guard.js";
+import { RELAY_PEER_ID } from "./server.js";
+import { useTestRelay } from "./test-relay.js";
+import { RawDocSync, type RawClient } from "./test-wire.js";
+
+type Chat = {
+  lines: string[];
+};
+
+const t = useTestRelay("chopin-chat-guard-", ["alice", "bob"]);
+
+const newId = () => parseAutomergeUrl(generateAutomergeUrl()).documentId;
+
+async function register(token: string, body: { agentId: string; person: string; planId: string }): Promise<number> {
+  const response = await fetch(`${t.relay.httpUrl}/v1/agent-chats`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  await response.text();
+  return response.status;
+}
+
+/** A peer's copy of one document, begun from `seed` (alice's bytes) or empty (bob's, learnt from the relay). */
+function copyOf(client: RawClient, peerId: string, documentId: string, seed?: Uint8Array): RawDocSync<Chat> {
+  return new RawDocSync<Chat>(client, peerId, RELAY_PEER_ID, documentId, seed ? A.load<Chat>(seed) : A.init<Chat>());
+}
+
+const withLine = (doc: A.Doc<Chat>, line: string) => A.change(doc, (d) => void d.lines.push(line));
+const lines = (doc: A.Doc<Chat>) => [...(doc.lines ?? [])];
+
+async function relayCopy(documentId: string): Promise<A.Doc<Chat>> {
+  return ((await t.relay.repo.find<Chat>(documentId as DocumentId)) as DocHandle<Chat>).doc();
+}
+
+/** A sync message carrying `changes`, as a forging client would write it (no sync state needed). */
+function syncWithChanges(doc: A.Doc<Chat>, changes: Uint8Array[]): Uint8Array {
+  return A.encodeSyncMessage({ heads: A.getHeads(doc), need: [], have: [], changes });
+}
+
+/** Alice's chat (plan and conversation) registered at the relay and synced there, and bob reading both. */
+async function aliceChatReadByBob() {
+  const planId = newId();
+  const conversationId = conversationIdOf(planId as DocumentId);
+  const alice = await t.joined("alice", "alice:laptop");
+  const bob = await t.joined("bob", "bob:desk");
+  expect(await register(t.tokens.alice, { agentId: "scout", person: "device:alice-laptop", planId })).toBe(200);
+  const docs = [planId, conversationId].map((documentId) => {
+    const seed = A.save(A.from<Chat>({ lines: ["hello"] }));
+    return { documentId, alice: copyOf(alice, "alice:laptop", documentId, seed), bob: copyOf(bob, "bob:desk", documentId) };
+  });
+  for (const d of docs) {
+    await d.alice.push();
+    await d.bob.pull((doc) => lines(doc).includes("hello"), "bob reads alice's chat");
+  }
+  return { planId, alice, bob, docs };
+}
+
+describe("the relay's guard on agent chats", () => {
+  it("drops bob's forged changes to alice's chat plan and conversation, while alice's own flow on and bob reads them live, across a restart", async () => {
+    const { planId, docs } = await aliceChatReadByBob();
+    for (const [i, d] of docs.entries()) {
+      // Bob's app writes straight into the document, bypassing every service, and syncs it.
+      d.bob.doc = withLine(d.bob.doc, `forged by bob ${i}`);
+      const refused = t.relay.chatWrites.refused;
+      await d.bob.pull(() => t.relay.chatWrites.refused > refused, "the relay drops bob's write");
+      // Alice writes on; bob reads it live (his socket stays, his reads pass), and the relay never took his change.
+      d.alice.doc = withLine(d.alice.doc, `second ${i}`);
+      await d.alice.push();
+      await d.bob.pull((doc) => lines(doc).includes(`second ${i}`), "bob reads alice's next line");
+      expect(lines(await relayCopy(d.documentId))).toEqual(["hello", `second ${i}`]);
+      expect(lines(d.alice.doc)).toEqual(["hello", `second ${i}`]);
+    }
+    expect(t.log.filter((line) => line.includes("dropped a write from bob:desk"))).toHaveLength(1);
+    expect(t.relay.adapter.droppedWrites).toBeGreaterThanOrEqual(2);
+
+    // Restarted on its data: the guard is loaded from the table, and the stored copies hold none of bob's lines.
+    await t.reopen({});
+    const alice = await t.joined("alice", "alice:laptop");
+    const bob = await t.joined("bob", "bob:desk");
+    for (const [i, d] of docs.entries()) {
+      const fresh = copyOf(alice, "alice:laptop", d.documentId);
+      await fresh.pull((doc) => lines(doc).includes(`second ${i}`), "alice reads her chat from the restarted relay");
+      expect(lines(fresh.doc)).toEqual(["hello", `second ${i}`]);
+      const again = copyOf(bob, "bob:desk", d.documentId, A.save(d.bob.doc));
+      const refused = t.relay.chatWrites.refused;
+      await again.pull(() => t.relay.chatWrites.refused > refused, "the restarted relay drops bob's write too");
+      expect(lines(await relayCopy(d.documentId))).toEqual(["hello", `second ${i}`]);
+    }
+    expect(planId).toBe(docs[0]!.documentId);
+  });
+
+  it("drops forged changes in a request message and in a fast-path batch, before the fast path forwards them", async () => {
+    const { docs } = await aliceChatReadByBob();
+    const plan = docs[0]!;
+    const forged = withLine(plan.bob.doc, "forged");
+    const change = A.getLastLocalChange(forged)!;
+    const refused = t.relay.chatWrites.refused;
+    // A request that carries changes is a sync message for automerge-repo; it is judged as one.
+    const bob = await t.joined("bob", "bob:phone");
+    bob.send({ type: "request", senderId: "bob:phone", targetId: RELAY_PEER_ID, documentId: plan.documentId, data: syncWithChanges(forged, [change]) } as WireFrame);
+    await waitFor(() => t.relay.chatWrites.refused > refused, "the request is dropped");
+
+    // A fast session that syncs the chat (a sync message without changes passes) sends a batch: nobody gets it.
+    const alice = await t.joined("alice", "alice:tablet", { features: [FEATURE_FAST_CHANGES] });
+    const aliceCopy = copyOf(alice, "alice:tablet", plan.documentId);
+    await aliceCopy.pull((doc) => lines(doc).includes("hello"), "alice's fast session syncs her chat");
+    const fastBob = await t.joined("bob", "bob:fast", { features: [FEATURE_FAST_CHANGES] });
+    const bobCopy = copyOf(fastBob, "bob:fast", plan.documentId);
+    await bobCopy.pull((doc) => lines(doc).includes("hello"), "bob's fast session reads the chat");
+    const forwarded = t.relay.fastPath.stats.forwarded;
+    const before = t.relay.chatWrites.refused;
+    fastBob.send({ type: FAST_CHANGES_TYPE, senderId: "bob:fast", targetId: RELAY_PEER_ID, documentId: plan.documentId, changes: [change] } as WireFrame);
+    await waitFor(() => t.relay.chatWrites.refused > before, "the batch is dropped");
+    // Alice's own batch on the same path is forwarded and applied, and bob's fast session gets it.
+    const mine = withLine(aliceCopy.doc, "mine");
+    alice.send({ type: FAST_CHANGES_TYPE, senderId: "alice:tablet", targetId: RELAY_PEER_ID, documentId: plan.documentId, changes: [A.getLastLocalChange(mine)!] } as WireFrame);
+    await waitFor(() => fastBob.frames.some((f) => f.type === FAST_CHANGES_TYPE), "bob's fast session gets alice's batch");
+    expect(t.relay.fastPath.stats.forwarded).toBe(forwarded + 1);
+    await t.relay.fastPath.flush();
+    expect(lines(await relayCopy(plan.documentId))).toEqual(["hello", "mine"]);
+    expect(fastBob.closed).toBeNull();
+    expect(bob.closed).toBeNull();
+  });
+
+  it("lets the Planner's fenced write into a chat through, and leaves documents not in the table to sync as before", async () => {
+    const { planId, docs } = await aliceChatReadByBob();
+    const conversation = docs[1]!;
+    // The Planner's output comes as a fenced write under the lease (not a sync message): it lands and bob reads it.
+    const owner = await t.joined("alice", "alice:runner", { features: [FEATURE_PLANNER_LEASE] });
+    const ask = async (requestId: string, request: unknown) => {
+      owner.send({ type: LEASE_REQUEST_TYPE, senderId: "alice:runner", targetId: RELAY_PEER_ID, requestId, session: "run", request } as never);
+      await waitFor(() => owner.frames.some((f) => (f as { requestId?: string }).requestId === requestId), `answer to ${requestId}`);
+      return owner.frames.find((f) => (f as { requestId?: string }).requestId === requestId) as unknown as LeaseStateFrame;
+    };
+    expect(await ask("claim", { op: "claim", channelId: planId })).toMatchObject({ ok: true, lease: { generation: 1 } });
+    const fork = A.clone(conversation.alice.doc, { actor: "00112233445566778899aabbccddeeff" });
+    const answered = withLine(fork, "from the Planner");
+    const changes = A.getChanges(conversation.alice.doc, answered);
+    expect(await ask("write", { op: "fenced-write", channelId: planId, documentId: conversation.documentId, generation: 1, changes })).toMatchObject({ ok: true });
+    await conversation.bob.pull((doc) => lines(doc).includes("from the Planner"), "bob reads the Planner's answer");
+
+    // A plan alice made that is no chat: bob's change reaches the relay and alice as before.
+    const plainId = newId();
+    const alice = await t.joined("alice", "alice:desk");
+    const bob = await t.joined("bob", "bob:laptop");
+    const aliceCopy = copyOf(alice, "alice:desk", plainId, A.save(A.from<Chat>({ lines: ["plan"] })));
+    await aliceCopy.push();
+    const bobCopy = copyOf(bob, "bob:laptop", plainId);
+    await bobCopy.pull((doc) => lines(doc).includes("plan"), "bob reads alice's plan");
+    bobCopy.doc = withLine(bobCopy.doc, "edit by bob");
+    await bobCopy.push();
+    await aliceCopy.pull((doc) => lines(doc).includes("edit by bob"), "alice gets bob's edit of an ordinary plan");
+  });
+
+  it("judges GitHub sign-ins by login, relay-token users only for device chats (the rule the relay can prove)", () => {
+    const github = { person: "github:alice", registeredBy: "gh:alice" };
+    expect(mayWriteChat(github, "gh:alice")).toBe(true);
+    expect(mayWriteChat(github, "gh:bob")).toBe(false);
+    // A relay-token user cannot be told apart from alice's own apps, which link with their relay token when they have one.
+    expect(mayWriteChat(github, "bob")).toBe(true);
+    const device = { person: "device:alice-laptop", registeredBy: "alice" };
+    expect(mayWriteChat(device, "alice")).toBe(true);
+    expect(mayWriteChat(device, "bob")).toBe(false);
+    expect(mayWriteChat(device, "gh:alice")).toBe(false);
+    const guard = new ChatWriteGuard([{ ...device, agentId: "scout", planId: newId(), registeredAt: 0 }]);
+    expect(guard.refusesWrite("bob", newId())).toBe(false);
+    expect(guard.refused).toBe(0);
+  });
+});
