@@ -1,0 +1,78 @@
+/**
+ * The relay's guard on agent chats (sync-relay/chat-write-guard.ts) between real app cores: alice's two devices link
+ * with her relay token while her chat is registered by her GitHub sign-in, and still carry her messages to each other
+ * after registration (the relay cannot tie her handle to her login, so it must not refuse it); bob, linked by his
+ * GitHub sign-in, runs a modified app that writes straight into her chat plan and conversation with its Repo, past
+ * every service: the relay drops both writes, neither of alice's devices ever holds them, and bob goes on reading her
+ * messages live.
+ */
+import { next as A } from "@automerge/automerge";
+import type { DocumentId } from "@automerge/automerge-repo";
+import { describe, expect, it } from "vitest";
+import { conversationIdOf } from "../../shared/node/conversation-identity.js";
+import { waitFor } from "../../shared/wait-for.js";
+import { startFakeGitHub } from "../../test-support/fake-github/server.js";
+import { startRelay } from "../../sync-relay/server.js";
+import { createAppCore } from "../core/app-core.js";
+import type { AppCore, AppCoreOptions } from "../core/types.js";
+import { cleanupsAfterEach } from "../sync/test-helpers.js";
+
+const { cleanups, dir } = cleanupsAfterEach();
+
+async function core(name: string, options: Partial<AppCoreOptions>): Promise<AppCore> {
+  const c = await createAppCore({ dataDir: dir(`chopin-guard-${name}-`), mcpPort: 0, enableAgentChat: true, planner: { off: true }, ...options });
+  cleanups.push(() => c.close());
+  await c.gitHubSignInSettled();
+  await waitFor(async () => !(await c.api.listAgents()).teamPending, `${name} learnt the team`);
+  return c;
+}
+
+describe("the relay's guard on agent chats, between apps", () => {
+  it("keeps a teammate's modified app from writing into a person's chat, while the person's own devices and the teammate's reading go on", { timeout: 120_000 }, async () => {
+    const github = await startFakeGitHub();
+    cleanups.push(() => github.close());
+    const relay = await startRelay({ dataDir: dir("chopin-guard-relay-"), github: { apiUrl: github.url } });
+    cleanups.push(() => relay.close());
+    const aliceToken = relay.users.add("alice").token;
+    const signedIn = (login: string) => ({ githubToken: `ghu_${login}`, githubApiUrl: github.url });
+    const aliceOne = await core("alice-1", { relayUrl: relay.url, relayToken: aliceToken, ...signedIn("alice") });
+    const aliceTwo = await core("alice-2", { relayUrl: relay.url, relayToken: aliceToken, ...signedIn("alice") });
+    // No relay token: bob's app links as his GitHub sign-in, gh:bob, which the relay can tell from gh:alice.
+    const bob = await core("bob", { relayUrl: relay.url, ...signedIn("bob") });
+
+    const scout = await aliceOne.api.createAgent({ name: "Scout" });
+    await waitFor(async () => (await bob.api.listAgents()).agents.some((a) => a.id === scout.id), "bob sees Scout");
+    const sent = await aliceOne.api.sendAgentChat(scout.id, { text: "first", clientRequestId: "one-1" });
+    expect(sent.planId).not.toBeNull();
+    const planId = sent.planId as DocumentId;
+    await waitFor(async () => (await bob.api.listAgentChats().catch(() => [])).some((c) => c.planId === planId), "the relay's table holds alice's chat", 30_000);
+    expect(relay.chatWrites.guards(planId)).toBe(true);
+
+    // After registration, alice's devices (linked as the handle "alice", not gh:alice) still carry her messages.
+    await aliceTwo.api.sendAgentChat(scout.id, { text: "second", clientRequestId: "two-1" });
+    const texts = async (c: AppCore) => (await c.api.readConversation(planId).catch(() => null))?.entries?.map((e) => e.text).sort().join("|") ?? "";
+    const chatTexts = async (c: AppCore) => (await c.api.readAgentChat(scout.id))?.page?.entries.map((e) => e.text).sort().join("|") ?? "";
+    await waitFor(async () => (await chatTexts(aliceOne)) === "first|second" && (await chatTexts(aliceTwo)) === "first|second", "both of alice's devices hold both messages", 60_000);
+    await waitFor(async () => (await texts(bob)) === "first|second", "bob reads both", 60_000);
+
+    // Bob's modified app writes into her plan and her conversation with its Repo, past the services that refuse it.
+    const plan = await bob.repo.find<Record<string, unknown>>(planId);
+    plan.change((d) => void (d.title = "Taken by bob"));
+    const conversation = await bob.repo.find<Record<string, unknown>>(conversationIdOf(planId));
+    conversation.change((d) => void (d.forgedBy = "bob"));
+    // Each forged change is its document's one head right after it is made.
+    const forged = [...A.getHeads(plan.doc()), ...A.getHeads(conversation.doc())];
+    await waitFor(() => relay.chatWrites.refused >= 2, "the relay drops both of bob's writes", 30_000);
+
+    // Alice writes on: bob reads it live, and her devices and the relay never hold his changes.
+    await aliceOne.api.sendAgentChat(scout.id, { text: "third", clientRequestId: "one-2" });
+    await waitFor(async () => (await texts(bob)) === "first|second|third", "bob reads her next message", 60_000);
+    await waitFor(async () => (await chatTexts(aliceTwo)) === "first|second|third", "alice's other device too", 60_000);
+    for (const repo of [aliceOne.repo, aliceTwo.repo, relay.repo]) {
+      const held = [await repo.find<Record<string, unknown>>(planId), await repo.find<Record<string, unknown>>(conversationIdOf(planId))];
+      expect(held[0]!.doc().title).toBe("Agent chat");
+      expect(held[1]!.doc().forgedBy).toBeUndefined();
+      expect(forged.some((hash) => held.some((h) => A.hasHeads(h.doc(), [hash])))).toBe(false);
+    }
+  });
+});
