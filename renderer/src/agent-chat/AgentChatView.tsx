@@ -26,6 +26,9 @@ import { OutboxMessages } from "./OutboxMessages.js";
 import { useAgentChat, type AgentChatModel } from "./use-agent-chat.js";
 import { useRecordChatVisit } from "./use-chat-visit.js";
 
+/** This window's storage key of a chat's draft before its first send (then the core keeps it under the chat's plan). */
+export const AGENT_CHAT_DRAFT_KEY_PREFIX = "chopin.agentChatDraft:";
+
 /** Said in place of the chat while agent chat is off on this app. */
 export const AGENT_CHAT_OFF = "Agent chat is turned off on this app: turn it on in Settings → Experimental to go on with this chat. Your draft is kept here.";
 
@@ -81,7 +84,7 @@ export function AgentChatView({ agentId }: { agentId: string }) {
       ) : (
         <ChatBody model={model} name={name} gone={gone} color={agent?.color} composer={composer} />
       )}
-      <Composer handle={composer} draftId={model.planId} disabled={disabled} chat={{ agentName: name || "the agent", unsent: model.unsent }} onSend={(text) => model.send(text)} />
+      <Composer handle={composer} draftId={model.planId} localDraftKey={`${AGENT_CHAT_DRAFT_KEY_PREFIX}${agentId}`} disabled={disabled} chat={{ agentName: name || "the agent", unsent: model.unsent }} onSend={(text) => model.send(text)} />
     </section>
   );
 }

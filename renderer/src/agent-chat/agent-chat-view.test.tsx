@@ -63,6 +63,28 @@ describe("the chat with an agent", () => {
     await until(() => screen.queryByRole("log", { name: "Messages" }) !== null && within(log()).queryByText("Sent from my laptop") !== null, "the chat begun elsewhere");
   });
 
+  it("keeps a draft written before the first send across leaving the chat and coming back, and forgets it once sent", async () => {
+    const { app } = await openChat();
+    await until(() => chatState() === "No messages yet", "the first read");
+    type("Half a thought");
+    const sidebar = screen.getByRole("navigation", { name: "Documents" });
+    fireEvent.click(within(sidebar).getByRole("button", { name: "Agents" }));
+    await until(() => screen.queryByRole("heading", { name: "Chat with Scout" }) === null, "left the chat");
+    fireEvent.click(screen.getByRole("button", { name: "Chat with Scout" }));
+    await until(() => screen.queryByRole("heading", { name: "Chat with Scout" }) !== null, "back in the chat");
+    await until(() => box().value === "Half a thought", "the draft kept");
+    // Nothing was made for it: the chat still begins only with the first send.
+    expect(app.bridge.calls.some((c) => c.method === "sendAgentChat")).toBe(false);
+    fireEvent.keyDown(box(), { key: "Enter" });
+    await until(() => screen.queryByRole("log", { name: "Messages" }) !== null && within(log()).queryByText("Half a thought") !== null, "sent");
+    await until(() => box().value === "", "the box emptied");
+    fireEvent.click(within(sidebar).getByRole("button", { name: "Agents" }));
+    await until(() => screen.queryByRole("heading", { name: "Chat with Scout" }) === null, "left again");
+    fireEvent.click(screen.getByRole("button", { name: "Chat with Scout" }));
+    await until(() => screen.queryByRole("log", { name: "Messages" }) !== null, "the chat again");
+    expect(box().value).toBe("");
+  });
+
   it("sends, streams the agent's turn with Stop, and follows the chat's state", async () => {
     const { app, scout, planId } = await openChat();
     await until(() => chatState() === "No messages yet", "the first read");

@@ -20,6 +20,7 @@ import { utf8Bytes } from "../../../shared/utf8.js";
 import { useServices } from "../state/app-services.js";
 import { CONVERSATION_DRAFT_SAVE_DELAY_MS, MESSAGE_ROOM_WARNING_SHARE } from "../limits.js";
 import type { SendOutcome } from "./use-conversation.js";
+import { pageStorage } from "../state/last-open.js";
 
 /** "@Planner" anywhere as a word addresses the Planner. */
 const PLANNER_MENTION = /(^|\s)@planner\b/i;
@@ -60,9 +61,15 @@ export function Composer({
   chat,
   onSend,
   handle,
+  localDraftKey,
 }: {
-  /** The plan the core keeps this draft under, or null (kept only while the composer is shown). */
+  /** The plan the core keeps this draft under, or null (then kept under `localDraftKey`, or only while shown). */
   draftId: string | null;
+  /**
+   * Where a draft with no plan to keep it under yet (a chat before its first send) waits meanwhile: this window's
+   * storage, under this key, so leaving the chat and coming back finds it; the core keeps it once there is a plan.
+   */
+  localDraftKey?: string;
   disabled: string | null;
   /** A plan's conversation (exactly one of `plan` and `chat`). */
   plan?: PlanComposing;
@@ -105,6 +112,12 @@ export function Composer({
   };
 
   useEffect(() => {
+    if (draftId !== null || localDraftKey === undefined) return;
+    const kept = pageStorage()?.getItem(localDraftKey);
+    if (kept && !typed.current) setText(kept);
+  }, [draftId, localDraftKey]);
+
+  useEffect(() => {
     if (draftId === null) return;
     typed.current = false;
     setText("");
@@ -129,7 +142,10 @@ export function Composer({
     setText(next);
     setCaret(at);
     setActive(0);
-    if (draftId === null) return;
+    if (draftId === null) {
+      if (localDraftKey !== undefined) pageStorage()?.setItem(localDraftKey, next);
+      return;
+    }
     pendingSave.current = { id: draftId, text: next };
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(flush, CONVERSATION_DRAFT_SAVE_DELAY_MS);
