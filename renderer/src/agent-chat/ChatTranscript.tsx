@@ -17,6 +17,7 @@ export function chatTranscriptAgent(name: string): TranscriptAgent {
     showAddressee: false,
     emptyText: `No messages yet. Write to ${name} below.`,
     divider: `New session: ${name} starts afresh from here`,
+    onlyThisPerson: true,
   };
 }
 

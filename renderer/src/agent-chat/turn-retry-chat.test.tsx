@@ -59,13 +59,14 @@ describe("a failed turn's retry in a chat", () => {
     await until(() => mine().length === 3, "a third message");
   });
 
-  it("offers no Retry for a message not the person's, nor once the agent is gone", async () => {
+  it("offers a Retry for the person's message sent from their other device (a chat is theirs alone), none once the agent is gone", async () => {
     const { app, scout, planId, mine } = await openChat();
     beginAgentTurn(app.bridge, planId, mine()[0]!.id).fail("Bad gateway.");
-    const other = app.bridge.receiveMessage(planId, { author: { kind: "person", name: "Grace", login: "grace", device: "device-grace" }, to: "planner", text: "Grace asks" });
-    beginAgentTurn(app.bridge, planId, other.id).fail("Bad gateway.");
+    // Only the chat's person posts in it (the core refuses anyone else), so a message from another device is theirs.
+    const laptop = app.bridge.receiveMessage(planId, { author: { kind: "person", name: "Ada", device: "device-laptop" }, to: "planner", text: "Sent from the laptop" });
+    beginAgentTurn(app.bridge, planId, laptop.id).fail("Bad gateway.");
     await until(() => within(log()).queryAllByText("This turn failed.", { exact: false }).length === 2, "both failures shown");
-    expect(retries().map((b) => b.getAttribute("aria-label"))).toEqual(["Retry: Plan the launch"]);
+    expect(retries().map((b) => b.getAttribute("aria-label"))).toEqual(["Retry: Plan the launch", "Retry: Sent from the laptop"]);
     await app.bridge.api.removeAgent(scout.id);
     await until(() => screen.queryByText(/This agent was removed/) !== null, "gone");
     expect(retries()).toHaveLength(0);

@@ -34,6 +34,11 @@ export interface TranscriptAgent {
   emptyText: string;
   /** The divider a processed `/new` (a boundary entry) shows: nothing before it is hidden. */
   divider: string;
+  /**
+   * Every person's message here is this window's person's (an agent chat: only its person posts, and only their
+   * windows show it as a chat), so a Retry is theirs from any of their devices; elsewhere only this device's (`mine`).
+   */
+  onlyThisPerson?: true;
 }
 
 export const PLANNER_TRANSCRIPT: TranscriptAgent = {
@@ -155,7 +160,7 @@ export function Transcript({
   const turnRunning =
     streaming?.done === false || (planner !== null && view.entries.some((entry) => entry.turn?.state === "started" && !answered.has(entry.turn.id) && turnStillRunning(entry.turn, planner)));
   const retryOf = (turnId: string): EntryActions["retry"] => {
-    const asked = retry ? retryableAsked(view.entries, turnId, turnRunning) : null;
+    const asked = retry ? retryableAsked(view.entries, turnId, turnRunning, agent.onlyThisPerson === true) : null;
     return asked && retry ? { asked, onRetry: () => void act(() => retry(retryRequest(asked))) } : undefined;
   };
   const listRef = useRef<HTMLOListElement>(null);

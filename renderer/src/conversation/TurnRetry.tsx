@@ -7,8 +7,9 @@
  *
  * What must stay true: the retry's clientRequestId derives from the failed turn alone (`retry:<turnId>`), so a double
  * click, a second window or a retry after a lost answer all post one message; a failure of the retry is its own turn,
- * whose retry derives from that turn's id. It is offered only for this person's own message (`mine`) and never while
- * a turn runs in the conversation.
+ * whose retry derives from that turn's id. It is offered only for this person's own message (`mine`: this device's; in
+ * an agent chat, whose every message is its person's, from any of their devices) and never while a turn runs in the
+ * conversation.
  */
 import type { ConversationEntryView } from "../../../shared/api.js";
 import { RETRY_LABEL_MAX_CHARS } from "../limits.js";
@@ -52,10 +53,10 @@ export function retryRequest(asked: ConversationEntryView): TurnRetryRequest {
  * The message a turn answered, when its person here may retry it: theirs, a message to the agent, in the entries
  * read, and no turn running now; else null.
  */
-export function retryableAsked(entries: readonly ConversationEntryView[], turnId: string, turnRunning: boolean): ConversationEntryView | null {
+export function retryableAsked(entries: readonly ConversationEntryView[], turnId: string, turnRunning: boolean, anyDeviceOfThisPerson = false): ConversationEntryView | null {
   if (turnRunning) return null;
   const asked = entries.find((entry) => entry.id === turnId);
-  return asked && asked.mine && asked.author.kind === "person" && asked.to === "planner" ? asked : null;
+  return asked && (asked.mine || anyDeviceOfThisPerson) && asked.author.kind === "person" && asked.to === "planner" ? asked : null;
 }
 
 /** The Retry itself: visibly "Retry", named for the words it sends again. */
