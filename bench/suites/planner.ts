@@ -6,7 +6,7 @@
  * - fenced write against a plain relayed change: a conversation entry from Alice's app until it is in Bob's replica,
  *   written as an ordinary change, and as the Planner's fenced write (prepared on a fork, checked and applied by the
  *   relay, synced on), interleaved; the ratio of the two is the fence's added latency.
- * - a tool call behind the six-check permission gate (facts cached as they are between GitHub checks) against the
+ * - a tool call behind the seven-check permission gate (the turn fence among them) (facts cached as they are between GitHub checks) against the
  *   same handler alone;
  * - a turn's context of a 10,000-entry transcript: the builder alone, and with every entry read and checked first.
  * Timings are printed, never asserted.
@@ -238,7 +238,7 @@ export const plannerSuite: Suite = async (ctx) => {
           ],
         },
         {
-          title: "a tool call (read_plan's blocks of a 60-step plan) with the six-check gate and without (target <= 1.2x, <= 2 ms added at p50)",
+          title: "a tool call (read_plan's blocks of a 60-step plan) with the seven-check gate and without (target <= 1.2x, <= 2 ms added at p50)",
           rows: [
             row("handler alone", bare),
             row("gate + handler", gated),
