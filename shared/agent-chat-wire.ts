@@ -13,6 +13,11 @@ import { MAX_AGENT_CHAT_PERSON_CHARS } from "./limits.js";
 import { AGENT_ID_PATTERN } from "./schema/agent-profiles.js";
 
 export const AGENT_CHATS_PATH = "/v1/agent-chats";
+/**
+ * A GitHub chat's registration may also carry the app's relay token in this header (never in the body, never
+ * logged): the relay then records that the token's user speaks for the GitHub login (sync-relay/token-links.ts).
+ */
+export const RELAY_TOKEN_LINK_HEADER = "x-chopin-relay-token";
 
 /** "github:<login>" (lower case, as conversation-identity.ts's authorKey) or "device:<device id>": one line, no spaces. */
 export const AGENT_CHAT_PERSON_PATTERN = /^(github|device):[^\s:]+$/;
@@ -40,5 +45,16 @@ const recordSchema = z.object({
 
 export type AgentChatWireRecord = z.infer<typeof recordSchema>;
 
-export const agentChatRegisteredSchema = z.object({ chat: recordSchema, created: z.boolean() });
+/**
+ * What became of a relay token sent with a registration: linked (the token's user now speaks for the login), or the
+ * link refused with a status and a sentence (401 a token the relay does not know, 400 a token sent with no GitHub
+ * chat, 409 'idempotency-conflict' already linked to another login or 'too-large'); the registration stands either way.
+ */
+export const agentChatLinkSchema = z.union([
+  z.object({ linked: z.literal(true), user: z.string() }),
+  z.object({ linked: z.literal(false), status: z.number(), code: z.string(), message: z.string() }),
+]);
+export type AgentChatLink = z.infer<typeof agentChatLinkSchema>;
+
+export const agentChatRegisteredSchema = z.object({ chat: recordSchema, created: z.boolean(), link: agentChatLinkSchema.optional() });
 export const agentChatListSchema = z.object({ chats: z.array(recordSchema) });

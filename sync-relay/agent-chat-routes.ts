@@ -12,16 +12,22 @@
  *    peer-bindings.ts), so no member can name a plan for another's device once it has chatted;
  *  - the same triple again is answered 200 as the row held; a taken pair with another plan (or a plan held by another
  *    pair) is 409 'idempotency-conflict', a full table 409 'too-large';
+ *  - a relay token sent beside a GitHub chat's registration (RELAY_TOKEN_LINK_HEADER) is verified as a relay token
+ *    only (no GitHub check, so it spends no budget) and its user linked to the registering login (token-links.ts)
+ *    before the registration is recorded and answered, so the guard knows the link once the chat is guarded; a link
+ *    refused (400 sent without a GitHub chat, 401 a token the relay does not know, 409 linked to another login or the
+ *    table full) is said in the answer's `link`, and the registration is answered as it would be without the header;
  *  - a bad body is a typed 4xx (400 not JSON or not the shape, 413 past RELAY_MAX_AGENT_CHAT_BODY_BYTES, 415 not
  *    JSON's type) and never reaches the table; nothing here throws out of the handler.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { agentChatRegistrationSchema } from "../shared/agent-chat-wire.js";
+import { agentChatRegistrationSchema, RELAY_TOKEN_LINK_HEADER, type AgentChatLink } from "../shared/agent-chat-wire.js";
 import { ChopinError } from "../shared/errors.js";
 import type { AgentChatRecord, AgentChatTable } from "../shared/node/agent-chat-table.js";
 import { GITHUB_IDENTITY_PREFIX, isGitHubIdentity } from "./authenticate.js";
 import { bearerToken, sendJson, type HttpRouteContext } from "./http-routes.js";
 import { RELAY_MAX_AGENT_CHAT_BODY_BYTES } from "./limits.js";
+import type { RelayTokenLinks, TokenLink } from "./token-links.js";
 
 export interface AgentChatRouteContext extends Pick<HttpRouteContext, "authenticate" | "allowQueryToken" | "onRefused"> {
   chats: AgentChatTable;
@@ -31,6 +37,14 @@ export interface AgentChatRouteContext extends Pick<HttpRouteContext, "authentic
   maxBodyBytes?: number;
   /** Told the row the table holds after each answered registration (the relay guards its documents: chat-write-guard.ts). */
   onRegistered?: (chat: AgentChatRecord) => void;
+  /** Relay tokens linked to GitHub logins (absent: a link header is ignored). */
+  links?: {
+    table: RelayTokenLinks;
+    /** The relay-token user `token` stands for, or null (relay tokens only: never a GitHub check). */
+    verify(token: string): string | null;
+    /** Told each link the table holds after it was asked for (the guard lets the linked user write). */
+    onLinked?: (link: TokenLink) => void;
+  };
 }
 
 type Refusal = { status: number; code: string; message: string };
@@ -88,10 +102,12 @@ export function handleAgentChats(ctx: AgentChatRouteContext, req: IncomingMessag
     const refusal = registrationRefusal(ctx.chats, ctx.team, outcome.user, parsed.data.person);
     if (refusal) return sendJson(res, refusal.status, { code: refusal.code, message: refusal.message });
     try {
+      // Linked before the chat is guarded, so the person's relay-token devices are never refused in between.
+      const link = linkRelayToken(ctx, req.headers[RELAY_TOKEN_LINK_HEADER], outcome.user, parsed.data.person);
       const registered = ctx.chats.register(ctx.team, parsed.data, outcome.user);
       // Guarded before the answer: once a registration is answered, its documents are judged.
       ctx.onRegistered?.(registered.chat);
-      sendJson(res, 200, registered);
+      sendJson(res, 200, link === undefined ? registered : { ...registered, link });
     } catch (error) {
       if (error instanceof ChopinError && (error.code === "idempotency-conflict" || error.code === "too-large")) {
         return sendJson(res, 409, { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
@@ -101,6 +117,29 @@ export function handleAgentChats(ctx: AgentChatRouteContext, req: IncomingMessag
   })().catch(() => {
     if (!res.headersSent) sendJson(res, 500, { code: "internal", message: "The relay could not answer this agent-chat request." });
   });
+}
+
+/**
+ * Links the relay token sent beside a registration to the registering GitHub user (see the rule at the top);
+ * undefined when none was sent. Throws only what the table cannot answer (a database fault).
+ */
+export function linkRelayToken(ctx: Pick<AgentChatRouteContext, "links">, header: string | string[] | undefined, user: string, person: string): AgentChatLink | undefined {
+  if (header === undefined || !ctx.links) return undefined;
+  const refused = (status: number, code: string, message: string): AgentChatLink => ({ linked: false, status, code, message });
+  if (Array.isArray(header)) return refused(400, "invalid-input", "Send one relay token to link, not several; it was not linked.");
+  if (!person.startsWith("github:") || !isGitHubIdentity(user)) {
+    return refused(400, "invalid-input", "A relay token is linked only when a GitHub sign-in registers its own chat; it was not linked.");
+  }
+  const tokenUser = ctx.links.verify(header.trim());
+  if (tokenUser === null) return refused(401, "unauthorized", "The relay token sent to be linked is missing, wrong or revoked; it was not linked.");
+  try {
+    const { link } = ctx.links.table.link(tokenUser, user);
+    ctx.links.onLinked?.(link);
+    return { linked: true, user: tokenUser };
+  } catch (error) {
+    if (error instanceof ChopinError && (error.code === "idempotency-conflict" || error.code === "too-large")) return refused(409, error.code, error.message);
+    throw error;
+  }
 }
 
 type Body = { ok: true; value: unknown } | ({ ok: false } & Refusal);

@@ -136,3 +136,9 @@ export const RELAY_PEER_BINDING_TTL_MS = 180 * 24 * 60 * 60 * 1000;
  * 1 KiB; anything past this is refused 413 without reading further, so no member can make the relay hold a large body.
  */
 export const RELAY_MAX_AGENT_CHAT_BODY_BYTES = 4 * 1024;
+/**
+ * Relay-token users the relay records as speaking for a GitHub login (sync-relay/token-links.ts): one row per token
+ * user, so the table is bounded by the relay's users; this caps it (and the chat guard's map of links) even so. The
+ * next new link past it is refused 409 'too-large'; a link already held is still answered.
+ */
+export const RELAY_MAX_TOKEN_LINKS = 10_000;

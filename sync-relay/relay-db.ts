@@ -7,6 +7,7 @@
  */
 import { AGENT_CHAT_TABLE_SQL } from "../shared/node/agent-chat-table.js";
 import { PLANNER_LEASE_TABLE_SQL } from "../shared/node/planner-leases.js";
+import { RELAY_TOKEN_LINK_TABLE_SQL } from "./token-links.js";
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
@@ -115,6 +116,9 @@ const MIGRATIONS: readonly Migration[] = [
   // Which plan is each person's chat with each agent (issue #27): one row per (team, agent, person), unique by the
   // table's constraints (shared/node/agent-chat-table.ts), served at /v1/agent-chats.
   (db) => db.exec(AGENT_CHAT_TABLE_SQL),
+  // Which relay-token user speaks for which GitHub login (issue #27: the chat guard), one login per token user by the
+  // primary key (token-links.ts); recorded when an app registers a GitHub chat with both credentials.
+  (db) => db.exec(RELAY_TOKEN_LINK_TABLE_SQL),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

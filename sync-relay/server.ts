@@ -30,6 +30,7 @@
 import { PlannerLeaseService } from "../shared/node/planner-lease-service.js";
 import { AgentChatTable } from "../shared/node/agent-chat-table.js";
 import { ChatWriteGuard } from "./chat-write-guard.js";
+import { RelayTokenLinks } from "./token-links.js";
 import { fencedTargetOf } from "../shared/node/fenced-write-target.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -435,6 +436,7 @@ async function serve(
   });
   const refusals = createRefusalLog(log);
   const agentChats = new AgentChatTable(db);
+  const tokenLinks = new RelayTokenLinks(db);
   const chatGuard = new ChatWriteGuard(agentChats.list(teamIndexDocumentId));
   chatWrites = chatGuard;
   const maxMessageBytes = options.maxMessageBytes ?? MAX_RELAY_MESSAGE_BYTES;
@@ -452,7 +454,12 @@ async function serve(
         admissionMethods: options.github ? ["relay-token", "github"] : ["relay-token"],
         allowQueryToken: options.allowQueryToken === true,
         onRefused: (address, status, reason) => refusals(req.url?.startsWith("/v1/agent-chats") ? "/v1/agent-chats" : "/v1/team", address, status, reason),
-        agentChats: { chats: agentChats, team: teamIndexDocumentId, onRegistered: (chat) => chatGuard.note(chat) },
+        agentChats: {
+          chats: agentChats,
+          team: teamIndexDocumentId,
+          onRegistered: (chat) => chatGuard.note(chat),
+          links: { table: tokenLinks, verify: (token) => users.authenticate(token)?.handle ?? null },
+        },
       },
       req,
       res,

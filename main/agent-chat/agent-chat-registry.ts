@@ -88,6 +88,15 @@ export class AgentChatRegistry {
     void this.#flush();
   }
 
+  /**
+   * As retryNow, and chats registered this run are registered again too: the relay token changed, and a GitHub
+   * chat's registration is what links the new token to the login at the relay (sync-relay/token-links.ts).
+   */
+  registerAgain(): void {
+    this.#settled.clear();
+    this.retryNow();
+  }
+
   /** The chats `scope`'s table holds. */
   async list(scope: AgentChatScope): Promise<AgentChatRecord[]> {
     if (scope.kind === "device") return this.#deps.local.list(tableTeamOf(scope));

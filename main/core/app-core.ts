@@ -282,9 +282,15 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
 
   // This person's chats this device's lists name are (re)registered at start, at each connection and sign-in change;
   // the registry asks the relay only for those not registered this run, and never while agent chat is off.
+  // A relay token added or changed registers them all again: that is what links the token to the GitHub login at the
+  // relay, whose chat guard otherwise drops this person's writes made on the new token (sync-relay/token-links.ts).
+  let relayTokenRegistered = settings.relayToken();
   noteKnownChats = () => {
     if (!agentChat.on()) return;
-    chatRegistry.retryNow();
+    if (settings.relayToken() !== relayTokenRegistered) {
+      relayTokenRegistered = settings.relayToken();
+      chatRegistry.registerAgain();
+    } else chatRegistry.retryNow();
     agentChats.noteKnownChats();
   };
   noteKnownChats();

@@ -1,11 +1,13 @@
 /**
  * The core's client of the relay's table of chats against a real relay (relay tokens, no GitHub admission): which
  * credential registers whose chat (a GitHub sign-in never sent where the gate says no), the relay's refusals typed and
- * not worth retrying, a relay that cannot be reached 'relay-unavailable' and worth retrying.
+ * not worth retrying, a relay that cannot be reached 'relay-unavailable' and worth retrying; a GitHub chat's
+ * registration carries the relay token too, so the relay links it to the login (and a device chat's never does).
  */
 import { describe, expect, it } from "vitest";
 import { agentChatIdOf } from "../../shared/node/agent-chat-identity.js";
 import { startRelay } from "../../sync-relay/server.js";
+import { startFakeGitHub } from "../../test-support/fake-github/server.js";
 import { listAgentChatsAtRelay, registerAgentChatAtRelay, registrationToken, worthRetrying } from "./agent-chat-relay-client.js";
 import { cleanupsAfterEach } from "./test-helpers.js";
 
@@ -48,5 +50,22 @@ describe("the relay's table of chats, from the core", () => {
     await expect(registrationToken({ url: "ws://127.0.0.1:1", relayToken: "t", githubToken: null }, "github:alice")).rejects.toMatchObject({ code: "unauthorized" });
     await expect(registrationToken({ url: "ws://127.0.0.1:1", relayToken: null, githubToken: "ghu_alice" }, "device:laptop")).rejects.toMatchObject({ code: "unauthorized" });
     expect(await registrationToken({ url: "ws://127.0.0.1:1", relayToken: "t", githubToken: null }, "device:laptop")).toBe("t");
+  });
+
+  it("sends the relay token beside a GitHub chat's registration, so the relay links it to the login; a device chat's carries none", async () => {
+    const github = await startFakeGitHub();
+    cleanups.push(() => github.close());
+    const relay = await startRelay({ dataDir: dir("chopin-chat-client-links-"), github: { apiUrl: github.url } });
+    cleanups.push(() => relay.close());
+    const alice = { url: relay.url, relayToken: relay.users.add("alice").token, githubToken: "ghu_alice" };
+    expect(await registerAgentChatAtRelay(alice, chatOf("scout", "github:alice"))).toMatchObject({ created: true, link: { linked: true, user: "alice" } });
+    const device = await registerAgentChatAtRelay(alice, chatOf("scout", "device:laptop"));
+    expect(device.created).toBe(true);
+    expect(device.link).toBeUndefined();
+    // Signed in to GitHub without a relay token: registered, nothing to link.
+    expect((await registerAgentChatAtRelay({ ...alice, relayToken: null }, chatOf("other", "github:alice"))).link).toBeUndefined();
+    // Alice's token already speaks for alice: carol's registration with it is answered, the link refused and said.
+    const carol = await registerAgentChatAtRelay({ ...alice, githubToken: "ghu_carol" }, chatOf("scout", "github:carol"));
+    expect(carol).toMatchObject({ created: true, link: { linked: false, status: 409, code: "idempotency-conflict" } });
   });
 });

@@ -3,14 +3,25 @@
  * person's chat and lists the team's. Which credential goes depends on whose chat it is, because the relay lets only
  * the GitHub user "<login>" register "github:<login>": such a chat is registered with the person's GitHub sign-in (only
  * to a relay that says it takes one, over wss:// or to this computer: github-credential-gate.ts), a "device:<id>"
- * chat with the relay token. Listing takes whichever credential the app connects with.
+ * chat with the relay token. A GitHub chat's registration also carries the relay token, when there is one, in
+ * RELAY_TOKEN_LINK_HEADER: the app links to the relay with that token whenever it has one (relay-link.ts
+ * relayCredential), so the relay must learn that the token's user speaks for the login, or its chat guard drops the
+ * person's own writes (sync-relay/token-links.ts). Listing takes whichever credential the app connects with.
  *
  * What must stay true: failures are typed and sentences: 'relay-unavailable' for anything on the way (worth trying
  * again later); 'unauthorized' / 'forbidden' / 'idempotency-conflict' / 'too-large' / 'invalid-input' for the relay's
  * own refusals (not worth trying again with the same credential); a GitHub token never goes where the gate says no.
  */
 import { z } from "zod";
-import { AGENT_CHATS_PATH, agentChatListSchema, agentChatRegisteredSchema, type AgentChatRegistration, type AgentChatWireRecord } from "../../shared/agent-chat-wire.js";
+import {
+  AGENT_CHATS_PATH,
+  agentChatListSchema,
+  agentChatRegisteredSchema,
+  RELAY_TOKEN_LINK_HEADER,
+  type AgentChatLink,
+  type AgentChatRegistration,
+  type AgentChatWireRecord,
+} from "../../shared/agent-chat-wire.js";
 import { ChopinError, isErrorCode } from "../../shared/errors.js";
 import { RELAY_HTTP_TIMEOUT_MS } from "../util/limits.js";
 import { githubNotAdmitted, githubTransportRefusal } from "./github-credential-gate.js";
@@ -55,21 +66,27 @@ export function listingToken(credentials: RelayCredentials): string {
   return token;
 }
 
-export async function registerAgentChatAtRelay(credentials: RelayCredentials, chat: AgentChatRegistration): Promise<{ chat: AgentChatWireRecord; created: boolean }> {
+/** `link`: what became of the relay token sent beside a GitHub chat's registration (absent when none was sent). */
+export async function registerAgentChatAtRelay(
+  credentials: RelayCredentials,
+  chat: AgentChatRegistration,
+): Promise<{ chat: AgentChatWireRecord; created: boolean; link?: AgentChatLink }> {
   const token = await registrationToken(credentials, chat.person);
-  return relayJson(credentials.url, token, { method: "POST", body: JSON.stringify(chat) }, agentChatRegisteredSchema);
+  // Only beside the GitHub sign-in, which registrationToken sent only where the gate allows (wss:// or this computer).
+  const link: Record<string, string> = chat.person.startsWith("github:") && credentials.relayToken ? { [RELAY_TOKEN_LINK_HEADER]: credentials.relayToken } : {};
+  return relayJson(credentials.url, token, { method: "POST", body: JSON.stringify(chat), headers: link }, agentChatRegisteredSchema);
 }
 
 export async function listAgentChatsAtRelay(credentials: RelayCredentials): Promise<AgentChatWireRecord[]> {
   return (await relayJson(credentials.url, listingToken(credentials), { method: "GET" }, agentChatListSchema)).chats;
 }
 
-async function relayJson<T>(url: string, token: string, init: { method: "GET" | "POST"; body?: string }, schema: z.ZodType<T>): Promise<T> {
+async function relayJson<T>(url: string, token: string, init: { method: "GET" | "POST"; body?: string; headers?: Record<string, string> }, schema: z.ZodType<T>): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`${relayHttpBase(url)}${AGENT_CHATS_PATH}`, {
       method: init.method,
-      headers: { authorization: `Bearer ${token}`, accept: "application/json", ...(init.body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: { ...init.headers, authorization: `Bearer ${token}`, accept: "application/json", ...(init.body === undefined ? {} : { "content-type": "application/json" }) },
       ...(init.body === undefined ? {} : { body: init.body }),
       signal: AbortSignal.timeout(RELAY_HTTP_TIMEOUT_MS),
     });
