@@ -4,7 +4,8 @@
  * bob's forged changes to alice's registered chat plan and its conversation, by sync message, by request message and
  * by fast-path batch, never reach the relay's copy, its storage after a restart, or alice; alice's own changes and the
  * Planner's fenced writes still flow, and bob still reads them live; a document not in the table syncs as before.
- * The rule on GitHub identities is checked on mayWriteChat directly.
+ * The rule on identities (GitHub sign-ins, relay-token users linked to them) is checked on mayWriteChat and the guard
+ * directly; sync-relay/chat-write-guard-links.test.ts drives the links through the relay.
  */
 import { next as A } from "@automerge/automerge";
 import { generateAutomergeUrl, parseAutomergeUrl, type DocHandle, type DocumentId } from "@automerge/automerge-repo";
@@ -168,12 +169,23 @@ describe("the relay's guard on agent chats", () => {
     await aliceCopy.pull((doc) => lines(doc).includes("edit by bob"), "alice gets bob's edit of an ordinary plan");
   });
 
-  it("judges GitHub sign-ins by login, relay-token users only for device chats (the rule the relay can prove)", () => {
+  it("judges a GitHub chat by login and by the relay-token users linked to it, a device chat by its registrant", () => {
     const github = { person: "github:alice", registeredBy: "gh:alice" };
     expect(mayWriteChat(github, "gh:alice")).toBe(true);
     expect(mayWriteChat(github, "gh:bob")).toBe(false);
-    // A relay-token user cannot be told apart from alice's own apps, which link with their relay token when they have one.
-    expect(mayWriteChat(github, "bob")).toBe(true);
+    // A relay-token user writes a GitHub chat only once linked to that login (token-links.ts).
+    expect(mayWriteChat(github, "alice", "gh:alice")).toBe(true);
+    expect(mayWriteChat(github, "alice")).toBe(false);
+    expect(mayWriteChat(github, "bob", "gh:bob")).toBe(false);
+    expect(mayWriteChat(github, "bob", null)).toBe(false);
+    const githubPlan = newId();
+    const linked = new ChatWriteGuard([{ ...github, agentId: "scout", planId: githubPlan, registeredAt: 0 }], [{ tokenUser: "alice", githubUser: "gh:alice" }]);
+    expect(linked.refusesWrite("alice", githubPlan)).toBe(false);
+    expect(linked.refusesWrite("alice-work", githubPlan)).toBe(true);
+    linked.noteLink({ tokenUser: "alice-work", githubUser: "gh:alice" });
+    expect(linked.refusesWrite("alice-work", githubPlan)).toBe(false);
+    expect(linked.refusesWrite("bob", conversationIdOf(githubPlan as DocumentId))).toBe(true);
+    expect(linked.refused).toBe(2);
     const device = { person: "device:alice-laptop", registeredBy: "alice" };
     expect(mayWriteChat(device, "alice")).toBe(true);
     expect(mayWriteChat(device, "bob")).toBe(false);

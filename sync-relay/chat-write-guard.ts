@@ -11,18 +11,20 @@
  * What must stay true:
  *  - only writes are judged: a message without changes (heads, have/need, a request) passes, so teammates keep
  *    reading the chat live; documents not in the table are never judged;
- *  - a write is refused only from a user the relay can prove is not the chat's person: for a "device:<id>" chat, any
- *    user but the one who registered it; for a "github:<login>" chat, any GitHub sign-in but "gh:<login>". A relay-token
- *    user writing into a "github:<login>" chat is let through: the app links with its relay token whenever it has one
- *    (main/sync/relay-link.ts relayCredential), so the person's own apps write as a handle the relay cannot tie to a
- *    GitHub login, and refusing them would cut the person off from their own chat;
+ *  - a write is allowed only from the chat's person as the relay can tell them: for a "device:<id>" chat, the user who
+ *    registered it; for a "github:<login>" chat, the GitHub sign-in "gh:<login>" and the relay-token users linked to
+ *    it (token-links.ts: the person's apps link with their relay token whenever they have one, main/sync/relay-link.ts
+ *    relayCredential, and prove both identities when they register the chat). Every other user's changes are
+ *    dropped, relay-token users included;
+ *  - the links are a map beside the chats', loaded at start and noted as each link is recorded (before the
+ *    registration that asked for it is answered), bounded by RELAY_MAX_TOKEN_LINKS;
  *  - a refused write is dropped, not answered with a close: see server-adapter.ts (the sender's socket stays, so the
  *    same app keeps reading, and its sync recovers on the relay's next message).
  */
 import { isValidDocumentId, type DocumentId } from "@automerge/automerge-repo";
 import type { AgentChatRecord } from "../shared/node/agent-chat-table.js";
 import { conversationIdOf } from "../shared/node/conversation-identity.js";
-import { isGitHubIdentity } from "./authenticate.js";
+import type { TokenLink } from "./token-links.js";
 
 const GITHUB_PERSON_PREFIX = "github:";
 
@@ -32,11 +34,14 @@ interface ChatOwner {
   registeredBy: string;
 }
 
-/** Whether `user` may change the documents of a chat of `owner` (see the rule at the top). */
-export function mayWriteChat(owner: ChatOwner, user: string): boolean {
+/**
+ * Whether `user` may change the documents of a chat of `owner` (see the rule at the top); `linkedTo` is the GitHub
+ * identity `user` is linked to as a relay-token user (token-links.ts), if any.
+ */
+export function mayWriteChat(owner: ChatOwner, user: string, linkedTo?: string | null): boolean {
   if (owner.person.startsWith(GITHUB_PERSON_PREFIX)) {
     // registeredBy is "gh:<login>" exactly as the login was admitted (agent-chat-routes.ts registers no other).
-    return !isGitHubIdentity(user) || user === owner.registeredBy;
+    return user === owner.registeredBy || (linkedTo != null && linkedTo === owner.registeredBy);
   }
   return user === owner.registeredBy;
 }
@@ -44,11 +49,19 @@ export function mayWriteChat(owner: ChatOwner, user: string): boolean {
 export class ChatWriteGuard {
   /** By document id: the chat plan's and its conversation's. */
   readonly #owners = new Map<string, ChatOwner>();
+  /** Relay-token user -> the GitHub identity it speaks for. */
+  readonly #links = new Map<string, string>();
   /** Writes refused since start (messages and fast-path batches). */
   refused = 0;
 
-  constructor(chats: Iterable<AgentChatRecord> = []) {
+  constructor(chats: Iterable<AgentChatRecord> = [], links: Iterable<TokenLink> = []) {
     for (const chat of chats) this.note(chat);
+    for (const link of links) this.noteLink(link);
+  }
+
+  /** `link.tokenUser` speaks for `link.githubUser` from now on (the table keeps one login per token user). */
+  noteLink(link: TokenLink): void {
+    this.#links.set(link.tokenUser, link.githubUser);
   }
 
   /** Guards a registered chat's documents from now on; the same chat again changes nothing. */
@@ -68,7 +81,7 @@ export class ChatWriteGuard {
   refusesWrite(user: string | undefined, documentId: string): boolean {
     const owner = this.#owners.get(documentId);
     if (owner === undefined) return false;
-    if (user !== undefined && mayWriteChat(owner, user)) return false;
+    if (user !== undefined && mayWriteChat(owner, user, this.#links.get(user))) return false;
     this.refused++;
     return true;
   }

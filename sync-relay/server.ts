@@ -22,8 +22,8 @@
  *   (peer-bindings.ts). Each join and leave counts as a use.
  * - A document the relay does not have costs it a handle only until it has answered "doc-unavailable", and a session
  *   asks for at most RELAY_MAX_UNAVAILABLE_DOCS_PER_SESSION of them (unavailable-requests.ts).
- * - A change to a registered agent chat's plan or conversation from a user who is provably not its person is dropped,
- *   by sync message and by fast-path batch alike, before the Repo or the fast path sees it (chat-write-guard.ts).
+ * - A change to a registered agent chat's plan or conversation from any user but its person (for a GitHub chat, that
+ *   sign-in and the relay-token users linked to it: token-links.ts) is dropped, by sync message and by fast-path batch alike, before the Repo or the fast path sees it (chat-write-guard.ts).
  * - One relay per data folder (data-lock.ts); a sync message never shows heads that are not stored, and a failed save
  *   is logged and retried, never fatal (durable-acks.ts); unreadable stored chunks are moved aside (corrupt-chunks.ts).
  */
@@ -437,7 +437,7 @@ async function serve(
   const refusals = createRefusalLog(log);
   const agentChats = new AgentChatTable(db);
   const tokenLinks = new RelayTokenLinks(db);
-  const chatGuard = new ChatWriteGuard(agentChats.list(teamIndexDocumentId));
+  const chatGuard = new ChatWriteGuard(agentChats.list(teamIndexDocumentId), tokenLinks.list());
   chatWrites = chatGuard;
   const maxMessageBytes = options.maxMessageBytes ?? MAX_RELAY_MESSAGE_BYTES;
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes });
@@ -458,7 +458,7 @@ async function serve(
           chats: agentChats,
           team: teamIndexDocumentId,
           onRegistered: (chat) => chatGuard.note(chat),
-          links: { table: tokenLinks, verify: (token) => users.authenticate(token)?.handle ?? null },
+          links: { table: tokenLinks, verify: (token) => users.authenticate(token)?.handle ?? null, onLinked: (link) => chatGuard.noteLink(link) },
         },
       },
       req,

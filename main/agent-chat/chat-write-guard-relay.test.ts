@@ -1,10 +1,12 @@
 /**
  * The relay's guard on agent chats (sync-relay/chat-write-guard.ts) between real app cores: alice's two devices link
  * with her relay token while her chat is registered by her GitHub sign-in, and still carry her messages to each other
- * after registration (the relay cannot tie her handle to her login, so it must not refuse it); bob, linked by his
- * GitHub sign-in, runs a modified app that writes straight into her chat plan and conversation with its Repo, past
- * every service: the relay drops both writes, neither of alice's devices ever holds them, and bob goes on reading her
- * messages live.
+ * after registration (the registration carried her relay token too, so the relay linked her handle to her login:
+ * sync-relay/token-links.ts); bob, linked by his own relay token (and signed in to GitHub as bob), and carol, linked
+ * by her GitHub sign-in, run modified apps that write straight into her chat plan and conversation with their Repos,
+ * past every service: the relay drops every such write, neither of alice's devices ever holds them, and both go on
+ * reading her messages live. Fails without the link (alice's own devices are cut off) and with the old rule that let
+ * any relay-token user write a GitHub chat (bob's writes land).
  */
 import { next as A } from "@automerge/automerge";
 import type { DocumentId } from "@automerge/automerge-repo";
@@ -34,39 +36,52 @@ describe("the relay's guard on agent chats, between apps", () => {
     const relay = await startRelay({ dataDir: dir("chopin-guard-relay-"), github: { apiUrl: github.url } });
     cleanups.push(() => relay.close());
     const aliceToken = relay.users.add("alice").token;
+    const bobToken = relay.users.add("bob").token;
     const signedIn = (login: string) => ({ githubToken: `ghu_${login}`, githubApiUrl: github.url });
     const aliceOne = await core("alice-1", { relayUrl: relay.url, relayToken: aliceToken, ...signedIn("alice") });
     const aliceTwo = await core("alice-2", { relayUrl: relay.url, relayToken: aliceToken, ...signedIn("alice") });
-    // No relay token: bob's app links as his GitHub sign-in, gh:bob, which the relay can tell from gh:alice.
-    const bob = await core("bob", { relayUrl: relay.url, ...signedIn("bob") });
+    // Bob's app links with his relay token, as the handle "bob", linked to no login but his own at most.
+    const bob = await core("bob", { relayUrl: relay.url, relayToken: bobToken, ...signedIn("bob") });
+    // No relay token: carol's app links as her GitHub sign-in, gh:carol.
+    const carol = await core("carol", { relayUrl: relay.url, ...signedIn("carol") });
 
     const scout = await aliceOne.api.createAgent({ name: "Scout" });
     await waitFor(async () => (await bob.api.listAgents()).agents.some((a) => a.id === scout.id), "bob sees Scout");
+    await waitFor(async () => (await carol.api.listAgents()).agents.some((a) => a.id === scout.id), "carol sees Scout");
     const sent = await aliceOne.api.sendAgentChat(scout.id, { text: "first", clientRequestId: "one-1" });
     expect(sent.planId).not.toBeNull();
     const planId = sent.planId as DocumentId;
     await waitFor(async () => (await bob.api.listAgentChats().catch(() => [])).some((c) => c.planId === planId), "the relay's table holds alice's chat", 30_000);
     expect(relay.chatWrites.guards(planId)).toBe(true);
 
-    // After registration, alice's devices (linked as the handle "alice", not gh:alice) still carry her messages.
+    // After registration, alice's devices (linked as the handle "alice", which now speaks for gh:alice) carry her messages.
     await aliceTwo.api.sendAgentChat(scout.id, { text: "second", clientRequestId: "two-1" });
     const texts = async (c: AppCore) => (await c.api.readConversation(planId).catch(() => null))?.entries?.map((e) => e.text).sort().join("|") ?? "";
     const chatTexts = async (c: AppCore) => (await c.api.readAgentChat(scout.id))?.page?.entries.map((e) => e.text).sort().join("|") ?? "";
     await waitFor(async () => (await chatTexts(aliceOne)) === "first|second" && (await chatTexts(aliceTwo)) === "first|second", "both of alice's devices hold both messages", 60_000);
     await waitFor(async () => (await texts(bob)) === "first|second", "bob reads both", 60_000);
 
-    // Bob's modified app writes into her plan and her conversation with its Repo, past the services that refuse it.
-    const plan = await bob.repo.find<Record<string, unknown>>(planId);
-    plan.change((d) => void (d.title = "Taken by bob"));
-    const conversation = await bob.repo.find<Record<string, unknown>>(conversationIdOf(planId));
-    conversation.change((d) => void (d.forgedBy = "bob"));
-    // Each forged change is its document's one head right after it is made.
-    const forged = [...A.getHeads(plan.doc()), ...A.getHeads(conversation.doc())];
-    await waitFor(() => relay.chatWrites.refused >= 2, "the relay drops both of bob's writes", 30_000);
+    await waitFor(async () => (await texts(carol)) === "first|second", "carol reads both", 60_000);
+
+    // Bob's and carol's modified apps write into her plan and her conversation with their Repos, past the services.
+    const forged: string[] = [];
+    for (const [who, app] of [
+      ["bob", bob],
+      ["carol", carol],
+    ] as const) {
+      const plan = await app.repo.find<Record<string, unknown>>(planId);
+      plan.change((d) => void (d.title = `Taken by ${who}`));
+      const conversation = await app.repo.find<Record<string, unknown>>(conversationIdOf(planId));
+      conversation.change((d) => void (d.forgedBy = who));
+      // Each forged change is its document's one head right after it is made.
+      forged.push(...A.getHeads(plan.doc()), ...A.getHeads(conversation.doc()));
+    }
+    await waitFor(() => relay.chatWrites.refused >= 4, "the relay drops every write of bob's and carol's", 30_000);
 
     // Alice writes on: bob reads it live, and her devices and the relay never hold his changes.
     await aliceOne.api.sendAgentChat(scout.id, { text: "third", clientRequestId: "one-2" });
     await waitFor(async () => (await texts(bob)) === "first|second|third", "bob reads her next message", 60_000);
+    await waitFor(async () => (await texts(carol)) === "first|second|third", "carol too", 60_000);
     await waitFor(async () => (await chatTexts(aliceTwo)) === "first|second|third", "alice's other device too", 60_000);
     for (const repo of [aliceOne.repo, aliceTwo.repo, relay.repo]) {
       const held = [await repo.find<Record<string, unknown>>(planId), await repo.find<Record<string, unknown>>(conversationIdOf(planId))];
