@@ -4,8 +4,8 @@
  * bob's forged changes to alice's registered chat plan and its conversation, by sync message, by request message and
  * by fast-path batch, never reach the relay's copy, its storage after a restart, or alice; alice's own changes and the
  * Planner's fenced writes still flow, and bob still reads them live; a document not in the table syncs as before.
- * The rule on identities (GitHub sign-ins, relay-token users linked to them) is checked on mayWriteChat and the guard
- * directly; sync-relay/chat-write-guard-links.test.ts drives the links through the relay.
+ * The rule on identities (GitHub sign-ins, relay-token users linked to them), and changes the relay already holds (let
+ * through: they write nothing), are checked on mayWriteChat, holdsAll and the guard directly; sync-relay/chat-write-guard-links.test.ts drives the links through the relay.
  */
 import { next as A } from "@automerge/automerge";
 import { generateAutomergeUrl, parseAutomergeUrl, type DocHandle, type DocumentId } from "@automerge/automerge-repo";
@@ -14,7 +14,7 @@ import { FEATURE_PLANNER_LEASE, LEASE_REQUEST_TYPE, type LeaseStateFrame } from 
 import { conversationIdOf } from "../shared/node/conversation-identity.js";
 import { FAST_CHANGES_TYPE, FEATURE_FAST_CHANGES, type WireFrame } from "../shared/sync-wire.js";
 import { waitFor } from "../shared/wait-for.js";
-import { ChatWriteGuard, mayWriteChat } from "./chat-write-guard.js";
+import { ChatWriteGuard, holdsAll, mayWriteChat } from "./chat-write-guard.js";
 import { RELAY_PEER_ID } from "./server.js";
 import { useTestRelay } from "./test-relay.js";
 import { RawDocSync, type RawClient } from "./test-wire.js";
@@ -193,5 +193,24 @@ describe("the relay's guard on agent chats", () => {
     const guard = new ChatWriteGuard([{ ...device, agentId: "scout", planId: newId(), registeredAt: 0 }]);
     expect(guard.refusesWrite("bob", newId())).toBe(false);
     expect(guard.refused).toBe(0);
+  });
+
+  it("lets through a teammate's message whose every change the relay already holds (an app offering back what it received), never one that adds a change", () => {
+    const planId = newId();
+    const guard = new ChatWriteGuard([{ person: "device:alice-laptop", registeredBy: "alice", agentId: "scout", planId, registeredAt: 0 }]);
+    const relayDoc = A.from<Chat>({ lines: ["hello"] });
+    const held = A.getAllChanges(relayDoc);
+    const forged = A.getLastLocalChange(withLine(A.clone(relayDoc), "forged by bob"))!;
+    expect(holdsAll(relayDoc, held)).toBe(true);
+    expect(holdsAll(relayDoc, [...held, forged])).toBe(false);
+    expect(holdsAll(undefined, held)).toBe(false);
+    expect(holdsAll(relayDoc, [new Uint8Array([1, 2, 3])])).toBe(false);
+    expect(guard.refusesWrite("bob", planId, () => holdsAll(relayDoc, held))).toBe(false);
+    expect(guard.refusesWrite("bob", planId, () => holdsAll(relayDoc, [...held, forged]))).toBe(true);
+    expect(guard.refused).toBe(1);
+    // Asked only of a user who may not write: the person's own writes never cost a decode.
+    let asked = false;
+    expect(guard.refusesWrite("alice", planId, () => (asked = true))).toBe(false);
+    expect(asked).toBe(false);
   });
 });

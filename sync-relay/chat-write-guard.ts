@@ -21,6 +21,7 @@
  *  - a refused write is dropped, not answered with a close: see server-adapter.ts (the sender's socket stays, so the
  *    same app keeps reading, and its sync recovers on the relay's next message).
  */
+import { next as A } from "@automerge/automerge";
 import { isValidDocumentId, type DocumentId } from "@automerge/automerge-repo";
 import type { AgentChatRecord } from "../shared/node/agent-chat-table.js";
 import { conversationIdOf } from "../shared/node/conversation-identity.js";
@@ -77,12 +78,30 @@ export class ChatWriteGuard {
     return this.#owners.has(documentId);
   }
 
-  /** Whether changes from `user` to `documentId` must be dropped (counted in `refused` when so). */
-  refusesWrite(user: string | undefined, documentId: string): boolean {
+  /**
+   * Whether changes from `user` to `documentId` must be dropped (counted in `refused` when so). `allKnown`, asked only
+   * of a user who may not write there, says the relay already holds every one of the changes: an honest teammate's
+   * app offering back what it received writes nothing, so its message passes (its sync state stays whole).
+   */
+  refusesWrite(user: string | undefined, documentId: string, allKnown?: () => boolean): boolean {
     const owner = this.#owners.get(documentId);
     if (owner === undefined) return false;
     if (user !== undefined && mayWriteChat(owner, user, this.#links.get(user))) return false;
+    if (allKnown?.()) return false;
     this.refused++;
     return true;
+  }
+}
+
+/**
+ * Whether `doc` (the relay's copy, undefined when it holds none in memory) already has every one of `changes`, so
+ * applying them would write nothing; a change that does not decode is not held.
+ */
+export function holdsAll(doc: A.Doc<unknown> | undefined, changes: readonly Uint8Array[]): boolean {
+  if (doc === undefined) return false;
+  try {
+    return A.getMissingDeps(doc, changes.map((change) => A.decodeChange(change).hash)).length === 0;
+  } catch {
+    return false;
   }
 }

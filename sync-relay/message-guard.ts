@@ -22,7 +22,7 @@ const DOC_MESSAGE_TYPES = new Set(["sync", "request", "ephemeral", "doc-unavaila
  * `refusesChanges`, when given, is asked about a sync or request message that carries changes (from the one decode
  * below; a message without changes never asks it): true drops the message.
  */
-export function checkRepoMessage(frame: RepoFrame, refusesChanges?: (documentId: string) => boolean): InboundVerdict {
+export function checkRepoMessage(frame: RepoFrame, refusesChanges?: (documentId: string, changes: Uint8Array[]) => boolean): InboundVerdict {
   if (!DOC_MESSAGE_TYPES.has(frame.type)) {
     return { ok: false, code: CLOSE_CODES.policy, reason: `unsupported message type "${frame.type}"` };
   }
@@ -46,13 +46,13 @@ export function checkRepoMessage(frame: RepoFrame, refusesChanges?: (documentId:
     }
     return { ok: true };
   }
-  let changes: number;
+  let changes: Uint8Array[];
   try {
-    changes = A.decodeSyncMessage(frame.data).changes.length;
+    changes = A.decodeSyncMessage(frame.data).changes;
   } catch {
     return { ok: false, code: CLOSE_CODES.malformed, reason: `${frame.type} message data is not an Automerge sync message` };
   }
-  if (changes > 0 && refusesChanges?.(frame.documentId)) {
+  if (changes.length > 0 && refusesChanges?.(frame.documentId, changes)) {
     return { ok: false, dropped: `changes to ${frame.documentId}, a chat only its person writes` };
   }
   return { ok: true };

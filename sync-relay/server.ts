@@ -29,7 +29,7 @@
  */
 import { PlannerLeaseService } from "../shared/node/planner-lease-service.js";
 import { AgentChatTable } from "../shared/node/agent-chat-table.js";
-import { ChatWriteGuard } from "./chat-write-guard.js";
+import { ChatWriteGuard, holdsAll } from "./chat-write-guard.js";
 import { RelayTokenLinks } from "./token-links.js";
 import { fencedTargetOf } from "../shared/node/fenced-write-target.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -247,6 +247,11 @@ async function serve(
   let durableAcks: DurableAcks | null = null;
   // Set once the team's index is known, before any socket is accepted (serveUpgrade goes live last).
   let chatWrites: ChatWriteGuard | null = null;
+  // Changes to a chat the relay already holds write nothing: a teammate's app offering them back is let through.
+  const relayHolds = (documentId: string, changes: readonly Uint8Array[]) => {
+    const handle = repo.handles[documentId as DocumentId] as DocHandle<unknown> | undefined;
+    return handle?.isReady() === true && holdsAll(handle.doc(), changes);
+  };
 
   // Planner ownership (issue #25): the lease table and its frames; told of each connection that leaves.
   let leases: PlannerLeaseService | null = null;
@@ -265,7 +270,7 @@ async function serve(
       return claim.why === "all-in-use" ? { code: CLOSE_CODES.tryAgainLater, reason: claim.reason } : false;
     },
     // A message's changes are judged only for a registered chat's documents, from the one decode the check makes.
-    checkMessage: (frame, user) => checkRepoMessage(frame, (documentId) => chatWrites?.refusesWrite(user, documentId) ?? false),
+    checkMessage: (frame, user) => checkRepoMessage(frame, (documentId, changes) => chatWrites?.refusesWrite(user, documentId, () => relayHolds(documentId, changes)) ?? false),
     onWriteRefused: (sessionId, reason) => log(`dropped a write from ${printable(sessionId)}: ${printable(reason)} (later ones on this connection are counted, not logged)`),
     // Presence only for a document this connection syncs here or the relay holds open: the Repo makes a handle for any
     // id a message names, and presence is never answered "doc-unavailable", so the request limit would not see a flood
@@ -297,7 +302,7 @@ async function serve(
         ? undefined
         : (sessionId, frame) => {
             // Before the fast path, which forwards a batch on arrival: a refused write reaches no one.
-            if (frame.changes.length > 0 && chatWrites?.refusesWrite(adapter.userOf(sessionId), frame.documentId)) {
+            if (frame.changes.length > 0 && chatWrites?.refusesWrite(adapter.userOf(sessionId), frame.documentId, () => relayHolds(frame.documentId, frame.changes))) {
               adapter.noteDroppedWrite(sessionId, `changes to ${frame.documentId}, a chat only its person writes`);
               return { ok: true };
             }

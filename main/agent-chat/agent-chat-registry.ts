@@ -50,6 +50,8 @@ export class AgentChatRegistry {
   #attempt = 0;
   #running = false;
   #closed = false;
+  /** Told once no registration is being tried (whenQuiet). */
+  #quiet: Array<() => void> = [];
 
   constructor(deps: AgentChatRegistryDeps) {
     this.#deps = deps;
@@ -97,6 +99,12 @@ export class AgentChatRegistry {
     this.retryNow();
   }
 
+  /** Resolves once no registration is being tried: every pending one answered, or the relay unreachable for now. */
+  whenQuiet(): Promise<void> {
+    if (!this.#running && this.#pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#quiet.push(resolve));
+  }
+
   /** The chats `scope`'s table holds. */
   async list(scope: AgentChatScope): Promise<AgentChatRecord[]> {
     if (scope.kind === "device") return this.#deps.local.list(tableTeamOf(scope));
@@ -105,6 +113,7 @@ export class AgentChatRegistry {
 
   close(): void {
     this.#closed = true;
+    for (const resolve of this.#quiet.splice(0)) resolve();
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
   }
@@ -114,10 +123,14 @@ export class AgentChatRegistry {
     this.#running = true;
     let unreachable = false;
     try {
-      for (const [planId, { chat }] of [...this.#pending]) {
+      for (const [planId, entry] of [...this.#pending]) {
         if (this.#closed) return;
+        // Noted again while this registration was on its way (registerAgain: a new relay token to link), the chat stays
+        // pending for another registration with what is current now, rather than taken as done by this one.
+        const stillThis = () => this.#pending.get(planId) === entry;
         try {
-          await this.#deps.relay.register(chat);
+          await this.#deps.relay.register(entry.chat);
+          if (!stillThis()) continue;
           this.#pending.delete(planId);
           this.#settled.set(planId, null);
         } catch (error) {
@@ -125,6 +138,7 @@ export class AgentChatRegistry {
             unreachable = true;
             break;
           }
+          if (!stillThis()) continue;
           this.#pending.delete(planId);
           this.#refused(planId, toErrorShape(error));
         }
@@ -132,10 +146,15 @@ export class AgentChatRegistry {
     } finally {
       this.#running = false;
     }
-    if (this.#closed) return;
-    if (unreachable) this.#later();
-    else if (this.#pending.size > 0) void this.#flush();
-    else this.#attempt = 0;
+    if (!this.#closed && !unreachable && this.#pending.size > 0) {
+      void this.#flush();
+      return;
+    }
+    if (!this.#closed) {
+      if (unreachable) this.#later();
+      else this.#attempt = 0;
+    }
+    for (const resolve of this.#quiet.splice(0)) resolve();
   }
 
   #later(): void {

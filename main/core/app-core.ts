@@ -55,6 +55,8 @@ import { createSettingsApi } from "../settings/settings-api.js";
 import { createSyncApi } from "../sync/sync-api.js";
 import { ClosableStorage } from "../../shared/closable-storage.js";
 import { TypedEmitter } from "../util/typed-emitter.js";
+import { within } from "../util/within.js";
+import { AGENT_CHAT_RELINK_WAIT_MS } from "../util/limits.js";
 import { lockDataDir, type DataDirLock } from "../store/data-dir-lock.js";
 import { guardRepoSaves } from "../store/repo-save-guard.js";
 import type { AppCore, AppCoreOptions } from "./types.js";
@@ -314,7 +316,16 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     ...createVersionsApi(docs),
     ...createSettingsApi({
       settings,
-      followRelay: (after) => relay!.follow(after.relayUrl, relayToken()),
+      // A relay token added or changed is linked to the person's GitHub login at the relay (their chats registered
+      // again) before the link speaks with it, so the relay's chat guard never drops their own writes made on it.
+      // Bounded, and only when the token changed: any other settings change follows the relay at once.
+      followRelay: async (after) => {
+        if (settings.relayToken() !== relayTokenRegistered) {
+          noteKnownChats();
+          await within(chatRegistry.whenQuiet(), AGENT_CHAT_RELINK_WAIT_MS);
+        }
+        await relay!.follow(after.relayUrl, relayToken());
+      },
       events,
       mcpInfo: () => ({
         url: mcpServer.url,

@@ -260,3 +260,10 @@ export const MAX_AGENT_CHAT_VISITS = 32;
  */
 export const AGENT_CHAT_REGISTER_RETRY_MIN_MS = 1_000;
 export const AGENT_CHAT_REGISTER_RETRY_MAX_MS = 60_000;
+/**
+ * A relay token added or changed is linked to the person's GitHub login at the relay (their chats registered again)
+ * before the relay link speaks with it, so the relay's chat guard never drops the person's own writes on a token it
+ * cannot tie to them yet; a relay that does not answer within this holds the link up no longer (the link goes on and
+ * registration keeps retrying as ever).
+ */
+export const AGENT_CHAT_RELINK_WAIT_MS = 5_000;
