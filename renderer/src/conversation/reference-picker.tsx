@@ -10,6 +10,7 @@
 import { useEffect, useState } from "react";
 import type { DocumentSummary } from "../../../shared/api.js";
 import { useServices } from "../state/app-services.js";
+import { ComposerOptions } from "./ComposerOptions.js";
 import { REFERENCE_QUERY_MAX_CHARS, REFERENCE_SUGGESTIONS_SHOWN } from "../limits.js";
 
 export interface ReferenceQuery {
@@ -53,24 +54,5 @@ export function useReferenceCandidates(query: string | null, planId: string, sha
 }
 
 export function ReferenceOptions({ id, options, active, onPick }: { id: string; options: DocumentSummary[]; active: number; onPick(document: DocumentSummary): void }) {
-  return (
-    <ul className="reference-options" role="listbox" id={id} aria-label="Documents to reference">
-      {options.map((option, n) => (
-        <li
-          key={option.id}
-          id={`${id}-${n}`}
-          role="option"
-          aria-selected={n === active}
-          className={n === active ? "is-active" : undefined}
-          // mousedown, not click: a click would first take the focus out of the text box.
-          onMouseDown={(event) => {
-            event.preventDefault();
-            onPick(option);
-          }}
-        >
-          #{option.title}
-        </li>
-      ))}
-    </ul>
-  );
+  return <ComposerOptions id={id} label="Documents to reference" className="reference-options" options={options} active={active} keyOf={(option) => option.id} render={(option) => `#${option.title}`} onPick={onPick} />;
 }

@@ -8,6 +8,7 @@
  * it, nothing before the `/`), so a message that merely begins with a slash is never taken for a command; choosing
  * one never sends it by itself.
  */
+import { ComposerOptions } from "./ComposerOptions.js";
 
 export interface SlashCommand {
   /** What is sent, exactly as the agent's app recognises it. */
@@ -36,23 +37,19 @@ export function isSlashCommand(text: string, commands: readonly SlashCommand[]):
 
 export function SlashOptions({ id, options, active, onPick }: { id: string; options: SlashCommand[]; active: number; onPick(command: SlashCommand): void }) {
   return (
-    <ul className="reference-options slash-options" role="listbox" id={id} aria-label="Commands">
-      {options.map((option, n) => (
-        <li
-          key={option.text}
-          id={`${id}-${n}`}
-          role="option"
-          aria-selected={n === active}
-          className={n === active ? "is-active" : undefined}
-          // mousedown, not click: a click would first take the focus out of the text box.
-          onMouseDown={(event) => {
-            event.preventDefault();
-            onPick(option);
-          }}
-        >
+    <ComposerOptions
+      id={id}
+      label="Commands"
+      className="reference-options slash-options"
+      options={options}
+      active={active}
+      keyOf={(option) => option.text}
+      render={(option) => (
+        <>
           <span className="slash-name">{option.text}</span> <span className="slash-description">{option.description}</span>
-        </li>
-      ))}
-    </ul>
+        </>
+      )}
+      onPick={onPick}
+    />
   );
 }
