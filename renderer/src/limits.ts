@@ -15,6 +15,11 @@ export const REPLICA_RECONNECT_MS = 1_000;
 export const OPEN_DOCUMENT_TIMEOUT_MS = 30_000;
 /** While the core does not have a document yet, the replica asks it again this often. */
 export const OPEN_DOCUMENT_RETRY_MS = 500;
+/**
+ * How long a window's replica waits for the document to hold the core's snapshot (the text the editor starts from)
+ * before owning the body anyway. Sync from the core brings it in milliseconds; the bound is for a core gone away.
+ */
+export const SNAPSHOT_CATCH_UP_MS = 5_000;
 /** Presence: heartbeat interval and how long a silent peer stays shown. */
 export const PRESENCE_HEARTBEAT_MS = 5_000;
 /** After the core failed to confirm a save, the save indicator asks again after this long. */

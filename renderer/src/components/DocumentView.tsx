@@ -179,6 +179,7 @@ export function DocumentView({ doc }: { doc: DocumentDetail }) {
                 documentId={doc.id}
                 url={doc.url}
                 snapshotText={snapshot?.markdown ?? null}
+                snapshotHeads={snapshot?.heads ?? null}
                 saved={saved}
                 readOnly={doc.archivedAt !== null || doc.teammatesChat === true}
                 onFailed={(message) => setFailure({ id: doc.id, message })}

@@ -31,6 +31,7 @@ export function EditorHost({
   documentId,
   url,
   snapshotText,
+  snapshotHeads = null,
   saved,
   readOnly = false,
   onFailed,
@@ -39,6 +40,8 @@ export function EditorHost({
   url: string;
   /** The core's snapshot of the body, the editor's starting text; null: start from the document's once loaded. */
   snapshotText: string | null;
+  /** The heads of that snapshot (UrlHeads), so the window's replica owns the body once it holds them. */
+  snapshotHeads?: readonly string[] | null;
   /** The core's stored bytes of the document (base64), which the host loads. */
   saved: Promise<string | null>;
   /** Locks the editor against edits (an archived plan). */
@@ -62,7 +65,7 @@ export function EditorHost({
   // The session lives as long as this host. A layout effect, so an editor with a snapshot is made before the first paint.
   useLayoutEffect(() => {
     markOpening("replica-load-start");
-    const link = replica.open(url, snapshotText, saved);
+    const link = replica.open(url, snapshotText, saved, snapshotHeads);
     const off = link.on((event) => {
       if (event.t === "ready") markOpening("replica-ready");
       else if (event.t === "base") setSession((s) => (s?.link === link && s.baseText === null ? { link, baseText: event.text } : s));

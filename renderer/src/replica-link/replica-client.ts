@@ -72,8 +72,9 @@ export class ReplicaClient {
   /**
    * Opens a document in the replica. `baseText`: the text the editor starts with (the core's snapshot), or null to
    * wait for the document's ("base" on the mirror). `saved`: the core's stored bytes, base64, when asked for.
+   * `baseHeads`: the snapshot's heads, so the replica owns the body only once it holds what the editor shows.
    */
-  open(url: string, baseText: string | null, saved: Promise<string | null> | string | null): DocumentLink {
+  open(url: string, baseText: string | null, saved: Promise<string | null> | string | null, baseHeads: readonly string[] | null = null): DocumentLink {
     const session = this.#next++;
     const slot: SessionSlot = { opened: false, queue: [], mirrorListeners: new Set(), backlog: [], listeners: new Set(), sticky: new Map() };
     this.#sessions.set(session, slot);
@@ -86,7 +87,7 @@ export class ReplicaClient {
       .catch(() => null)
       .then((bytes) => {
         if (!this.#sessions.has(session)) return;
-        this.#o.link.post({ t: "open", session, url, saved: bytes ?? null, baseText, user: this.#user, displayName: this.#displayName });
+        this.#o.link.post({ t: "open", session, url, saved: bytes ?? null, baseText, baseHeads: baseHeads ? [...baseHeads] : null, user: this.#user, displayName: this.#displayName });
         slot.opened = true;
         for (const message of slot.queue.splice(0)) this.#o.link.post(message);
       });

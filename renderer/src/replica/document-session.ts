@@ -17,6 +17,8 @@ import { OutboxKeeper } from "./outbox-keeper.js";
 import type { OutboxStore } from "./outbox-store.js";
 import type { PageApi } from "./page-api.js";
 import { openDocumentFrom } from "./replica.js";
+import { whenHoldsHeads } from "./snapshot-catch-up.js";
+import { SNAPSHOT_CATCH_UP_MS } from "../limits.js";
 
 export interface DocumentSessionOptions {
   id: number;
@@ -25,6 +27,8 @@ export interface DocumentSessionOptions {
   /** The core's stored bytes of the document (base64), or null to sync it from the core. */
   saved: string | null;
   baseText: string | null;
+  /** The heads of the snapshot `baseText` came from: the body is owned once the document holds them (bounded). */
+  baseHeads: string[] | null;
   user: PresenceUser;
   displayName: string | null;
   teamReachable: boolean;
@@ -33,6 +37,7 @@ export interface DocumentSessionOptions {
   windowId: string;
   api: PageApi;
   openTimeoutMs?: number;
+  catchUpMs?: number;
 }
 
 export class DocumentSession {
@@ -69,6 +74,10 @@ export class DocumentSession {
       return this.#post({ t: "failed", session: this.#o.id, code: known.code, message: known.message });
     }
     if (this.#closed) return;
+    if (this.#o.baseText !== null && this.#o.baseHeads) {
+      await whenHoldsHeads(handle as DocHandle<unknown>, this.#o.baseHeads, this.#o.catchUpMs ?? SNAPSHOT_CATCH_UP_MS);
+      if (this.#closed) return;
+    }
     this.#handle = handle;
     this.authority.attach(handle);
     this.#presence = new DocumentPresence({

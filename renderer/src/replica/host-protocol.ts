@@ -23,8 +23,11 @@ export interface HostCaret {
 export type HostApiMethod = "getDocument" | "readSavedDocument" | "waitSaved";
 
 export type PageToHost =
-  /** `saved`: the core's stored bytes of the document, base64 (decoded off the page's thread), or null. */
-  | { t: "open"; session: number; url: string; saved: string | null; baseText: string | null; user: PresenceUser; displayName: string | null }
+  /**
+   * `saved`: the core's stored bytes of the document, base64 (decoded off the page's thread), or null. `baseHeads`:
+   * the heads of the snapshot `baseText` came from (UrlHeads), or null when unknown.
+   */
+  | { t: "open"; session: number; url: string; saved: string | null; baseText: string | null; baseHeads: string[] | null; user: PresenceUser; displayName: string | null }
   | { t: "mirror"; session: number; m: MirrorToAuthority }
   /** This editor's selection, as positions in the session's text at `version`. */
   | { t: "selection"; session: number; version: number; anchor: number; head: number }

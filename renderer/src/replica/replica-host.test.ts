@@ -41,8 +41,8 @@ function coreApi(core: Repo, options: { down?: () => boolean } = {}): ReplicaApi
 }
 const sameUrlHeads = (a: string[], b: string[]) => [...a].sort().join() === [...b].sort().join();
 
-function setup(text = "hello", storage: MemoryStorage | null = null, api?: (core: Repo) => ReplicaApi) {
-  const { core, replica, close } = linkedRepos();
+function setup(text = "hello", storage: MemoryStorage | null = null, api?: (core: Repo) => ReplicaApi, announce = true) {
+  const { core, replica, close } = linkedRepos({ announce });
   const plan = core.create<PlanDocument>({ schemaVersion: 1, kind: "plan", title: "Plan", text, authors: {} } as unknown as PlanDocument);
   const notices: string[] = [];
   const host = startInProcessReplica({ repo: replica, api: (api ?? coreApi)(core), storage: storage as unknown as Storage, notify: (m) => notices.push(m), openTimeoutMs: 1_000 });
@@ -75,6 +75,23 @@ describe("the replica host", () => {
     expect(sameUrlHeads(ready.heads, plan.heads())).toBe(true);
     link.mirror.post({ type: "push", version: 1, updates: [{ clientID: "ed", changes: ChangeSet.of({ from: 6, insert: "?" }, 6).toJSON() }] });
     await waitFor(() => seen.events.some((e) => e.t === "heads"), "heads after the later edit", 10_000);
+  });
+
+  it("owns the body only once the replica holds the snapshot the editor shows, when the stored bytes are older", async () => {
+    const { plan, replica, client } = setup("Hello from Alic", null, undefined, false);
+    // The core's stored bytes lag its live document (the storage's save delay); its snapshot is the live text.
+    const stored = bytesToBase64(A.save(plan.doc()));
+    plan.change((d) => A.splice(d, ["text"], 15, 0, "e."));
+    expect(replica.handles[plan.documentId]).toBeUndefined();
+    const link = client.open(plan.url, "Hello from Alice.", stored, plan.heads());
+    const seen = record(link);
+    // Typed at the end of what the editor shows, before the replica caught up.
+    link.mirror.post({ type: "push", version: 0, updates: [{ clientID: "ed", changes: ChangeSet.of({ from: 17, insert: " And Bob." }, 17).toJSON() }] });
+    await waitFor(() => seen.events.some((e) => e.t === "ready"), "ready", 10_000);
+    await waitFor(() => plan.doc().text === "Hello from Alice. And Bob.", "the push at the end, at the core", 10_000);
+    // No update took the snapshot's newest words away and gave them back: the editor's text was the document's.
+    const updates = seen.mirror.filter((m) => m.type === "updates") as Extract<AuthorityToMirror, { type: "updates" }>[];
+    expect(updates.flatMap((m) => m.updates.map((u) => u.clientID))).toEqual(["ed"]);
   });
 
   it("says in words when a document cannot reach the window, once", async () => {

@@ -126,6 +126,7 @@ export class ReplicaHost {
       url: message.url,
       saved: message.saved,
       baseText: message.baseText,
+      baseHeads: Array.isArray(message.baseHeads) ? message.baseHeads : null,
       user: message.user,
       displayName: message.displayName,
       teamReachable: this.#teamReachable,

@@ -5,9 +5,14 @@
 import { Repo } from "@automerge/automerge-repo";
 import { MessageChannelNetworkAdapter } from "@automerge/automerge-repo-network-messagechannel";
 
-export function linkedRepos(): { core: Repo; replica: Repo; close(): void } {
+/** `announce: false`: the core only answers what the replica asks for, as the app's core does for a window. */
+export function linkedRepos(options: { announce?: boolean } = {}): { core: Repo; replica: Repo; close(): void } {
   const { port1, port2 } = new MessageChannel();
-  const core = new Repo({ network: [new MessageChannelNetworkAdapter(port1)], sharePolicy: async () => true });
+  const announce = options.announce ?? true;
+  const core = new Repo({
+    network: [new MessageChannelNetworkAdapter(port1)],
+    shareConfig: { announce: async () => announce, access: async () => true },
+  });
   const replica = new Repo({ network: [new MessageChannelNetworkAdapter(port2)], sharePolicy: async () => true });
   return {
     core,
