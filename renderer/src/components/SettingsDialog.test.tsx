@@ -32,6 +32,38 @@ async function renderDialog(portChangedFrom?: number, prepare: (bridge: ReturnTy
 }
 
 describe("SettingsDialog", () => {
+  it("keeps what the person typed when settings arrive late or change in another window, and saves it", async () => {
+    const bridge = createMemoryBridge();
+    const services = createAppServices(bridge, testReplica(new Repo({}), bridge.api));
+    let stop = () => {};
+    // Opened before the window had loaded the settings (start() loads them, and follows other windows' saves).
+    render(
+      <AppServicesContext.Provider value={services}>
+        <SettingsDialog />
+      </AppServicesContext.Provider>,
+    );
+    const dialog = screen.getByRole("dialog", { name: "Settings" });
+    const name = within(dialog).getByLabelText("Display name") as HTMLInputElement;
+    const url = within(dialog).getByLabelText("Relay URL") as HTMLInputElement;
+    fireEvent.change(name, { target: { value: "Alexandra" } });
+    await act(async () => {
+      stop = services.session.start();
+      await waitFor(() => expect(services.session.getState().settings).not.toBeNull());
+    });
+    expect(name.value).toBe("Alexandra");
+    // Another window saves a relay address: the field the person left alone follows it, theirs stays.
+    await act(async () => {
+      Object.assign(bridge.settings, { relayUrl: "wss://team.example", displayName: "Someone else" });
+      bridge.emit("settings-changed", { ...bridge.settings });
+    });
+    expect(url.value).toBe("wss://team.example");
+    expect(name.value).toBe("Alexandra");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save settings" }));
+    await waitFor(() => expect(bridge.settings.displayName).toBe("Alexandra"));
+    expect(name.value).toBe("Alexandra");
+    stop();
+  });
+
   it("says a stored token will be forgotten when another relay address is typed without one", async () => {
     const { dialog } = await renderDialog(undefined, (bridge) => Object.assign(bridge.settings, { relayUrl: "wss://team.example", relayTokenSet: true }));
     const token = within(dialog).getByLabelText("Relay token");

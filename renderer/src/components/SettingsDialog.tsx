@@ -2,7 +2,7 @@
  * Settings: display name, relay URL and token, the GitHub account, the Planner, experimental features, and how to connect a coding agent over MCP. The token field is
  * write-only: it starts empty, shows only whether a token is stored, and is cleared after saving.
  */
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useStore } from "zustand";
 import type { McpConnectionInfo, SettingsPatch } from "../../../shared/api.js";
 import { useServices } from "../state/app-services.js";
@@ -39,10 +39,15 @@ export function SettingsDialog() {
   useEffect(() => {
     bridge.api.getMcpInfo().then(setMcp, (e) => setMcpError(describeError(e)));
   }, [bridge]);
+  /**
+   * Fields the person changed since the last save: settings that arrive meanwhile (loaded late, saved in another
+   * window) never overwrite what they typed.
+   */
+  const edited = useRef({ displayName: false, relayUrl: false });
   useEffect(() => {
     if (!settings) return;
-    setDisplayName(settings.displayName);
-    setRelayUrl(settings.relayUrl ?? "");
+    if (!edited.current.displayName) setDisplayName(settings.displayName);
+    if (!edited.current.relayUrl) setRelayUrl(settings.relayUrl ?? "");
   }, [settings]);
 
   const close = () => ui.getState().closeDialog();
@@ -69,6 +74,11 @@ export function SettingsDialog() {
       setToken("");
       setRemoveToken(false);
       const saved = session.getState().settings;
+      edited.current = { displayName: false, relayUrl: false };
+      if (saved) {
+        setDisplayName(saved.displayName);
+        setRelayUrl(saved.relayUrl ?? "");
+      }
       // A relay address alone connects nothing: say so, or "saved" reads as "joined" while the status says local only.
       if (saved?.relayUrl && !saved.relayTokenSet) setMessage({ kind: "error", text: RELAY_WITHOUT_TOKEN });
       else if (saved?.relayUrl && ("relayUrl" in patch || "relayToken" in patch)) setMessage("relay");
@@ -85,7 +95,10 @@ export function SettingsDialog() {
           <Field label="Display name" hint="Shown to people you work with, next to your caret.">
             {(ids) => (
               // No maxLength: the browser would cut a pasted name without a word; the core refuses a long one and says why.
-              <input {...ids} value={displayName} onChange={(e) => setDisplayName(e.target.value)} required />
+              <input {...ids} value={displayName} onChange={(e) => {
+                  edited.current.displayName = true;
+                  setDisplayName(e.target.value);
+                }} required />
             )}
           </Field>
         </section>
@@ -106,7 +119,10 @@ export function SettingsDialog() {
                 placeholder="wss://relay.example.com"
                 // Opened by "Join a team…": the relay address is what the person came to type.
                 data-autofocus={joining ? true : undefined}
-                onChange={(e) => setRelayUrl(e.target.value)}
+                onChange={(e) => {
+                  edited.current.relayUrl = true;
+                  setRelayUrl(e.target.value);
+                }}
                 spellCheck={false}
               />
             )}
