@@ -14,7 +14,6 @@ import { ChopinError } from "../../shared/errors.js";
 import type { AgentChatMark, PlanDocument } from "../../shared/schema/plan-document.js";
 import type { PlanAccess } from "./plan-access.js";
 import { readPlan } from "./plan-reader.js";
-import { hasEntry } from "./workspace-index.js";
 
 /** Whether the chat's plan is on this device or named by one of its lists (a teammate's device began it). */
 export function agentChatPlanExists(access: PlanAccess, documentId: DocumentId, holds: (id: string) => boolean): boolean {
@@ -53,12 +52,6 @@ export async function openOrBeginAgentChatPlan(access: PlanAccess, start: AgentC
     throw new ChopinError("invalid-document", "The document at this agent chat's id is not that chat's plan, so the chat was not begun.");
   }
   access.track(handle);
-  if (!hasEntry(access.indexes.local, documentId)) {
-    // Listed (and, for a team's chat, shared) like a created plan; refused whole ('storage-failure'), it is let go.
-    access.enterNew(handle, plan, start.shared);
-    access.snapshots.changed(handle);
-    access.changed.add([documentId]);
-    await repo.flush([documentId, ...access.indexes.documentIds()]);
-  }
+  if (access.listIfUnlisted(handle, plan, start.shared)) await repo.flush([documentId, ...access.indexes.documentIds()]);
   return access.detailOf(handle, plan);
 }

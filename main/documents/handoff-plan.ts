@@ -16,7 +16,6 @@ import { checkMarkdown, normalizeNewTitle } from "./bounds.js";
 import type { AgentAuthor } from "./change-messages.js";
 import type { PlanAccess } from "./plan-access.js";
 import { readPlan, type PlanHandle } from "./plan-reader.js";
-import { hasEntry } from "./workspace-index.js";
 
 export interface HandoffPlanStart {
   documentId: DocumentId;
@@ -72,12 +71,7 @@ export async function openOrCreateHandoffPlan(access: PlanAccess, start: Handoff
   } catch {
     throw new ChopinError("invalid-document", "The document at this handoff's id is not a plan, so the plan was not handed off.");
   }
-  if (!hasEntry(access.indexes.local, documentId)) {
-    // Listed (and shared, for a team's chat) like a created plan; refused whole ('storage-failure'), it is let go.
-    access.enterNew(handle, plan, start.shared);
-    access.snapshots.changed(handle);
-    access.changed.add([documentId]);
-  }
+  access.listIfUnlisted(handle, plan, start.shared);
   await repo.flush([documentId, ...access.indexes.documentIds()]);
   return access.detailOf(handle, plan);
 }

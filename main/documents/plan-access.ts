@@ -20,7 +20,7 @@ import { refreshIndexEntry } from "./index-upkeep.js";
 import type { Indexes } from "./indexes.js";
 import { readPlan, toDetail, toSummary, type PlanHandle } from "./plan-reader.js";
 import type { SnapshotWriter } from "./snapshot-writer.js";
-import { entryOf } from "./workspace-index.js";
+import { entryOf, hasEntry } from "./workspace-index.js";
 import { TEAM_PLAN_ARRIVAL_RETRY_MS, TEAM_PLAN_ARRIVAL_WAIT_MS } from "./bounds.js";
 
 export interface LoadedPlan {
@@ -220,6 +220,19 @@ export class PlanAccess {
       this.repo.delete(handle.documentId);
       throw error;
     }
+  }
+
+  /**
+   * Lists a plan this device holds but does not list yet (an agent chat's plan begun from its genesis, a handed-off
+   * plan) like a created one: shared when `shared`, snapshotted, announced. True when it was listed now; refused whole
+   * ('storage-failure') it is let go, as enterNew says.
+   */
+  listIfUnlisted(handle: PlanHandle, plan: PlanDocument, shared: boolean): boolean {
+    if (hasEntry(this.indexes.local, handle.documentId)) return false;
+    this.enterNew(handle, plan, shared);
+    this.snapshots.changed(handle);
+    this.changed.add([handle.documentId]);
+    return true;
   }
 
   /** Whether `plan` is an agent chat of someone other than this app's person (theirs to change, ours to read). */
