@@ -25,7 +25,8 @@ import {
 import { ChopinError, isErrorCode } from "../../shared/errors.js";
 import { RELAY_HTTP_TIMEOUT_MS } from "../util/limits.js";
 import { githubNotAdmitted, githubTransportRefusal } from "./github-credential-gate.js";
-import { plainConnectError, refusalText, UNEXPLAINED_CONNECT_ERROR } from "./relay-errors.js";
+import { parseRelayJson, relayUnreachable } from "./relay-answers.js";
+import { refusalText } from "./relay-errors.js";
 import { fetchAdmission, relayHttpBase } from "./team-info.js";
 
 /** What the core holds to talk to its relay now: its address and each credential it has (null: none). */
@@ -91,8 +92,7 @@ async function relayJson<T>(url: string, token: string, init: { method: "GET" | 
       signal: AbortSignal.timeout(RELAY_HTTP_TIMEOUT_MS),
     });
   } catch (error) {
-    const why = plainConnectError(error);
-    throw new ChopinError("relay-unavailable", why === UNEXPLAINED_CONNECT_ERROR ? `Cannot reach the relay at ${url}.` : `Cannot reach the relay at ${url}: ${why}`);
+    throw relayUnreachable(url, error);
   }
   const text = await response.text().catch(() => "");
   if (!response.ok) {
@@ -106,13 +106,5 @@ async function relayJson<T>(url: string, token: string, init: { method: "GET" | 
     const typed = response.status >= 400 && response.status < 500 && response.status !== 404 && response.status !== 429 && typeof code === "string" && isErrorCode(code) && FINAL_CODES.has(code);
     throw new ChopinError(typed ? (code as "forbidden") : "relay-unavailable", refusalText(response.status, text), { status: response.status });
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ChopinError("relay-unavailable", "The relay's answer was not JSON.");
-  }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ChopinError("relay-unavailable", "The relay's agent-chat answer has an unexpected shape.");
-  return parsed.data;
+  return parseRelayJson(text, schema, "agent-chat");
 }

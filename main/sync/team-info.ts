@@ -7,7 +7,8 @@
 import { z } from "zod";
 import { ChopinError } from "../../shared/errors.js";
 import { RELAY_HTTP_TIMEOUT_MS } from "../util/limits.js";
-import { plainConnectError, refusalText, UNEXPLAINED_CONNECT_ERROR } from "./relay-errors.js";
+import { parseRelayJson, relayUnreachable } from "./relay-answers.js";
+import { refusalText } from "./relay-errors.js";
 
 export interface TeamInfo {
   user: string;
@@ -55,13 +56,7 @@ async function getRelayJson<T>(url: string, path: string, token: string | null, 
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    // The address as the person typed it (ws://...), and why in words: refused, not found and silent differ.
-    const why = plainConnectError(error);
-    // Unexplained, the fallback sentence would only say the same twice ("Cannot reach the relay at …: Cannot reach…").
-    const message = why === UNEXPLAINED_CONNECT_ERROR ? `Cannot reach the relay at ${url}.` : `Cannot reach the relay at ${url}: ${why}`;
-    throw new ChopinError("relay-unavailable", message, {
-      cause: error instanceof Error ? error.message : String(error),
-    });
+    throw relayUnreachable(url, error);
   }
   const text = await response.text().catch(() => "");
   if (response.status === 401 || response.status === 403) {
@@ -72,13 +67,5 @@ async function getRelayJson<T>(url: string, path: string, token: string | null, 
   if (!response.ok) {
     throw new ChopinError("relay-unavailable", refusalText(response.status, text), { status: response.status });
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ChopinError("relay-unavailable", "The relay's answer was not JSON.");
-  }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ChopinError("relay-unavailable", `The relay's ${what} answer has an unexpected shape.`);
-  return parsed.data;
+  return parseRelayJson(text, schema, what);
 }
