@@ -160,7 +160,7 @@ export class ConversationService {
     const references = input.references && input.references.length > 0 ? await resolveReferences(plan, input.references, this.#deps.plans) : [];
     const entry: ConversationEntry = {
       id,
-      seq: (seen.at(-1)?.seq ?? 0) + 1,
+      seq: nextSeq(seen),
       author,
       to: input.to,
       text: input.text,
@@ -168,15 +168,7 @@ export class ConversationService {
       clientRequestId: input.clientRequestId,
       ...(references.length > 0 ? { references } : {}),
     };
-    handle.change((doc) => {
-      doc.entries[id] = stored(entry);
-    });
-    const [changeHash] = A.getHeads(handle.doc());
-    if (changeHash) this.#deps.records.noteSent(planId, id, changeHash, this.#now());
-    // Answered once on disk: a sent message survives a crash right after the answer.
-    await this.#deps.repo.flush([handle.documentId]);
-    // One's own message is read by sending it.
-    this.#deps.records.markRead(planId, { seq: entry.seq, at: entry.at, entryId: id });
+    await this.#writeOwn(planId, handle, entry);
     // Viewed after the outbox row exists: a message the relay does not hold yet shows as not yet delivered.
     return { entry: this.#viewer(planId, handle).of(entry, this.#deps.records.readMark(planId)), created: true };
   }
@@ -193,11 +185,6 @@ export class ConversationService {
     return this.#transcript(planId, handle).entries.reduce((highest, entry) => Math.max(highest, entry.sessionGeneration ?? 0), 0);
   }
 
-  /**
-   * Messages to the Planner that no Planner entry names yet (an answer, or the mark of a turn begun for it, names the
-   * message as its turnId: a turn begun and never answered was interrupted and is not run again), oldest first, each
-   * with whether this app's person sent it.
-   */
   /** The turns (messages to the Planner) whose answer is in the conversation. */
   async answeredTurns(planId: DocumentId): Promise<Set<string>> {
     const { handle } = await this.#openFor(planId);
@@ -205,6 +192,11 @@ export class ConversationService {
     return new Set(entries.flatMap((entry) => (entry.author.kind === "planner" && entry.turnId && entry.turn !== "started" ? [entry.turnId] : [])));
   }
 
+  /**
+   * Messages to the Planner that no Planner entry names yet (an answer, or the mark of a turn begun for it, names the
+   * message as its turnId: a turn begun and never answered was interrupted and is not run again), oldest first, each
+   * with whether this app's person sent it.
+   */
   async waitingForPlanner(planId: DocumentId): Promise<{ entryId: string; mine: boolean; text: string }[]> {
     const { handle } = await this.#openFor(planId);
     const { entries } = this.#transcript(planId, handle);
@@ -229,7 +221,7 @@ export class ConversationService {
     const seen = this.#transcript(planId, handle).entries;
     const entry: ConversationEntry = {
       id,
-      seq: (seen.at(-1)?.seq ?? 0) + 1,
+      seq: nextSeq(seen),
       author,
       to: "room",
       text: messageTextSchema.parse(input.text),
@@ -268,7 +260,7 @@ export class ConversationService {
     if (!seen.some((entry) => entry.id === id)) {
       const entry: ConversationEntry = {
         id,
-        seq: (seen.at(-1)?.seq ?? 0) + 1,
+        seq: nextSeq(seen),
         author,
         to: "room",
         text: messageTextSchema.parse(input.text),
@@ -276,13 +268,7 @@ export class ConversationService {
         clientRequestId: input.clientRequestId,
         handoff: handoffSchema.parse(input.handoff),
       };
-      handle.change((doc) => {
-        doc.entries[id] = stored(entry);
-      });
-      const [changeHash] = A.getHeads(handle.doc());
-      if (changeHash) this.#deps.records.noteSent(planId, id, changeHash, this.#now());
-      await this.#deps.repo.flush([handle.documentId]);
-      this.#deps.records.markRead(planId, { seq: entry.seq, at: entry.at, entryId: id });
+      await this.#writeOwn(planId, handle, entry);
     }
     const written = this.#transcript(planId, handle).entries.find((entry) => entry.id === id)!;
     return this.#viewer(planId, handle).of(written, this.#deps.records.readMark(planId));
@@ -297,7 +283,7 @@ export class ConversationService {
     if (seen.some((entry) => entry.id === id)) return;
     const entry: ConversationEntry = {
       id,
-      seq: (seen.at(-1)?.seq ?? 0) + 1,
+      seq: nextSeq(seen),
       author,
       to: "room",
       text,
@@ -410,6 +396,19 @@ export class ConversationService {
     }
   }
 
+  /** This person's new `entry`, written: noted for delivery, on disk before the answer, read by its sender. */
+  async #writeOwn(planId: DocumentId, handle: ConversationHandle, entry: ConversationEntry): Promise<void> {
+    handle.change((doc) => {
+      doc.entries[entry.id] = stored(entry);
+    });
+    const [changeHash] = A.getHeads(handle.doc());
+    if (changeHash) this.#deps.records.noteSent(planId, entry.id, changeHash, this.#now());
+    // Answered once on disk: a sent message survives a crash right after the answer.
+    await this.#deps.repo.flush([handle.documentId]);
+    // One's own message is read by sending it.
+    this.#deps.records.markRead(planId, { seq: entry.seq, at: entry.at, entryId: entry.id });
+  }
+
   #transcript(planId: DocumentId, handle: ConversationHandle): { entries: ConversationEntry[]; unreadable: number } {
     let parsed = this.#parsed.get(planId);
     if (!parsed) this.#parsed.set(planId, (parsed = new ParsedTranscript()));
@@ -519,4 +518,9 @@ function stored(entry: ConversationEntry): unknown {
   const denial = entry.denial && { tool: raw(entry.denial.tool), check: raw(entry.denial.check), reason: raw(entry.denial.reason), turnId: raw(entry.denial.turnId) };
   const handoff = entry.handoff && { documentId: raw(entry.handoff.documentId), title: raw(entry.handoff.title) };
   return { ...entry, author, text: raw(entry.text), clientRequestId: raw(entry.clientRequestId), ...(references ? { references } : {}), ...(tools ? { tools } : {}), ...(denial ? { denial } : {}), ...(handoff ? { handoff } : {}) };
+}
+
+/** The seq a new entry takes: one past the last of the transcript seen (entries are in causal order). */
+function nextSeq(seen: readonly ConversationEntry[]): number {
+  return (seen.at(-1)?.seq ?? 0) + 1;
 }
