@@ -84,7 +84,7 @@ function turnOf(entry: ConversationEntryView, facts: TurnFacts | null) {
  * about this device's own view.
  */
 export function shown(entry: ConversationEntryView, facts: TurnFacts | null = null) {
-  const { id: entryId, seq, author, to, text, at, boundary, withdrawn, abortTurn, tools, denial, failed, sessionGeneration } = entry;
+  const { id: entryId, seq, author, to, text, at, boundary, withdrawn, abortTurn, tools, denial, failed, handoff, sessionGeneration } = entry;
   return {
     id: entryId,
     seq,
@@ -100,6 +100,8 @@ export function shown(entry: ConversationEntryView, facts: TurnFacts | null = nu
     ...(tools ? { tools } : {}),
     ...(denial ? { denial } : {}),
     ...(failed ? { failed: true } : {}),
+    // A handoff card: the plan it made (read it with read_document).
+    ...(handoff ? { handoff } : {}),
   };
 }
 
@@ -117,7 +119,7 @@ export const CONVERSATION_TOOL_DEFINITIONS: readonly AnyTool<ToolContext>[] = [
   defineTool({
     name: "read_conversation",
     description:
-      "Read a plan's conversation: the newest entries (or those before an entry id), oldest first, each with its author (a person, the Planner or the system), whom it addressed, its Markdown and time; hasMore says older entries exist. Planner entries carry their turn {id: the message answered, state, ownershipGeneration} and sessionGeneration: state 'answered' is the turn's answer (with the tools it used; failed: true when it is the model provider's failure, no words of the model's), a begun mark is 'started' (answered later), 'running', or 'interrupted' (never run again); a denial names the tool, the failed permission check and its reason; sessionBoundary marks a new Planner session (/new or a reset); withdrawn and stopsTurn mark a withdrawn message and a stop request. Also the plan's Planner state: which app runs the Planner (owner {user, device} or null), the ownership and session generations, and state (unowned, running-here, running-elsewhere, or unknown while the relay cannot be asked).",
+      "Read a plan's conversation: the newest entries (or those before an entry id), oldest first, each with its author (a person, the Planner or the system), whom it addressed, its Markdown and time; hasMore says older entries exist. Planner entries carry their turn {id: the message answered, state, ownershipGeneration} and sessionGeneration: state 'answered' is the turn's answer (with the tools it used; failed: true when it is the model provider's failure, no words of the model's), a begun mark is 'started' (answered later), 'running', or 'interrupted' (never run again); a denial names the tool, the failed permission check and its reason; sessionBoundary marks a new Planner session (/new or a reset); withdrawn and stopsTurn mark a withdrawn message and a stop request; handoff {documentId, title} marks a card naming a plan handed off from an agent chat. Also the plan's Planner state: which app runs the Planner (owner {user, device} or null), the ownership and session generations, and state (unowned, running-here, running-elsewhere, or unknown while the relay cannot be asked).",
     input: CONVERSATION_TOOL_INPUTS.read_conversation,
     errors: ["not-found"],
     async handler(input, context: ToolContext) {
