@@ -95,10 +95,15 @@ export function SettingsDialog() {
           <Field label="Display name" hint="Shown to people you work with, next to your caret.">
             {(ids) => (
               // No maxLength: the browser would cut a pasted name without a word; the core refuses a long one and says why.
-              <input {...ids} value={displayName} onChange={(e) => {
+              <input
+                {...ids}
+                value={displayName}
+                onChange={(e) => {
                   edited.current.displayName = true;
                   setDisplayName(e.target.value);
-                }} required />
+                }}
+                required
+              />
             )}
           </Field>
         </section>

@@ -37,7 +37,6 @@ export interface DocumentSessionOptions {
   windowId: string;
   api: PageApi;
   openTimeoutMs?: number;
-  catchUpMs?: number;
 }
 
 export class DocumentSession {
@@ -75,7 +74,7 @@ export class DocumentSession {
     }
     if (this.#closed) return;
     if (this.#o.baseText !== null && this.#o.baseHeads) {
-      await whenHoldsHeads(handle as DocHandle<unknown>, this.#o.baseHeads, this.#o.catchUpMs ?? SNAPSHOT_CATCH_UP_MS);
+      await whenHoldsHeads(handle as DocHandle<unknown>, this.#o.baseHeads, SNAPSHOT_CATCH_UP_MS);
       if (this.#closed) return;
     }
     this.#handle = handle;
