@@ -4,6 +4,7 @@
  * bob's forged changes to alice's registered chat plan and its conversation, by sync message, by request message and
  * by fast-path batch, never reach the relay's copy, its storage after a restart, or alice; alice's own changes and the
  * Planner's fenced writes still flow, and bob still reads them live; a document not in the table syncs as before.
+ * Alice's stars document in the team is hers the same way once she registered a chat.
  * The rule on identities (GitHub sign-ins, relay-token users linked to them), and changes the relay already holds (let
  * through: they write nothing), are checked on mayWriteChat, holdsAll and the guard directly; sync-relay/chat-write-guard-links.test.ts drives the links through the relay.
  */
@@ -11,6 +12,7 @@ import { next as A } from "@automerge/automerge";
 import { generateAutomergeUrl, parseAutomergeUrl, type DocHandle, type DocumentId } from "@automerge/automerge-repo";
 import { describe, expect, it } from "vitest";
 import { FEATURE_PLANNER_LEASE, LEASE_REQUEST_TYPE, type LeaseStateFrame } from "../shared/lease-wire.js";
+import { agentStarsGenesis, agentStarsIdOf } from "../shared/node/agent-stars-identity.js";
 import { conversationIdOf } from "../shared/node/conversation-identity.js";
 import { FAST_CHANGES_TYPE, FEATURE_FAST_CHANGES, type WireFrame } from "../shared/sync-wire.js";
 import { waitFor } from "../shared/wait-for.js";
@@ -139,6 +141,46 @@ describe("the relay's guard on agent chats", () => {
     expect(bob.closed).toBeNull();
   });
 
+  it("drops bob's changes to alice's stars in the team once she registered a chat, and guards no one's stars before", async () => {
+    const team = t.relay.teamIndexDocumentId;
+    const starsOf = (person: string) => agentStarsIdOf({ scope: { kind: "team", teamIndexId: team }, person });
+    const alice = await t.joined("alice", "alice:laptop");
+    const bob = await t.joined("bob", "bob:desk");
+    const open = (person: string) => {
+      const documentId = starsOf(person);
+      const genesis = agentStarsGenesis({ scope: { kind: "team", teamIndexId: team }, person });
+      return { documentId, alice: copyOf(alice, "alice:laptop", documentId, genesis), bob: copyOf(bob, "bob:desk", documentId, genesis) };
+    };
+    const star = (doc: A.Doc<Chat>, agent: string) => A.change(doc, (d) => void ((d as unknown as { stars: Record<string, boolean> }).stars[agent] = true));
+    const starsIn = (doc: A.Doc<Chat>) => Object.keys((doc as unknown as { stars?: Record<string, boolean> }).stars ?? {}).sort();
+
+    // Carol has no chat: the relay cannot tell who speaks for her, so her stars sync as any document (bob's write lands).
+    const carol = open("device:carol-desk");
+    carol.bob.doc = star(carol.bob.doc, "by-bob");
+    await carol.bob.push();
+    await carol.alice.pull((doc) => starsIn(doc).includes("by-bob"), "an unregistered person's stars are not guarded");
+
+    expect(await register(t.tokens.alice, { agentId: "scout", person: "device:alice-laptop", planId: newId() })).toBe(200);
+    const mine = open("device:alice-laptop");
+    mine.alice.doc = star(mine.alice.doc, "scout");
+    await mine.alice.push();
+    await mine.bob.pull((doc) => starsIn(doc).includes("scout"), "bob reads alice's stars");
+    const refused = t.relay.chatWrites.refused;
+    mine.bob.doc = star(mine.bob.doc, "forged");
+    await mine.bob.pull(() => t.relay.chatWrites.refused > refused, "the relay drops bob's star");
+    mine.alice.doc = star(mine.alice.doc, "planner");
+    await mine.alice.push();
+    await mine.bob.pull((doc) => starsIn(doc).includes("planner"), "bob still reads alice's next star");
+    expect(starsIn(await relayCopy(mine.documentId))).toEqual(["planner", "scout"]);
+    // Restarted, the guard is loaded from the table with the stars' owner.
+    await t.reopen({});
+    const bobAgain = await t.joined("bob", "bob:desk");
+    const again = copyOf(bobAgain, "bob:desk", mine.documentId, A.save(mine.bob.doc));
+    const before = t.relay.chatWrites.refused;
+    await again.pull(() => t.relay.chatWrites.refused > before, "the restarted relay drops bob's star too");
+    expect(starsIn(await relayCopy(mine.documentId))).toEqual(["planner", "scout"]);
+  });
+
   it("lets the Planner's fenced write into a chat through, and leaves documents not in the table to sync as before", async () => {
     const { planId, docs } = await aliceChatReadByBob();
     const conversation = docs[1]!;
@@ -193,6 +235,18 @@ describe("the relay's guard on agent chats", () => {
     const guard = new ChatWriteGuard([{ ...device, agentId: "scout", planId: newId(), registeredAt: 0 }]);
     expect(guard.refusesWrite("bob", newId())).toBe(false);
     expect(guard.refused).toBe(0);
+    // With the team known, each registered person's stars there are theirs too; nobody else's and no other scope's.
+    const team = newId();
+    const starsOf = (person: string, scope: { kind: "team"; teamIndexId: string } | { kind: "device"; deviceId: string } = { kind: "team", teamIndexId: team }) =>
+      agentStarsIdOf({ scope, person });
+    const teamGuard = new ChatWriteGuard([{ ...device, agentId: "scout", planId: newId(), registeredAt: 0 }, { ...github, agentId: "scout", planId: githubPlan, registeredAt: 0 }], [], team);
+    expect(teamGuard.refusesWrite("alice", starsOf("device:alice-laptop"))).toBe(false);
+    expect(teamGuard.refusesWrite("bob", starsOf("device:alice-laptop"))).toBe(true);
+    expect(teamGuard.refusesWrite("gh:alice", starsOf("github:alice"))).toBe(false);
+    expect(teamGuard.refusesWrite("gh:bob", starsOf("github:alice"))).toBe(true);
+    expect(teamGuard.refusesWrite("bob", starsOf("device:carol-desk"))).toBe(false);
+    expect(teamGuard.refusesWrite("bob", starsOf("device:alice-laptop", { kind: "device", deviceId: "alice-laptop" }))).toBe(false);
+    expect(guard.refusesWrite("bob", starsOf("device:alice-laptop"))).toBe(false);
   });
 
   it("lets through a teammate's message whose every change the relay already holds (an app offering back what it received), never one that adds a change", () => {

@@ -5,8 +5,11 @@
  *
  * A chat is a row of the relay's table (shared/node/agent-chat-table.ts); its plan id and the conversation id derived
  * from it (conversationIdOf) are kept here in memory, loaded once at start and noted as each registration is
- * answered, so the relay asks a map per message, never the database. The map holds two entries per row, and the table
- * holds at most MAX_AGENT_CHATS_PER_TEAM rows, so it is bounded by that.
+ * answered, so the relay asks a map per message, never the database. The person's stars document in the team
+ * (shared/node/agent-stars-identity.ts, derived from the team and the person) is theirs the same way, and guarded from
+ * their first registered chat on: the registration is where the relay learns who speaks for that person. The map
+ * holds at most three entries per row, and the table holds at most MAX_AGENT_CHATS_PER_TEAM rows, so it is bounded by
+ * that.
  *
  * What must stay true:
  *  - only writes are judged: a message without changes (heads, have/need, a request) passes, so teammates keep
@@ -24,6 +27,7 @@
 import { next as A } from "@automerge/automerge";
 import { isValidDocumentId, type DocumentId } from "@automerge/automerge-repo";
 import type { AgentChatRecord } from "../shared/node/agent-chat-table.js";
+import { agentStarsIdOf } from "../shared/node/agent-stars-identity.js";
 import { conversationIdOf } from "../shared/node/conversation-identity.js";
 import type { TokenLink } from "./token-links.js";
 
@@ -48,14 +52,17 @@ export function mayWriteChat(owner: ChatOwner, user: string, linkedTo?: string |
 }
 
 export class ChatWriteGuard {
-  /** By document id: the chat plan's and its conversation's. */
+  /** By document id: the chat plan's, its conversation's, and its person's stars document in the team's. */
   readonly #owners = new Map<string, ChatOwner>();
+  /** The team's index document id, which a person's stars id is derived from (null: stars are not guarded). */
+  readonly #team: string | null;
   /** Relay-token user -> the GitHub identity it speaks for. */
   readonly #links = new Map<string, string>();
   /** Writes refused since start (messages and fast-path batches). */
   refused = 0;
 
-  constructor(chats: Iterable<AgentChatRecord> = [], links: Iterable<TokenLink> = []) {
+  constructor(chats: Iterable<AgentChatRecord> = [], links: Iterable<TokenLink> = [], team: string | null = null) {
+    this.#team = team;
     for (const chat of chats) this.note(chat);
     for (const link of links) this.noteLink(link);
   }
@@ -71,9 +78,12 @@ export class ChatWriteGuard {
     const owner: ChatOwner = { person: chat.person, registeredBy: chat.registeredBy };
     this.#owners.set(chat.planId, owner);
     this.#owners.set(conversationIdOf(chat.planId as DocumentId), owner);
+    // Every chat of a person has the same owner (agent-chat-routes.ts: a device key is its first registrant's).
+    const stars = this.#team === null ? null : starsIdOf(this.#team, chat.person);
+    if (stars !== null) this.#owners.set(stars, owner);
   }
 
-  /** Whether the document is a registered chat's plan or conversation. */
+  /** Whether the document is a registered chat's plan or conversation, or a registered person's stars. */
   guards(documentId: string): boolean {
     return this.#owners.has(documentId);
   }
@@ -90,6 +100,15 @@ export class ChatWriteGuard {
     if (allKnown?.()) return false;
     this.refused++;
     return true;
+  }
+}
+
+/** The person's stars document in the team, or null for a key no stars document can have (not one line). */
+function starsIdOf(team: string, person: string): string | null {
+  try {
+    return agentStarsIdOf({ scope: { kind: "team", teamIndexId: team }, person });
+  } catch {
+    return null;
   }
 }
 

@@ -442,7 +442,7 @@ async function serve(
   const refusals = createRefusalLog(log);
   const agentChats = new AgentChatTable(db);
   const tokenLinks = new RelayTokenLinks(db);
-  const chatGuard = new ChatWriteGuard(agentChats.list(teamIndexDocumentId), tokenLinks.list());
+  const chatGuard = new ChatWriteGuard(agentChats.list(teamIndexDocumentId), tokenLinks.list(), teamIndexDocumentId);
   chatWrites = chatGuard;
   const maxMessageBytes = options.maxMessageBytes ?? MAX_RELAY_MESSAGE_BYTES;
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes });

@@ -14,7 +14,7 @@ import { openLocalDb } from "../store/local-db.js";
 import { tempDir } from "../sync/test-helpers.js";
 import { profilesReplica } from "./agent-profiles-test-support.js";
 import { AgentSidebarService } from "./agent-sidebar.js";
-import { agentStarsIdOf } from "./agent-stars-identity.js";
+import { agentStarsIdOf } from "../../shared/node/agent-stars-identity.js";
 import { AgentStars } from "./agent-stars.js";
 
 const cleanups: Array<() => void> = [];

@@ -17,7 +17,7 @@ import { AGENT_SIDEBAR_RECENTS, MAX_AGENT_STARS } from "../../shared/limits.js";
 import type { AgentChatVisits } from "../store/agent-chat-visits.js";
 import type { AgentProfilesScope } from "./agent-profiles-identity.js";
 import type { AgentStars } from "./agent-stars.js";
-import type { StarsOwner } from "./agent-stars-identity.js";
+import type { StarsOwner } from "../../shared/node/agent-stars-identity.js";
 
 export interface AgentSidebarDeps {
   profiles: {

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_AGENT_STARS } from "../../shared/limits.js";
 import type { AgentStarsDocument } from "../../shared/schema/agent-stars.js";
 import { MemoryStorage } from "../documents/test-fixture.js";
-import { agentStarsGenesis, agentStarsIdOf, type StarsOwner } from "./agent-stars-identity.js";
+import { agentStarsGenesis, agentStarsIdOf, type StarsOwner } from "../../shared/node/agent-stars-identity.js";
 import { AgentStars } from "./agent-stars.js";
 
 const team = { kind: "team" as const, teamIndexId: "team-index-1" };

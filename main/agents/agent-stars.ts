@@ -16,7 +16,7 @@ import type { DocHandle, DocumentId, Repo } from "@automerge/automerge-repo";
 import { ChopinError } from "../../shared/errors.js";
 import { MAX_AGENT_STARS } from "../../shared/limits.js";
 import { AGENT_STARS_SCHEMA_VERSION, readStars, type AgentStarsDocument, type ReadStars } from "../../shared/schema/agent-stars.js";
-import { agentStarsGenesis, agentStarsIdOf, type StarsOwner } from "./agent-stars-identity.js";
+import { agentStarsGenesis, agentStarsIdOf, type StarsOwner } from "../../shared/node/agent-stars-identity.js";
 
 export interface AgentStarsDeps {
   repo: Repo;

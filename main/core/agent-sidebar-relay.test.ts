@@ -9,7 +9,7 @@ import type { AgentSidebar, ChopinApi } from "../../shared/api.js";
 import { waitFor } from "../../shared/wait-for.js";
 import { startFakeGitHub } from "../../test-support/fake-github/server.js";
 import { startRelay } from "../../sync-relay/server.js";
-import { agentStarsIdOf } from "../agents/agent-stars-identity.js";
+import { agentStarsIdOf } from "../../shared/node/agent-stars-identity.js";
 import { cleanupsAfterEach } from "../sync/test-helpers.js";
 import { createAppCore } from "./app-core.js";
 import type { AppCore, AppCoreOptions } from "./types.js";

@@ -10,18 +10,23 @@
  * devices making it at once keep only one of the two maps (the other device's stars lost); and a teammate's stars are
  * then never in a document read as mine.
  *
+ * In shared/node because the relay derives a team member's stars id too, to guard it as it guards their chats
+ * (sync-relay/chat-write-guard.ts).
+ *
  * What must stay true: the derivations and the genesis never change for schema version 1; every part of the key is one
  * line; the scope's kind is part of the derivation, so a device's stars never have a team's id.
  */
 import { createHash } from "node:crypto";
 import { next as A } from "@automerge/automerge";
 import { interpretAsDocumentId, type DocumentId } from "@automerge/automerge-repo";
-import { AGENT_STARS_SCHEMA_VERSION, type AgentStarsDocument } from "../../shared/schema/agent-stars.js";
-import type { AgentProfilesScope } from "./agent-profiles-identity.js";
+import { AGENT_STARS_SCHEMA_VERSION, type AgentStarsDocument } from "../schema/agent-stars.js";
+
+/** The agent profiles' scope the stars are of (main/agents/agent-profiles-identity.ts names it so too). */
+export type StarsScope = { kind: "device"; deviceId: string } | { kind: "team"; teamIndexId: string };
 
 /** Whose stars: a person in a scope. */
 export interface StarsOwner {
-  scope: AgentProfilesScope;
+  scope: StarsScope;
   /** "github:<login>", else "device:<device id>". */
   person: string;
 }
