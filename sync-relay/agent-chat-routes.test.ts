@@ -7,6 +7,7 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { agentChatIdOf } from "../shared/node/agent-chat-identity.js";
+import { agentStarsIdOf } from "../shared/node/agent-stars-identity.js";
 import { AGENT_CHAT_TABLE_SQL, AgentChatTable } from "../shared/node/agent-chat-table.js";
 import { MAX_AGENT_CHAT_PERSON_CHARS, MAX_AGENT_ID_CHARS } from "../shared/limits.js";
 import { registrationRefusal } from "./agent-chat-routes.js";
@@ -125,5 +126,42 @@ describe("who may register a chat", () => {
     expect(registrationRefusal(chats, "t", "bob", "device:d1")).toMatchObject({ status: 403 });
     // Another team's table is its own.
     expect(registrationRefusal(chats, "other", "bob", "device:d1")).toBeNull();
+  });
+
+  it("registers a person's stars under the chats' rule of who may: once, the same again as held, a device already another member's refused", async () => {
+    const stars = async (token: string | null, body: unknown) => {
+      const response = await fetch(`${t.relay.httpUrl}/v1/agent-stars`, {
+        method: "POST",
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), "content-type": "application/json" },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const team = t.relay.teamIndexDocumentId;
+    const first = await stars(t.tokens.alice, { person: "device:alice-laptop" });
+    expect(first).toMatchObject({
+      status: 200,
+      body: { created: true, stars: { person: "device:alice-laptop", registeredBy: "alice", documentId: agentStarsIdOf({ scope: { kind: "team", teamIndexId: team }, person: "device:alice-laptop" }) } },
+    });
+    expect(await stars(t.tokens.alice, { person: "device:alice-laptop" })).toMatchObject({ status: 200, body: { created: false } });
+    // Bob may register neither alice's device's stars nor, once she registered them, a chat of that device.
+    expect(await stars(t.tokens.bob, { person: "device:alice-laptop" })).toMatchObject({ status: 403, body: { code: "forbidden" } });
+    expect(await call(t.tokens.bob, "POST", chat("scout", "device:alice-laptop"))).toMatchObject({ status: 403, body: { code: "forbidden" } });
+    // The other way round: a device whose chat bob registered is his for stars too.
+    expect((await call(t.tokens.bob, "POST", chat("scout", "device:bob-desk"))).status).toBe(200);
+    expect(await stars(t.tokens.alice, { person: "device:bob-desk" })).toMatchObject({ status: 403 });
+    expect((await stars(t.tokens.bob, { person: "device:bob-desk" })).status).toBe(200);
+    // A relay token registers no GitHub person; members only; bad bodies are typed 4xx.
+    expect(await stars(t.tokens.alice, { person: "github:alice" })).toMatchObject({ status: 403 });
+    expect(await stars(null, { person: "device:x" })).toMatchObject({ status: 401 });
+    expect(await stars(t.tokens.alice, { person: "device:x", planId: "extra" })).toMatchObject({ status: 400, body: { code: "invalid-input" } });
+    expect(await stars(t.tokens.alice, "{not json")).toMatchObject({ status: 400, body: { code: "invalid-input" } });
+    expect(await stars(t.tokens.alice, { person: `device:${"x".repeat(MAX_AGENT_CHAT_PERSON_CHARS)}` })).toMatchObject({ status: 400 });
+    const get = await fetch(`${t.relay.httpUrl}/v1/agent-stars`, { headers: { authorization: `Bearer ${t.tokens.alice}` } });
+    expect(get.status).toBe(405);
+    await get.text();
+    // Kept across a restart.
+    await t.reopen({});
+    expect(await stars(t.tokens.bob, { person: "device:alice-laptop" })).toMatchObject({ status: 403 });
   });
 });

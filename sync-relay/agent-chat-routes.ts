@@ -27,10 +27,13 @@ import type { AgentChatRecord, AgentChatTable } from "../shared/node/agent-chat-
 import { GITHUB_IDENTITY_PREFIX, isGitHubIdentity } from "./authenticate.js";
 import { bearerToken, sendJson, type HttpRouteContext } from "./http-routes.js";
 import { RELAY_MAX_AGENT_CHAT_BODY_BYTES } from "./limits.js";
+import type { AgentStarsOwners } from "./agent-stars-owners.js";
 import type { RelayTokenLinks, TokenLink } from "./token-links.js";
 
 export interface AgentChatRouteContext extends Pick<HttpRouteContext, "authenticate" | "allowQueryToken" | "onRefused"> {
   chats: AgentChatTable;
+  /** People's stars registered in the team (agent-stars-routes.ts): a device key's registrant may be recorded there. */
+  stars?: AgentStarsOwners;
   /** The team's name in the table: its index document's id. */
   team: string;
   /** Largest body read (RELAY_MAX_AGENT_CHAT_BODY_BYTES unless a test says otherwise). */
@@ -49,18 +52,28 @@ export interface AgentChatRouteContext extends Pick<HttpRouteContext, "authentic
 
 type Refusal = { status: number; code: string; message: string };
 
-/** Whether `user` may register a chat of `person`; null when it may, else the refusal. */
-export function registrationRefusal(chats: AgentChatTable, team: string, user: string, person: string): Refusal | null {
+/** Who first registered anything of `person` in a team (a chat or their stars): a device key is theirs. */
+export interface PersonRegistrants {
+  registrantOf(team: string, person: string): string | null;
+}
+
+/** The registrant of `person` across the chats and the stars tables (the same rule holds in both). */
+export function personRegistrants(ctx: Pick<AgentChatRouteContext, "chats" | "stars">): PersonRegistrants {
+  return { registrantOf: (team, person) => ctx.chats.registrantOf(team, person) ?? ctx.stars?.registrantOf(team, person) ?? null };
+}
+
+/** Whether `user` may register a chat (or the stars) of `person`; null when it may, else the refusal. */
+export function registrationRefusal(people: PersonRegistrants, team: string, user: string, person: string): Refusal | null {
   if (person.startsWith("github:")) {
     if (isGitHubIdentity(user) && user.slice(GITHUB_IDENTITY_PREFIX.length) === person.slice("github:".length)) return null;
-    return { status: 403, code: "forbidden", message: `Only ${person.slice("github:".length)}, signed in with GitHub, registers their own chats; nothing was registered.` };
+    return { status: 403, code: "forbidden", message: `Only ${person.slice("github:".length)}, signed in with GitHub, registers their own chats and stars; nothing was registered.` };
   }
   if (isGitHubIdentity(user)) {
-    return { status: 403, code: "forbidden", message: "A GitHub sign-in registers only its own github:<login> chats; nothing was registered." };
+    return { status: 403, code: "forbidden", message: "A GitHub sign-in registers only its own github:<login> chats and stars; nothing was registered." };
   }
-  const registrant = chats.registrantOf(team, person);
+  const registrant = people.registrantOf(team, person);
   if (registrant !== null && registrant !== user) {
-    return { status: 403, code: "forbidden", message: "That device's chats were registered by another member; nothing was registered." };
+    return { status: 403, code: "forbidden", message: "That device's chats and stars were registered by another member; nothing was registered." };
   }
   return null;
 }
@@ -72,6 +85,52 @@ export function handleAgentChats(ctx: AgentChatRouteContext, req: IncomingMessag
     sendJson(res, 405, { code: "invalid-input", message: "Only GET (list) or POST (register) is served here." }, { allow: "GET, POST" });
     return;
   }
+  asMember(ctx, req, res, async (user) => {
+    if (req.method === "GET") {
+      req.resume();
+      sendJson(res, 200, { chats: ctx.chats.list(ctx.team) });
+      return;
+    }
+    const body = await readBody(req, ctx.maxBodyBytes ?? RELAY_MAX_AGENT_CHAT_BODY_BYTES);
+    if (!body.ok) return sendJson(res, body.status, { code: body.code, message: body.message });
+    const parsed = agentChatRegistrationSchema.safeParse(body.value);
+    if (!parsed.success) {
+      return sendJson(res, 400, { code: "invalid-input", message: `A registration is {agentId, person, planId}: ${parsed.error.issues.map((i) => i.message).join(" ")}` });
+    }
+    const refusal = registrationRefusal(personRegistrants(ctx), ctx.team, user, parsed.data.person);
+    if (refusal) return sendJson(res, refusal.status, { code: refusal.code, message: refusal.message });
+    answerRegistration(res, () => {
+      // Linked before the chat is guarded, so the person's relay-token devices are never refused in between.
+      const link = linkRelayToken(ctx, req.headers[RELAY_TOKEN_LINK_HEADER], user, parsed.data.person);
+      const registered = ctx.chats.register(ctx.team, parsed.data, user);
+      // Guarded before the answer: once a registration is answered, its documents are judged.
+      ctx.onRegistered?.(registered.chat);
+      return link === undefined ? registered : { ...registered, link };
+    });
+  });
+}
+
+/**
+ * Answers 200 with what `register` returns, or its refusal as a status: 409 for 'idempotency-conflict' and
+ * 'too-large', 403 for 'forbidden'; anything else is thrown (asMember answers it 500).
+ */
+export function answerRegistration(res: ServerResponse, register: () => object): void {
+  try {
+    sendJson(res, 200, register());
+  } catch (error) {
+    if (error instanceof ChopinError && (error.code === "idempotency-conflict" || error.code === "too-large" || error.code === "forbidden")) {
+      sendJson(res, error.code === "forbidden" ? 403 : 409, { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
+      return;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Runs `then` as the member the request's bearer token authenticates (a token the relay admits, as for GET
+ * /v1/team), or answers the refusal; a fault in `then` is answered 500, never thrown out of the handler.
+ */
+export function asMember(ctx: Pick<HttpRouteContext, "authenticate" | "allowQueryToken" | "onRefused">, req: IncomingMessage, res: ServerResponse, then: (user: string) => Promise<void>): void {
   const presented = bearerToken(req, ctx.allowQueryToken);
   if (!presented.ok) {
     req.resume();
@@ -88,32 +147,7 @@ export function handleAgentChats(ctx: AgentChatRouteContext, req: IncomingMessag
       sendJson(res, outcome.status, { code: outcome.code, message: outcome.message }, extra);
       return;
     }
-    if (req.method === "GET") {
-      req.resume();
-      sendJson(res, 200, { chats: ctx.chats.list(ctx.team) });
-      return;
-    }
-    const body = await readBody(req, ctx.maxBodyBytes ?? RELAY_MAX_AGENT_CHAT_BODY_BYTES);
-    if (!body.ok) return sendJson(res, body.status, { code: body.code, message: body.message });
-    const parsed = agentChatRegistrationSchema.safeParse(body.value);
-    if (!parsed.success) {
-      return sendJson(res, 400, { code: "invalid-input", message: `A registration is {agentId, person, planId}: ${parsed.error.issues.map((i) => i.message).join(" ")}` });
-    }
-    const refusal = registrationRefusal(ctx.chats, ctx.team, outcome.user, parsed.data.person);
-    if (refusal) return sendJson(res, refusal.status, { code: refusal.code, message: refusal.message });
-    try {
-      // Linked before the chat is guarded, so the person's relay-token devices are never refused in between.
-      const link = linkRelayToken(ctx, req.headers[RELAY_TOKEN_LINK_HEADER], outcome.user, parsed.data.person);
-      const registered = ctx.chats.register(ctx.team, parsed.data, outcome.user);
-      // Guarded before the answer: once a registration is answered, its documents are judged.
-      ctx.onRegistered?.(registered.chat);
-      sendJson(res, 200, link === undefined ? registered : { ...registered, link });
-    } catch (error) {
-      if (error instanceof ChopinError && (error.code === "idempotency-conflict" || error.code === "too-large")) {
-        return sendJson(res, 409, { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) });
-      }
-      throw error;
-    }
+    await then(outcome.user);
   })().catch(() => {
     if (!res.headersSent) sendJson(res, 500, { code: "internal", message: "The relay could not answer this agent-chat request." });
   });
@@ -128,7 +162,7 @@ export function linkRelayToken(ctx: Pick<AgentChatRouteContext, "links">, header
   const refused = (status: number, code: string, message: string): AgentChatLink => ({ linked: false, status, code, message });
   if (Array.isArray(header)) return refused(400, "invalid-input", "Send one relay token to link, not several; it was not linked.");
   if (!person.startsWith("github:") || !isGitHubIdentity(user)) {
-    return refused(400, "invalid-input", "A relay token is linked only when a GitHub sign-in registers its own chat; it was not linked.");
+    return refused(400, "invalid-input", "A relay token is linked only when a GitHub sign-in registers its own chat or stars; it was not linked.");
   }
   const tokenUser = ctx.links.verify(header.trim());
   if (tokenUser === null) return refused(401, "unauthorized", "The relay token sent to be linked is missing, wrong or revoked; it was not linked.");
@@ -145,7 +179,7 @@ export function linkRelayToken(ctx: Pick<AgentChatRouteContext, "links">, header
 type Body = { ok: true; value: unknown } | ({ ok: false } & Refusal);
 
 /** The request's JSON body, read up to `max` bytes (past it: refused 413 and the rest left unread). */
-function readBody(req: IncomingMessage, max: number): Promise<Body> {
+export function readBody(req: IncomingMessage, max: number): Promise<Body> {
   const type = req.headers["content-type"] ?? "";
   if (!/^application\/json\b/i.test(type)) {
     req.resume();

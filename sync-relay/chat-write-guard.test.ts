@@ -4,7 +4,7 @@
  * bob's forged changes to alice's registered chat plan and its conversation, by sync message, by request message and
  * by fast-path batch, never reach the relay's copy, its storage after a restart, or alice; alice's own changes and the
  * Planner's fenced writes still flow, and bob still reads them live; a document not in the table syncs as before.
- * Alice's stars document in the team is hers the same way once she registered a chat.
+ * Alice's stars document in the team is hers the same way once she registered a chat, or the stars themselves.
  * The rule on identities (GitHub sign-ins, relay-token users linked to them), and changes the relay already holds (let
  * through: they write nothing), are checked on mayWriteChat, holdsAll and the guard directly; sync-relay/chat-write-guard-links.test.ts drives the links through the relay.
  */
@@ -141,7 +141,7 @@ describe("the relay's guard on agent chats", () => {
     expect(bob.closed).toBeNull();
   });
 
-  it("drops bob's changes to alice's stars in the team once she registered a chat, and guards no one's stars before", async () => {
+  it("drops bob's changes to alice's stars in the team once she registered a chat or the stars, and guards no one's stars before", async () => {
     const team = t.relay.teamIndexDocumentId;
     const starsOf = (person: string) => agentStarsIdOf({ scope: { kind: "team", teamIndexId: team }, person });
     const alice = await t.joined("alice", "alice:laptop");
@@ -179,6 +179,25 @@ describe("the relay's guard on agent chats", () => {
     const before = t.relay.chatWrites.refused;
     await again.pull(() => t.relay.chatWrites.refused > before, "the restarted relay drops bob's star too");
     expect(starsIn(await relayCopy(mine.documentId))).toEqual(["planner", "scout"]);
+
+    // Stars registered on their own (POST /v1/agent-stars, no chat) are guarded at once, as her app registers them.
+    const desk = open("device:alice-desk");
+    const registered = await fetch(`${t.relay.httpUrl}/v1/agent-stars`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${t.tokens.alice}`, "content-type": "application/json" },
+      body: JSON.stringify({ person: "device:alice-desk" }),
+    });
+    expect(registered.status).toBe(200);
+    await registered.text();
+    const aliceDesk = copyOf(await t.joined("alice", "alice:desk"), "alice:desk", desk.documentId, A.save(desk.alice.doc));
+    aliceDesk.doc = star(aliceDesk.doc, "scout");
+    await aliceDesk.push();
+    const bobDesk = copyOf(await t.joined("bob", "bob:laptop"), "bob:laptop", desk.documentId);
+    await bobDesk.pull((doc) => starsIn(doc).includes("scout"), "bob reads alice's desk stars");
+    const refusedBefore = t.relay.chatWrites.refused;
+    bobDesk.doc = star(bobDesk.doc, "forged");
+    await bobDesk.pull(() => t.relay.chatWrites.refused > refusedBefore, "the relay drops bob's star in registered stars");
+    expect(starsIn(await relayCopy(desk.documentId))).toEqual(["scout"]);
   });
 
   it("lets the Planner's fenced write into a chat through, and leaves documents not in the table to sync as before", async () => {
@@ -247,6 +266,10 @@ describe("the relay's guard on agent chats", () => {
     expect(teamGuard.refusesWrite("bob", starsOf("device:carol-desk"))).toBe(false);
     expect(teamGuard.refusesWrite("bob", starsOf("device:alice-laptop", { kind: "device", deviceId: "alice-laptop" }))).toBe(false);
     expect(guard.refusesWrite("bob", starsOf("device:alice-laptop"))).toBe(false);
+    // Stars registered on their own are loaded at start, as the relay loads its table.
+    const loaded = new ChatWriteGuard([], [], team, [{ person: "device:alice-desk", documentId: starsOf("device:alice-desk"), registeredBy: "alice", registeredAt: 0 }]);
+    expect(loaded.refusesWrite("alice", starsOf("device:alice-desk"))).toBe(false);
+    expect(loaded.refusesWrite("bob", starsOf("device:alice-desk"))).toBe(true);
   });
 
   it("lets through a teammate's message whose every change the relay already holds (an app offering back what it received), never one that adds a change", () => {

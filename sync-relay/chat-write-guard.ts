@@ -6,10 +6,10 @@
  * A chat is a row of the relay's table (shared/node/agent-chat-table.ts); its plan id and the conversation id derived
  * from it (conversationIdOf) are kept here in memory, loaded once at start and noted as each registration is
  * answered, so the relay asks a map per message, never the database. The person's stars document in the team
- * (shared/node/agent-stars-identity.ts, derived from the team and the person) is theirs the same way, and guarded from
- * their first registered chat on: the registration is where the relay learns who speaks for that person. The map
- * holds at most three entries per row, and the table holds at most MAX_AGENT_CHATS_PER_TEAM rows, so it is bounded by
- * that.
+ * (shared/node/agent-stars-identity.ts, derived from the team and the person) is theirs the same way, guarded from
+ * their first registered chat or their stars' own registration (agent-stars-owners.ts) on: a registration is where
+ * the relay learns who speaks for a person. The map holds at most three entries per chat and one per stars
+ * registration, bounded by MAX_AGENT_CHATS_PER_TEAM and RELAY_MAX_AGENT_STARS_OWNERS.
  *
  * What must stay true:
  *  - only writes are judged: a message without changes (heads, have/need, a request) passes, so teammates keep
@@ -29,6 +29,7 @@ import { isValidDocumentId, type DocumentId } from "@automerge/automerge-repo";
 import type { AgentChatRecord } from "../shared/node/agent-chat-table.js";
 import { agentStarsIdOf } from "../shared/node/agent-stars-identity.js";
 import { conversationIdOf } from "../shared/node/conversation-identity.js";
+import type { AgentStarsOwner } from "./agent-stars-owners.js";
 import type { TokenLink } from "./token-links.js";
 
 const GITHUB_PERSON_PREFIX = "github:";
@@ -61,9 +62,10 @@ export class ChatWriteGuard {
   /** Writes refused since start (messages and fast-path batches). */
   refused = 0;
 
-  constructor(chats: Iterable<AgentChatRecord> = [], links: Iterable<TokenLink> = [], team: string | null = null) {
+  constructor(chats: Iterable<AgentChatRecord> = [], links: Iterable<TokenLink> = [], team: string | null = null, stars: Iterable<AgentStarsOwner> = []) {
     this.#team = team;
     for (const chat of chats) this.note(chat);
+    for (const registered of stars) this.noteStars(registered);
     for (const link of links) this.noteLink(link);
   }
 
@@ -81,6 +83,11 @@ export class ChatWriteGuard {
     // Every chat of a person has the same owner (agent-chat-routes.ts: a device key is its first registrant's).
     const stars = this.#team === null ? null : starsIdOf(this.#team, chat.person);
     if (stars !== null) this.#owners.set(stars, owner);
+  }
+
+  /** Guards a person's registered stars document from now on (its id as the relay derived it). */
+  noteStars(stars: Pick<AgentStarsOwner, "person" | "documentId" | "registeredBy">): void {
+    this.#owners.set(stars.documentId, { person: stars.person, registeredBy: stars.registeredBy });
   }
 
   /** Whether the document is a registered chat's plan or conversation, or a registered person's stars. */

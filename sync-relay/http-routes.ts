@@ -1,14 +1,16 @@
 /**
  * The relay's small HTTP surface beside the WebSocket: GET /healthz for probes, GET /v1/admission (how members are
  * admitted, asked without a token: an app sends a GitHub sign-in only to a relay that says it takes one) and GET
- * /v1/team for members; /v1/agent-chats (agent-chat-routes.ts) for the team's table of agent chats. Bearer tokens are read and judged the same way here and at the WebSocket upgrade
+ * /v1/team for members; /v1/agent-chats (agent-chat-routes.ts) for the team's table of agent chats and
+ * /v1/agent-stars (agent-stars-routes.ts) for its people's stars. Bearer tokens are read and judged the same way here and at the WebSocket upgrade
  * (authenticate.ts), so a token that works for one works for the other, and a refusal carries the same status and
  * reason (401, 403 not admitted, 503 GitHub unavailable). A token in the address (?token=) is refused unless the
  * operator allowed it: addresses end up in the access logs of TLS proxies.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { AGENT_CHATS_PATH } from "../shared/agent-chat-wire.js";
+import { AGENT_CHATS_PATH, AGENT_STARS_PATH } from "../shared/agent-chat-wire.js";
 import { handleAgentChats, type AgentChatRouteContext } from "./agent-chat-routes.js";
+import { handleAgentStars, type AgentStarsRouteContext } from "./agent-stars-routes.js";
 
 export interface HttpRouteContext {
   health(): { documents: number; connections: number };
@@ -21,8 +23,11 @@ export interface HttpRouteContext {
   allowQueryToken: boolean;
   /** Told of every refused token (the relay logs them, rate-limited: refusal-log.ts). */
   onRefused?: (address: string | undefined, status: number, reason: string) => void;
-  /** The team's table of agent chats, served at /v1/agent-chats (agent-chat-routes.ts). */
-  agentChats?: Omit<AgentChatRouteContext, "authenticate" | "allowQueryToken" | "onRefused">;
+  /**
+   * The team's table of agent chats, served at /v1/agent-chats (agent-chat-routes.ts); with `stars`, its people's
+   * stars registrations too, at /v1/agent-stars (agent-stars-routes.ts).
+   */
+  agentChats?: Omit<AgentChatRouteContext, "authenticate" | "allowQueryToken" | "onRefused"> & { onStarsRegistered?: AgentStarsRouteContext["onRegistered"] };
 }
 
 /** What a request presents: the bearer token (null: none), or why what it presented is refused. */
@@ -69,6 +74,15 @@ export function handleHttp(ctx: HttpRouteContext, req: IncomingMessage, res: Ser
   }
   if (path === AGENT_CHATS_PATH && ctx.agentChats) {
     handleAgentChats({ ...ctx.agentChats, authenticate: ctx.authenticate, allowQueryToken: ctx.allowQueryToken, onRefused: ctx.onRefused }, req, res);
+    return;
+  }
+  if (path === AGENT_STARS_PATH && ctx.agentChats?.stars) {
+    const { stars, onStarsRegistered, onRegistered: _chats, ...rest } = ctx.agentChats;
+    handleAgentStars(
+      { ...rest, stars, ...(onStarsRegistered ? { onRegistered: onStarsRegistered } : {}), authenticate: ctx.authenticate, allowQueryToken: ctx.allowQueryToken, onRefused: ctx.onRefused },
+      req,
+      res,
+    );
     return;
   }
   // HEAD as GET without the body (Node's response leaves it out): health checkers use it.

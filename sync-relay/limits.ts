@@ -142,3 +142,10 @@ export const RELAY_MAX_AGENT_CHAT_BODY_BYTES = 4 * 1024;
  * next new link past it is refused 409 'too-large'; a link already held is still answered.
  */
 export const RELAY_MAX_TOKEN_LINKS = 10_000;
+
+/**
+ * People whose stars document a team registers at the relay (agent-stars-owners.ts): one row per person of the team
+ * who turned agent chat on, so it is bounded by the team's people; this caps it (and the chat guard's map) even so.
+ * The next new registration past it is refused 409 'too-large'; one already held is still answered.
+ */
+export const RELAY_MAX_AGENT_STARS_OWNERS = 10_000;

@@ -8,7 +8,7 @@
  */
 import { RELAY_REFUSAL_LOG_INTERVAL_MS, RELAY_REFUSAL_LOG_MAX_ADDRESSES } from "./limits.js";
 
-export type RefusalLog = (where: "upgrade" | "/v1/team" | "/v1/agent-chats", address: string | undefined, status: number, reason: string) => void;
+export type RefusalLog = (where: "upgrade" | "/v1/team" | "/v1/agent-chats" | "/v1/agent-stars", address: string | undefined, status: number, reason: string) => void;
 
 export function createRefusalLog(log: (line: string) => void, now: () => number = Date.now): RefusalLog {
   /** Per address: when its last line was logged, and refusals since then not logged. Ordered oldest first. */

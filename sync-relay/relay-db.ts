@@ -6,6 +6,7 @@
  * token issued or revoked must survive even a power cut the moment the CLI says so.
  */
 import { AGENT_CHAT_TABLE_SQL } from "../shared/node/agent-chat-table.js";
+import { AGENT_STARS_OWNERS_TABLE_SQL } from "./agent-stars-owners.js";
 import { PLANNER_LEASE_TABLE_SQL } from "../shared/node/planner-leases.js";
 import { RELAY_TOKEN_LINK_TABLE_SQL } from "./token-links.js";
 import { statSync } from "node:fs";
@@ -119,6 +120,9 @@ const MIGRATIONS: readonly Migration[] = [
   // Which relay-token user speaks for which GitHub login (issue #27: the chat guard), one login per token user by the
   // primary key (token-links.ts); recorded when an app registers a GitHub chat with both credentials.
   (db) => db.exec(RELAY_TOKEN_LINK_TABLE_SQL),
+  // Who may write each person's stars document in the team (issue #27: the chat guard), one registrant per person by
+  // the primary key (agent-stars-owners.ts); recorded when a person's app registers its stars.
+  (db) => db.exec(AGENT_STARS_OWNERS_TABLE_SQL),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -29,6 +29,7 @@
  */
 import { PlannerLeaseService } from "../shared/node/planner-lease-service.js";
 import { AgentChatTable } from "../shared/node/agent-chat-table.js";
+import { AgentStarsOwners } from "./agent-stars-owners.js";
 import { ChatWriteGuard, holdsAll } from "./chat-write-guard.js";
 import { RelayTokenLinks } from "./token-links.js";
 import { fencedTargetOf } from "../shared/node/fenced-write-target.js";
@@ -442,7 +443,8 @@ async function serve(
   const refusals = createRefusalLog(log);
   const agentChats = new AgentChatTable(db);
   const tokenLinks = new RelayTokenLinks(db);
-  const chatGuard = new ChatWriteGuard(agentChats.list(teamIndexDocumentId), tokenLinks.list(), teamIndexDocumentId);
+  const agentStars = new AgentStarsOwners(db);
+  const chatGuard = new ChatWriteGuard(agentChats.list(teamIndexDocumentId), tokenLinks.list(), teamIndexDocumentId, agentStars.list(teamIndexDocumentId));
   chatWrites = chatGuard;
   const maxMessageBytes = options.maxMessageBytes ?? MAX_RELAY_MESSAGE_BYTES;
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes });
@@ -458,11 +460,13 @@ async function serve(
         teamIndexDocumentId,
         admissionMethods: options.github ? ["relay-token", "github"] : ["relay-token"],
         allowQueryToken: options.allowQueryToken === true,
-        onRefused: (address, status, reason) => refusals(req.url?.startsWith("/v1/agent-chats") ? "/v1/agent-chats" : "/v1/team", address, status, reason),
+        onRefused: (address, status, reason) => refusals(req.url?.startsWith("/v1/agent-") ? (req.url.startsWith("/v1/agent-stars") ? "/v1/agent-stars" : "/v1/agent-chats") : "/v1/team", address, status, reason),
         agentChats: {
           chats: agentChats,
+          stars: agentStars,
           team: teamIndexDocumentId,
           onRegistered: (chat) => chatGuard.note(chat),
+          onStarsRegistered: (stars) => chatGuard.noteStars(stars),
           links: { table: tokenLinks, verify: (token) => users.authenticate(token)?.handle ?? null, onLinked: (link) => chatGuard.noteLink(link) },
         },
       },
