@@ -10,7 +10,9 @@
  *  - a team chat the relay could not take is tried again (backoff between RELAY chat-registration bounds, and at once
  *    when the relay link connects) until the relay answers; a refusal by the relay itself (wrong credential, another
  *    plan already registered) is kept, said, and not tried again until `retryNow` (credentials may have changed);
- *  - listing a team's chats asks the relay ('relay-unavailable' when it cannot be reached), a device's its own table.
+ *  - listing a team's chats asks the relay ('relay-unavailable' when it cannot be reached), a device's its own table;
+ *  - the person's stars document in a team is registered the same way (noteStars), so the relay guards it as it guards
+ *    their chats even before they have one; a device's stars never leave it, so nothing is registered for them.
  */
 import type { AgentChatRegistration, AgentChatWireRecord } from "../../shared/agent-chat-wire.js";
 import { toErrorShape, type ErrorShape } from "../../shared/errors.js";
@@ -26,6 +28,8 @@ export interface AgentChatRegistryDeps {
   relay: {
     /** Registers at the configured relay; throws typed ('relay-unavailable' is worth trying again). */
     register(chat: AgentChatRegistration): Promise<unknown>;
+    /** Registers the person's stars document in the team at the configured relay; throws as `register`. */
+    registerStars(person: string): Promise<unknown>;
     list(): Promise<AgentChatWireRecord[]>;
     worthRetrying(error: unknown): boolean;
   };
@@ -35,6 +39,13 @@ export interface AgentChatRegistryDeps {
   retryMaxMs?: number;
 }
 
+type Pending = { team: string; chat: AgentChatRegistration } | { team: string; stars: string };
+
+/** A stars registration's key among the plan ids (never a document id: it has a colon). */
+export function starsKey(team: string, person: string): string {
+  return `stars:${team}:${person}`;
+}
+
 /** The scope's name in a table: the team index's id, or this device's id. */
 export function tableTeamOf(scope: AgentChatScope): string {
   return scope.kind === "team" ? scope.teamIndexId : `device:${scope.deviceId}`;
@@ -42,9 +53,9 @@ export function tableTeamOf(scope: AgentChatScope): string {
 
 export class AgentChatRegistry {
   readonly #deps: AgentChatRegistryDeps;
-  /** Team chats not registered at the relay yet, by plan id: each with the team it belongs to. */
-  readonly #pending = new Map<string, { team: string; chat: AgentChatRegistration }>();
-  /** Chats registered (or refused) this run, by plan id: noted again, they cost nothing. */
+  /** Team chats (by plan id) and people's stars (by starsKey) not registered at the relay yet, each with its team. */
+  readonly #pending = new Map<string, Pending>();
+  /** Chats (by plan id) and stars (by starsKey) registered or refused this run: noted again, they cost nothing. */
   readonly #settled = new Map<string, ErrorShape | null>();
   #timer: ReturnType<typeof setTimeout> | null = null;
   #attempt = 0;
@@ -70,6 +81,15 @@ export class AgentChatRegistry {
       return;
     }
     this.#pending.set(chat.planId, { team: scope.teamIndexId, chat });
+    void this.#flush();
+  }
+
+  /** This person's stars document in `scope`, registered at the relay (a team's), now or later. */
+  noteStars(scope: AgentChatScope, person: string): void {
+    if (scope.kind !== "team") return;
+    const key = starsKey(scope.teamIndexId, person);
+    if (this.#closed || this.#settled.has(key)) return;
+    this.#pending.set(key, { team: scope.teamIndexId, stars: person });
     void this.#flush();
   }
 
@@ -129,7 +149,7 @@ export class AgentChatRegistry {
         // pending for another registration with what is current now, rather than taken as done by this one.
         const stillThis = () => this.#pending.get(planId) === entry;
         try {
-          await this.#deps.relay.register(entry.chat);
+          await ("chat" in entry ? this.#deps.relay.register(entry.chat) : this.#deps.relay.registerStars(entry.stars));
           if (!stillThis()) continue;
           this.#pending.delete(planId);
           this.#settled.set(planId, null);

@@ -58,7 +58,7 @@ export interface AgentChatServiceDeps {
     agentChatPlans(): { planId: DocumentId; mark: AgentChatMark }[];
   };
   /** The table of chats (agent-chat-registry.ts): a begun chat is registered there, and listed from there. */
-  registry: Pick<AgentChatRegistry, "noteBegun" | "list">;
+  registry: Pick<AgentChatRegistry, "noteBegun" | "noteStars" | "list">;
   conversations: {
     read(planId: DocumentId, query?: ConversationQuery): Promise<ConversationPage>;
     /** Every stored entry (the kept transcript): the state is read from these, not from views of them. */
@@ -208,10 +208,21 @@ export class AgentChatService {
     const scope = this.#deps.profiles.currentScope();
     if (!scope) return;
     const person = this.#deps.personKey();
+    this.noteStars();
     for (const { planId, mark } of this.#deps.plans.agentChatPlans()) {
       if (mark.person !== person || agentChatIdOf({ scope, agentId: mark.agentId, person }) !== planId) continue;
       this.#deps.registry.noteBegun(scope, { agentId: mark.agentId, person, planId });
     }
+  }
+
+  /**
+   * The person's stars document in the current scope is registered (a team's, at the relay), so the relay guards it
+   * before any chat of theirs (sync-relay/agent-stars-routes.ts); asked again when the scope or the person may have
+   * changed, it costs nothing once registered this run.
+   */
+  noteStars(): void {
+    const scope = this.#deps.profiles.currentScope();
+    if (scope) this.#deps.registry.noteStars(scope, this.#deps.personKey());
   }
 
   #here(): OutboxHere {

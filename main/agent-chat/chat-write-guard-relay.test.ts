@@ -11,10 +11,12 @@
 import { next as A } from "@automerge/automerge";
 import type { DocumentId } from "@automerge/automerge-repo";
 import { describe, expect, it } from "vitest";
+import { agentStarsIdOf } from "../../shared/node/agent-stars-identity.js";
 import { conversationIdOf } from "../../shared/node/conversation-identity.js";
 import { waitFor } from "../../shared/wait-for.js";
 import { startFakeGitHub } from "../../test-support/fake-github/server.js";
-import { startRelay } from "../../sync-relay/server.js";
+import { RELAY_PEER_ID, startRelay } from "../../sync-relay/server.js";
+import { rawClient, RawDocSync } from "../../sync-relay/test-wire.js";
 import { createAppCore } from "../core/app-core.js";
 import type { AppCore, AppCoreOptions } from "../core/types.js";
 import { cleanupsAfterEach } from "../sync/test-helpers.js";
@@ -88,6 +90,49 @@ describe("the relay's guard on agent chats, between apps", () => {
       expect(held[0]!.doc().title).toBe("Agent chat");
       expect(held[1]!.doc().forgedBy).toBeUndefined();
       expect(forged.some((hash) => held.some((h) => A.hasHeads(h.doc(), [hash])))).toBe(false);
+    }
+  });
+
+  it("keeps a teammate's modified app from writing into a person's stars before any chat of theirs, while her devices star on", { timeout: 120_000 }, async () => {
+    const github = await startFakeGitHub();
+    cleanups.push(() => github.close());
+    const relay = await startRelay({ dataDir: dir("chopin-guard-stars-relay-"), github: { apiUrl: github.url } });
+    cleanups.push(() => relay.close());
+    const aliceToken = relay.users.add("alice").token;
+    const signedIn = (login: string) => ({ githubToken: `ghu_${login}`, githubApiUrl: github.url });
+    const aliceOne = await core("stars-alice-1", { relayUrl: relay.url, relayToken: aliceToken, ...signedIn("alice") });
+    const aliceTwo = await core("stars-alice-2", { relayUrl: relay.url, relayToken: aliceToken, ...signedIn("alice") });
+    const bobToken = relay.users.add("bob").token;
+    const starsId = agentStarsIdOf({ scope: { kind: "team", teamIndexId: relay.teamIndexDocumentId }, person: "github:alice" });
+    // Her app registered her stars with her GitHub sign-in (and linked her relay token): no chat of hers exists.
+    await waitFor(() => relay.chatWrites.guards(starsId), "the relay guards alice's stars", 30_000);
+    expect(await aliceOne.api.listAgentChats()).toEqual([]);
+
+    const scout = await aliceOne.api.createAgent({ name: "Scout" });
+    await waitFor(async () => (await aliceTwo.api.listAgents()).agents.some((a) => a.id === scout.id), "her other device sees Scout");
+    await aliceOne.api.setAgentStarred(scout.id, true);
+    const starred = async (c: AppCore) => (await c.api.getAgentSidebar()).starred.map((a) => a.name).join();
+    await waitFor(async () => (await starred(aliceTwo)) === "Scout", "her star reaches her other device (her linked token writes)", 60_000);
+
+    // Bob's modified app (his relay token, the sync protocol by hand) writes into her stars: the relay drops it.
+    const bobWire = rawClient(relay.url, bobToken);
+    cleanups.push(() => bobWire.ws.close());
+    await bobWire.join("bob:forger");
+    const forgedInto = new RawDocSync<{ stars: Record<string, boolean> }>(bobWire, "bob:forger", RELAY_PEER_ID, starsId, A.init());
+    await forgedInto.pull((doc) => doc.stars?.[scout.id] === true, "bob's app reads her stars");
+    const refused = relay.chatWrites.refused;
+    forgedInto.doc = A.change(forgedInto.doc, (d) => void (d.stars["forged-by-bob"] = true));
+    const [forged] = A.getHeads(forgedInto.doc);
+    await forgedInto.pull(() => relay.chatWrites.refused > refused, "the relay drops bob's write");
+
+    const builder = await aliceOne.api.createAgent({ name: "Builder" });
+    await aliceOne.api.setAgentStarred(builder.id, true);
+    await waitFor(async () => (await starred(aliceTwo)) === "Builder,Scout", "her next star reaches her other device", 60_000);
+    await forgedInto.pull((doc) => doc.stars?.[builder.id] === true, "bob's app reads her next star");
+    for (const repo of [aliceOne.repo, aliceTwo.repo, relay.repo]) {
+      const held = await repo.find<{ stars: Record<string, boolean> }>(starsId);
+      expect(held.doc().stars["forged-by-bob"]).toBeUndefined();
+      expect(A.hasHeads(held.doc(), [forged!])).toBe(false);
     }
   });
 });

@@ -24,7 +24,7 @@ import { AgentChatService } from "../agent-chat/agent-chat-service.js";
 import { createAgentChatApi } from "../agent-chat/agent-chat-api.js";
 import { AgentChatRegistry } from "../agent-chat/agent-chat-registry.js";
 import { AgentChatTable } from "../../shared/node/agent-chat-table.js";
-import { listAgentChatsAtRelay, registerAgentChatAtRelay, worthRetrying } from "../sync/agent-chat-relay-client.js";
+import { listAgentChatsAtRelay, registerAgentChatAtRelay, registerAgentStarsAtRelay, worthRetrying } from "../sync/agent-chat-relay-client.js";
 import { PlanHandoff } from "../agent-chat/plan-handoff.js";
 import { commitHandoff, reserveHandoff } from "../store/plan-handoffs.js";
 import { chatAgentOf } from "./chat-agent.js";
@@ -262,6 +262,7 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     deviceId: peerId,
     relay: {
       register: (chat) => registerAgentChatAtRelay(relayCredentials(), chat),
+      registerStars: (person) => registerAgentStarsAtRelay(relayCredentials(), person),
       list: () => listAgentChatsAtRelay(relayCredentials()),
       worthRetrying,
     },
@@ -278,8 +279,12 @@ async function startCore(options: AppCoreOptions, lock: DataDirLock): Promise<Ap
     planner: { state: (planId) => ownership.state(planId), asked: plannerAsked },
     handoffs,
   });
-  // Sends waiting in the outbox move when the scope (the team became known), the switch or the person changes.
-  events.on("agents-changed", () => agentChats.outboxMayMove());
+  // Sends waiting in the outbox move when the scope (the team became known), the switch or the person changes; the
+  // person's stars in a newly known team are registered at its relay then too.
+  events.on("agents-changed", () => {
+    agentChats.outboxMayMove();
+    if (agentChat.on()) agentChats.noteStars();
+  });
   events.on("auth-state", () => agentChats.outboxMayMove());
 
   // This person's chats this device's lists name are (re)registered at start, at each connection and sign-in change;

@@ -2,13 +2,14 @@
  * The core's client of the relay's table of chats against a real relay (relay tokens, no GitHub admission): which
  * credential registers whose chat (a GitHub sign-in never sent where the gate says no), the relay's refusals typed and
  * not worth retrying, a relay that cannot be reached 'relay-unavailable' and worth retrying; a GitHub chat's
- * registration carries the relay token too, so the relay links it to the login (and a device chat's never does).
+ * registration carries the relay token too, so the relay links it to the login (and a device chat's never does). A
+ * person's stars are registered by the same rules.
  */
 import { describe, expect, it } from "vitest";
 import { agentChatIdOf } from "../../shared/node/agent-chat-identity.js";
 import { startRelay } from "../../sync-relay/server.js";
 import { startFakeGitHub } from "../../test-support/fake-github/server.js";
-import { listAgentChatsAtRelay, registerAgentChatAtRelay, registrationToken, worthRetrying } from "./agent-chat-relay-client.js";
+import { listAgentChatsAtRelay, registerAgentChatAtRelay, registerAgentStarsAtRelay, registrationToken, worthRetrying } from "./agent-chat-relay-client.js";
 import { cleanupsAfterEach } from "./test-helpers.js";
 
 const { cleanups, dir } = cleanupsAfterEach();
@@ -38,7 +39,15 @@ describe("the relay's table of chats, from the core", () => {
     expect(noGitHub).toMatchObject({ code: "unauthorized", message: expect.stringContaining("does not take GitHub sign-ins") });
     expect(worthRetrying(noGitHub)).toBe(false);
 
+    // Stars go the same way: the device's under its first registrant's token, another member's refused and final.
+    expect(await registerAgentStarsAtRelay(alice, "device:laptop")).toMatchObject({ created: true, stars: { person: "device:laptop", registeredBy: "alice" } });
+    expect(await registerAgentStarsAtRelay(alice, "device:laptop")).toMatchObject({ created: false });
+    const starsNotHis = await registerAgentStarsAtRelay(bob, "device:laptop").catch((e: unknown) => e);
+    expect(starsNotHis).toMatchObject({ code: "forbidden" });
+    expect(worthRetrying(starsNotHis)).toBe(false);
+
     await relay.close();
+    await expect(registerAgentStarsAtRelay(alice, "device:laptop")).rejects.toMatchObject({ code: "relay-unavailable" });
     const down = await registerAgentChatAtRelay(alice, chatOf("planner", "device:laptop")).catch((e: unknown) => e);
     expect(down).toMatchObject({ code: "relay-unavailable" });
     expect(worthRetrying(down)).toBe(true);

@@ -15,12 +15,15 @@
 import { z } from "zod";
 import {
   AGENT_CHATS_PATH,
+  AGENT_STARS_PATH,
   agentChatListSchema,
   agentChatRegisteredSchema,
+  agentStarsRegisteredSchema,
   RELAY_TOKEN_LINK_HEADER,
   type AgentChatLink,
   type AgentChatRegistration,
   type AgentChatWireRecord,
+  type AgentStarsWireRecord,
 } from "../../shared/agent-chat-wire.js";
 import { ChopinError, isErrorCode } from "../../shared/errors.js";
 import { RELAY_HTTP_TIMEOUT_MS } from "../util/limits.js";
@@ -82,10 +85,25 @@ export async function listAgentChatsAtRelay(credentials: RelayCredentials): Prom
   return (await relayJson(credentials.url, listingToken(credentials), { method: "GET" }, agentChatListSchema)).chats;
 }
 
-async function relayJson<T>(url: string, token: string, init: { method: "GET" | "POST"; body?: string; headers?: Record<string, string> }, schema: z.ZodType<T>): Promise<T> {
+/**
+ * Registers `person`'s stars document in the team (the relay derives its id), with the credential and the link header
+ * a chat of that person is registered with: from then on the relay drops everyone else's changes to it.
+ */
+export async function registerAgentStarsAtRelay(credentials: RelayCredentials, person: string): Promise<{ stars: AgentStarsWireRecord; created: boolean; link?: AgentChatLink }> {
+  const token = await registrationToken(credentials, person);
+  const link: Record<string, string> = person.startsWith("github:") && credentials.relayToken ? { [RELAY_TOKEN_LINK_HEADER]: credentials.relayToken } : {};
+  return relayJson(credentials.url, token, { method: "POST", body: JSON.stringify({ person }), headers: link, path: AGENT_STARS_PATH }, agentStarsRegisteredSchema);
+}
+
+async function relayJson<T>(
+  url: string,
+  token: string,
+  init: { method: "GET" | "POST"; body?: string; headers?: Record<string, string>; path?: string },
+  schema: z.ZodType<T>,
+): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(`${relayHttpBase(url)}${AGENT_CHATS_PATH}`, {
+    response = await fetch(`${relayHttpBase(url)}${init.path ?? AGENT_CHATS_PATH}`, {
       method: init.method,
       headers: { ...init.headers, authorization: `Bearer ${token}`, accept: "application/json", ...(init.body === undefined ? {} : { "content-type": "application/json" }) },
       ...(init.body === undefined ? {} : { body: init.body }),
