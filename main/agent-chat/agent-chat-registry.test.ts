@@ -92,6 +92,35 @@ describe("the agent chat registry", () => {
       registry.registerAgain();
       registry.noteStars(scope, "github:alice");
       await waitFor(() => sent.length === tries + 1, "registered again after registerAgain");
+      await registry.whenQuiet();
+    } finally {
+      registry.close();
+      db.close();
+    }
+  });
+
+  it("never holds a chat's registration back behind stars the relay cannot take yet (a relay from before them)", async () => {
+    const db = new BetterSqlite3(":memory:");
+    const chats: string[] = [];
+    const registry = new AgentChatRegistry({
+      local: new AgentChatTable(db),
+      deviceId: "device-1",
+      retryMinMs: 60_000,
+      relay: {
+        register: async (registered) => void chats.push(registered.planId),
+        registerStars: async () => {
+          throw new Error("404: this relay has no /v1/agent-stars");
+        },
+        list: async () => [],
+        worthRetrying: () => true,
+      },
+    });
+    try {
+      registry.noteStars(scope, "github:alice");
+      registry.noteBegun(scope, chat);
+      await waitFor(() => registry.outcome(chat.planId) === null, "the chat registered though the stars wait");
+      expect(chats).toEqual([chat.planId]);
+      expect(registry.outcome(starsKey(scope.teamIndexId, "github:alice"))).toBeUndefined();
     } finally {
       registry.close();
       db.close();

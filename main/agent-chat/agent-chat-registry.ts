@@ -141,9 +141,15 @@ export class AgentChatRegistry {
   async #flush(): Promise<void> {
     if (this.#running || this.#closed) return;
     this.#running = true;
+    /** A chat could not be registered: the relay is out of reach for now, nothing more is tried this pass. */
     let unreachable = false;
+    /** Stars could not be (a relay from before them answers 404): tried later, chats go on meanwhile. */
+    let starsLater = false;
     try {
-      for (const [planId, entry] of [...this.#pending]) {
+      // Chats first: a relay that cannot take stars yet (one from before them answers 404, worth trying later) never
+      // holds back a chat's registration behind its own.
+      const chatsFirst = [...this.#pending].sort(([, a], [, b]) => Number("stars" in a) - Number("stars" in b));
+      for (const [planId, entry] of chatsFirst) {
         if (this.#closed) return;
         // Noted again while this registration was on its way (registerAgain: a new relay token to link), the chat stays
         // pending for another registration with what is current now, rather than taken as done by this one.
@@ -155,6 +161,10 @@ export class AgentChatRegistry {
           this.#settled.set(planId, null);
         } catch (error) {
           if (this.#deps.relay.worthRetrying(error)) {
+            if ("stars" in entry) {
+              starsLater = true;
+              continue;
+            }
             unreachable = true;
             break;
           }
@@ -166,12 +176,14 @@ export class AgentChatRegistry {
     } finally {
       this.#running = false;
     }
-    if (!this.#closed && !unreachable && this.#pending.size > 0) {
+    // Noted while this pass ran: tried at once (stars that must wait only with them, never in a loop of their own).
+    const notedMeanwhile = [...this.#pending.values()].some((entry) => "chat" in entry) || (!starsLater && this.#pending.size > 0);
+    if (!this.#closed && !unreachable && notedMeanwhile) {
       void this.#flush();
       return;
     }
     if (!this.#closed) {
-      if (unreachable) this.#later();
+      if (unreachable || starsLater) this.#later();
       else this.#attempt = 0;
     }
     for (const resolve of this.#quiet.splice(0)) resolve();
