@@ -158,16 +158,7 @@ export class ConversationService {
     if (existing) return { entry: this.#viewer(planId, handle).of(existing, this.#deps.records.readMark(planId)), created: false };
 
     const references = input.references && input.references.length > 0 ? await resolveReferences(plan, input.references, this.#deps.plans) : [];
-    const entry: ConversationEntry = {
-      id,
-      seq: nextSeq(seen),
-      author,
-      to: input.to,
-      text: input.text,
-      at: this.#now(),
-      clientRequestId: input.clientRequestId,
-      ...(references.length > 0 ? { references } : {}),
-    };
+    const entry = this.#newEntry(seen, id, author, { to: input.to, text: input.text, clientRequestId: input.clientRequestId, ...(references.length > 0 ? { references } : {}) });
     await this.#writeOwn(planId, handle, entry);
     // Viewed after the outbox row exists: a message the relay does not hold yet shows as not yet delivered.
     return { entry: this.#viewer(planId, handle).of(entry, this.#deps.records.readMark(planId)), created: true };
@@ -219,13 +210,9 @@ export class ConversationService {
     const author = { kind: "planner" } as const;
     const id = entryIdOf(author, input.clientRequestId);
     const seen = this.#transcript(planId, handle).entries;
-    const entry: ConversationEntry = {
-      id,
-      seq: nextSeq(seen),
-      author,
+    const entry = this.#newEntry(seen, id, author, {
       to: "room",
       text: messageTextSchema.parse(input.text),
-      at: this.#now(),
       clientRequestId: input.clientRequestId,
       ...(input.turnId !== undefined ? { turnId: input.turnId } : {}),
       ...(input.turn !== undefined ? { turn: input.turn } : {}),
@@ -236,7 +223,7 @@ export class ConversationService {
       ...(input.failed ? { failed: true as const } : {}),
       sessionGeneration: input.sessionGeneration,
       ownershipGeneration: input.ownershipGeneration,
-    };
+    });
     return {
       documentId: handle.documentId,
       entryId: id,
@@ -258,16 +245,12 @@ export class ConversationService {
     const id = entryIdOf(author, input.clientRequestId);
     const seen = this.#transcript(planId, handle).entries;
     if (!seen.some((entry) => entry.id === id)) {
-      const entry: ConversationEntry = {
-        id,
-        seq: nextSeq(seen),
-        author,
+      const entry = this.#newEntry(seen, id, author, {
         to: "room",
         text: messageTextSchema.parse(input.text),
-        at: this.#now(),
         clientRequestId: input.clientRequestId,
         handoff: handoffSchema.parse(input.handoff),
-      };
+      });
       await this.#writeOwn(planId, handle, entry);
     }
     const written = this.#transcript(planId, handle).entries.find((entry) => entry.id === id)!;
@@ -281,17 +264,8 @@ export class ConversationService {
     const id = entryIdOf(author, options.clientRequestId);
     const seen = this.#transcript(planId, handle).entries;
     if (seen.some((entry) => entry.id === id)) return;
-    const entry: ConversationEntry = {
-      id,
-      seq: nextSeq(seen),
-      author,
-      to: "room",
-      text,
-      at: this.#now(),
-      clientRequestId: options.clientRequestId,
-      sessionGeneration: options.sessionGeneration,
-      ownershipGeneration: options.ownershipGeneration,
-    };
+    const { clientRequestId, sessionGeneration, ownershipGeneration } = options;
+    const entry = this.#newEntry(seen, id, author, { to: "room", text, clientRequestId, sessionGeneration, ownershipGeneration });
     handle.change((doc) => {
       doc.entries[id] = stored(entry);
     });
@@ -394,6 +368,16 @@ export class ConversationService {
     if (plan.agentChat && plan.agentChat.person !== this.personKey()) {
       throw new ChopinError("forbidden", "This is a teammate's chat with an agent: you can read it, and only they write in it. Nothing was sent.");
     }
+  }
+
+  /** A new entry `id` of `author`, after every entry `seen` (its seq) and stamped now; `fields` say the rest. */
+  #newEntry(
+    seen: readonly ConversationEntry[],
+    id: string,
+    author: ConversationEntry["author"],
+    fields: Omit<ConversationEntry, "id" | "seq" | "author" | "at">,
+  ): ConversationEntry {
+    return { id, seq: nextSeq(seen), author, at: this.#now(), ...fields };
   }
 
   /** This person's new `entry`, written: noted for delivery, on disk before the answer, read by its sender. */

@@ -36,6 +36,21 @@ export function memoryConversations(deps: MemoryConversationDeps): MemoryConvers
     if (!entries) byPlan.set(id, (entries = []));
     return entries;
   };
+  /** A new entry at the end of `id`'s conversation: the next counter id and seq, stamped now (the caller says it). */
+  const append = (id: string, fields: Omit<ConversationEntryView, "id" | "seq" | "at">): ConversationEntryView => {
+    const entries = entriesOf(id);
+    const entry: ConversationEntryView = { id: (++nextId).toString(16).padStart(32, "0"), seq: (entries.at(-1)?.seq ?? 0) + 1, at: deps.now(), ...fields };
+    entries.push(entry);
+    return entry;
+  };
+  /** This person's entry sent now under `clientRequestId`: its one answer, and read by sending it. */
+  const sendMine = (id: string, clientRequestId: string, fields: Omit<ConversationEntryView, "id" | "seq" | "at" | "author" | "mine" | "delivery" | "unread">) => {
+    const entry = append(id, { author: deps.person(), mine: true, delivery: "local", unread: false, ...fields });
+    requests.set(`${id}\n${clientRequestId}`, entry.id);
+    readThrough.set(id, entriesOf(id).length - 1);
+    deps.changed(id);
+    return entry;
+  };
   const view = (id: string, entry: ConversationEntryView): ConversationEntryView => {
     const mark = readThrough.get(id) ?? -1;
     const changedSince = (reference: NonNullable<ConversationEntryView["references"]>[number]) => {
@@ -51,18 +66,7 @@ export function memoryConversations(deps: MemoryConversationDeps): MemoryConvers
   return {
     entriesOf,
     receive(id, message) {
-      const entries = entriesOf(id);
-      const entry: ConversationEntryView = {
-        id: (++nextId).toString(16).padStart(32, "0"),
-        seq: (entries.at(-1)?.seq ?? 0) + 1,
-        to: "room",
-        ...message,
-        at: deps.now(),
-        mine: false,
-        delivery: "delivered",
-        unread: true,
-      };
-      entries.push(entry);
+      const entry = append(id, { to: "room", ...message, mine: false, delivery: "delivered", unread: true });
       deps.changed(id);
       return entry;
     },
@@ -70,23 +74,7 @@ export function memoryConversations(deps: MemoryConversationDeps): MemoryConvers
       const entries = entriesOf(id);
       const existing = entries.find((e) => e.id === requests.get(`${id}\n${input.clientRequestId}`));
       if (existing) return view(id, existing);
-      const entry: ConversationEntryView = {
-        id: (++nextId).toString(16).padStart(32, "0"),
-        seq: (entries.at(-1)?.seq ?? 0) + 1,
-        author: deps.person(),
-        to: "room",
-        text: input.text,
-        at: deps.now(),
-        mine: true,
-        delivery: "local",
-        unread: false,
-        handoff: { ...input.handoff },
-      };
-      entries.push(entry);
-      requests.set(`${id}\n${input.clientRequestId}`, entry.id);
-      readThrough.set(id, entries.length - 1);
-      deps.changed(id);
-      return view(id, entry);
+      return view(id, sendMine(id, input.clientRequestId, { to: "room", text: input.text, handoff: { ...input.handoff } }));
     },
     async readConversation(id, query = {}) {
       const entries = entriesOf(id);
@@ -113,22 +101,7 @@ export function memoryConversations(deps: MemoryConversationDeps): MemoryConvers
         if (plan.shared && !referenced.shared) throw new ChopinError("forbidden", `“${referenced.title}” is private to this device; a shared plan's conversation can reference only documents shared with the team. Nothing was posted.`);
         return { documentId: referenced.id, title: referenced.title, revision: referenced.revision, changedSince: false };
       });
-      const entry: ConversationEntryView = {
-        id: (++nextId).toString(16).padStart(32, "0"),
-        seq: (entries.at(-1)?.seq ?? 0) + 1,
-        author: deps.person(),
-        to: input.to,
-        text: input.text,
-        at: deps.now(),
-        mine: true,
-        delivery: "local",
-        unread: false,
-        ...(references.length > 0 ? { references } : {}),
-      };
-      entries.push(entry);
-      requests.set(`${id}\n${input.clientRequestId}`, entry.id);
-      readThrough.set(id, entries.length - 1);
-      deps.changed(id);
+      const entry = sendMine(id, input.clientRequestId, { to: input.to, text: input.text, ...(references.length > 0 ? { references } : {}) });
       return { entry: view(id, entry), created: true };
     },
     async getConversationDraft(id) {
@@ -157,19 +130,7 @@ export function memoryConversations(deps: MemoryConversationDeps): MemoryConvers
       if (!running?.turn) throw new ChopinError("not-found", "No Planner turn is running here.");
       const existing = entries.find((e) => e.abortTurn === running.turn!.id && e.mine);
       if (existing) return view(id, existing);
-      const entry: ConversationEntryView = {
-        id: (++nextId).toString(16).padStart(32, "0"),
-        seq: (entries.at(-1)?.seq ?? 0) + 1,
-        author: deps.person(),
-        to: "room",
-        text: "Stopped the Planner's turn.",
-        at: deps.now(),
-        mine: true,
-        delivery: "local",
-        unread: false,
-        abortTurn: running.turn.id,
-      };
-      entries.push(entry);
+      const entry = append(id, { author: deps.person(), to: "room", text: "Stopped the Planner's turn.", mine: true, delivery: "local", unread: false, abortTurn: running.turn.id });
       deps.changed(id);
       return view(id, entry);
     },
