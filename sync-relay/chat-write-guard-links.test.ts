@@ -9,38 +9,23 @@
  */
 import { next as A } from "@automerge/automerge";
 import { generateAutomergeUrl, parseAutomergeUrl, type DocHandle, type DocumentId } from "@automerge/automerge-repo";
-import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AGENT_CHATS_PATH, RELAY_TOKEN_LINK_HEADER } from "../shared/agent-chat-wire.js";
 import { conversationIdOf } from "../shared/node/conversation-identity.js";
 import { RELAY_PEER_ID } from "./server.js";
+import { useFakeGitHubProcess } from "./test-fake-github.js";
 import { useTestRelay } from "./test-relay.js";
 import { RawDocSync, type RawClient } from "./test-wire.js";
 
 type Chat = { lines: string[] };
 
 const t = useTestRelay("chopin-chat-links-", ["alice", "bob"]);
-let fakeChild: ChildProcess;
-let fakeUrl: string;
-beforeAll(async () => {
-  const root = fileURLToPath(new URL("../", import.meta.url));
-  fakeChild = spawn(process.execPath, ["--import", "tsx", "test-support/fake-github/cli.ts"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: fakeChild.stdout! }).once("line", resolve);
-    fakeChild.once("exit", (code) => reject(new Error(`fake GitHub exited with ${code}`)));
-  });
-  fakeUrl = (JSON.parse(line) as { url: string }).url;
-}, 30_000);
-afterAll(() => {
-  fakeChild.kill("SIGTERM");
-});
+const fake = useFakeGitHubProcess();
 
 const newId = () => parseAutomergeUrl(generateAutomergeUrl()).documentId;
 
 async function withGitHub(): Promise<{ github: { apiUrl: string } }> {
-  const options = { github: { apiUrl: fakeUrl } };
+  const options = { github: { apiUrl: fake.url() } };
   await t.restart(options);
   return options;
 }

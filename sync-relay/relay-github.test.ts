@@ -3,30 +3,17 @@
  * process: sync-relay/ may import only shared/, so the relay talks to the fake over HTTP exactly as to GitHub, and the
  * test drives the fake through its /_fake/ control surface.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RELAY_GITHUB_CHECK_WINDOW_MS, RELAY_GITHUB_CHECKS_PER_ADDRESS } from "./limits.js";
 import { CLOSE_CODES } from "../shared/sync-wire.js";
 import { startRelay, type RelayOptions, type RunningRelay } from "./server.js";
 import { rawClient, tempDir, type RawClient } from "./test-wire.js";
 import { waitFor } from "../shared/wait-for.js";
+import { useFakeGitHubProcess } from "./test-fake-github.js";
 
-const root = fileURLToPath(new URL("../", import.meta.url));
-let fakeChild: ChildProcess;
-let fakeUrl: string;
-
-async function control(name: string, body: Record<string, unknown> = {}, query = ""): Promise<unknown> {
-  const res = await fetch(`${fakeUrl}/_fake/${name}${query}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`fake GitHub control ${name}: ${res.status}`);
-  return ((await res.json()) as { result: unknown }).result;
-}
+const fake = useFakeGitHubProcess();
+const control = fake.control;
 const githubCalls = async (prefix: string) => ((await control("requests", {}, `?prefix=${encodeURIComponent(prefix)}`)) as { count: number }).count;
 
 /** A fresh user token for `login` through the fake's device flow, as the app gets one. */
@@ -37,24 +24,13 @@ async function issueToken(login: string): Promise<string> {
     body: new URLSearchParams(body).toString(),
   });
   const clientId = "Iv1.fakeclientid0001";
-  const code = (await (await fetch(`${fakeUrl}/login/device/code`, form({ client_id: clientId }))).json()) as { device_code: string; user_code: string };
+  const code = (await (await fetch(`${fake.url()}/login/device/code`, form({ client_id: clientId }))).json()) as { device_code: string; user_code: string };
   await control("approve-device", { userCode: code.user_code, login });
   const grant = { client_id: clientId, device_code: code.device_code, grant_type: "urn:ietf:params:oauth:grant-type:device_code" };
-  const tokens = (await (await fetch(`${fakeUrl}/login/oauth/access_token`, form(grant))).json()) as { access_token: string };
+  const tokens = (await (await fetch(`${fake.url()}/login/oauth/access_token`, form(grant))).json()) as { access_token: string };
   return tokens.access_token;
 }
 
-beforeAll(async () => {
-  fakeChild = spawn(process.execPath, ["--import", "tsx", "test-support/fake-github/cli.ts"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: fakeChild.stdout! }).once("line", resolve);
-    fakeChild.once("exit", (code) => reject(new Error(`fake GitHub exited with ${code}`)));
-  });
-  fakeUrl = (JSON.parse(line) as { url: string }).url;
-}, 30_000);
-afterAll(() => {
-  fakeChild.kill("SIGTERM");
-});
 
 let dir: ReturnType<typeof tempDir>;
 let relay: RunningRelay | null = null;
@@ -73,7 +49,7 @@ afterEach(async () => {
 });
 
 async function start(github: Partial<NonNullable<RelayOptions["github"]>> = {}): Promise<RunningRelay> {
-  relay = await startRelay({ dataDir: join(dir.path, "relay"), github: { apiUrl: fakeUrl, allowedOrgs: ["octo-org"], ...github } });
+  relay = await startRelay({ dataDir: join(dir.path, "relay"), github: { apiUrl: fake.url(), allowedOrgs: ["octo-org"], ...github } });
   return relay;
 }
 

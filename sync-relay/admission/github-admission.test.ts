@@ -2,40 +2,20 @@
  * Admission against the fake GitHub, run as its own process: sync-relay/ may import only shared/, so the test talks
  * to the fake over HTTP exactly as the relay talks to GitHub, and drives it through its /_fake/ control surface.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import { useFakeGitHubProcess } from "../test-fake-github.js";
 import { GITHUB_ADMISSION_CACHE_MS, MAX_GITHUB_TOKEN_CHARS } from "../limits.js";
 import { createGitHubAdmission, type AdmissionResult } from "./github-admission.js";
 import { startLiveReverification, type LiveGitHubConnection } from "./live-reverify.js";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-let child: ChildProcess;
-let url: string;
-
-async function control(name: string, body: Record<string, unknown> = {}, query = ""): Promise<unknown> {
-  const res = await fetch(`${url}/_fake/${name}${query}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  if (!res.ok) throw new Error(`control ${name}: ${res.status}`);
-  return ((await res.json()) as { result: unknown }).result;
-}
+const fake = useFakeGitHubProcess();
+const control = fake.control;
 const userCalls = async () => ((await control("requests", {}, "?prefix=/user")) as { count: number }).count;
 
-beforeAll(async () => {
-  child = spawn(process.execPath, ["--import", "tsx", "test-support/fake-github/cli.ts"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`fake GitHub exited with ${code}`)));
-  });
-  url = (JSON.parse(line) as { url: string }).url;
-});
-afterAll(() => {
-  child.kill("SIGTERM");
-});
 beforeEach(() => control("clear-failures"));
 
 const admission = (opts: { users?: string[]; orgs?: string[]; now?: () => number } = {}) =>
-  createGitHubAdmission({ apiBaseUrl: url, allowedUsers: opts.users ?? [], allowedOrganizations: opts.orgs ?? ["octo-org"], now: opts.now });
+  createGitHubAdmission({ apiBaseUrl: fake.url(), allowedUsers: opts.users ?? [], allowedOrganizations: opts.orgs ?? ["octo-org"], now: opts.now });
 
 describe("GitHub admission at the relay", () => {
   it("admits active members of an allowed organization and allowed users", async () => {
@@ -101,7 +81,7 @@ describe("GitHub admission at the relay", () => {
 
   it("times out a GitHub that never answers and refuses", async () => {
     await control("inject", { failure: { kind: "slow", delayMs: 2000 }, pathPrefix: "/user", times: 1 });
-    const a = createGitHubAdmission({ apiBaseUrl: url, allowedUsers: [], allowedOrganizations: ["octo-org"], timeoutMs: 100 });
+    const a = createGitHubAdmission({ apiBaseUrl: fake.url(), allowedUsers: [], allowedOrganizations: ["octo-org"], timeoutMs: 100 });
     expect(await a.verify("ghu_alice")).toMatchObject({ ok: false, code: "github-unavailable" });
   });
 });
